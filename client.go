@@ -1,0 +1,455 @@
+package padapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Version is the version of this library, sent in the User-Agent header.
+const Version = "0.1.0"
+
+// Defaults, changeable with options.
+const (
+	defaultRetryMax = 3
+	defaultWaitMin  = 100 * time.Millisecond
+	defaultWaitMax  = 2 * time.Second
+	defaultMaxBody  = 32 << 20
+	// maxDrain bounds how much of an unread body is discarded to keep the
+	// connection reusable; past it, closing the connection is cheaper.
+	maxDrain = 256 << 10
+)
+
+// Client talks to one Pad Interview Service under one base URL with one API
+// key. It is safe for concurrent use; create one and share it.
+//
+// Its fields are the services, one per resource of the API, so calls read
+// like the API itself: c.Pads.Get(ctx, id).
+type Client struct {
+	// Quota reads the monthly pad quota.
+	Quota *QuotaService
+	// Pads lists, reads, creates and updates pads.
+	Pads *PadsService
+	// Questions manages the question library.
+	Questions *QuestionsService
+	// Organization reads the caller's organization, its stats, and all of
+	// its pads and questions.
+	Organization *OrganizationService
+
+	// cfg is behind a pointer so that fmt of a Client (%v, %+v, %#v)
+	// prints an address, never the API key.
+	cfg *config
+	rc  *retryablehttp.Client
+}
+
+type service struct{ client *Client }
+
+// config is what NewClient and the options set up.
+type config struct {
+	base      string // the base URL without a trailing slash
+	auth      string // the Authorization header value
+	userAgent string
+	hc        *http.Client
+	retryMax  int
+	waitMin   time.Duration
+	waitMax   time.Duration
+	logger    *slog.Logger
+	maxBody   int64
+	insecure  bool
+	err       error
+}
+
+// Option configures a Client in NewClient.
+type Option func(*config)
+
+// WithHTTPClient sends requests through hc's Transport (http.DefaultTransport
+// when nil), read on every request, and keeps hc's Timeout. The client never
+// changes hc, and never follows redirects whatever hc.CheckRedirect says, so
+// the API key only goes to the base URL's host. httpmock.ActivateNonDefault(hc)
+// therefore intercepts every request, retries included, even when it is called
+// after NewClient.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *config) {
+		if hc == nil {
+			c.err = errors.New("padapi: WithHTTPClient(nil)")
+		}
+		c.hc = hc
+	}
+}
+
+// WithRetry sets how many times a failed request is retried (0 turns retries
+// off) and the bounds of the backoff between tries. No wait is ever longer
+// than maxWait, including waits asked for by Retry-After. The defaults are 3
+// retries waiting 100ms to 2s.
+func WithRetry(max int, minWait, maxWait time.Duration) Option {
+	return func(c *config) {
+		if max < 0 || minWait < 0 || maxWait < minWait {
+			c.err = fmt.Errorf("padapi: WithRetry(%d, %v, %v): need max >= 0 and 0 <= minWait <= maxWait", max, minWait, maxWait)
+			return
+		}
+		c.retryMax, c.waitMin, c.waitMax = max, minWait, maxWait
+	}
+}
+
+// WithLogger logs each attempt and each call's outcome at debug level, with
+// method, API path, attempt and status: never headers, the API key or query
+// strings. Without it the client logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// WithUserAgent puts ua in front of the User-Agent header
+// ("ua padapi-go/0.1.0 go/1.23"), so the service's operators can tell
+// callers apart.
+func WithUserAgent(ua string) Option {
+	return func(c *config) {
+		if strings.ContainsAny(ua, "\r\n") {
+			c.err = errors.New("padapi: WithUserAgent: the user agent has a line break")
+			return
+		}
+		c.userAgent = strings.TrimSpace(ua + " " + c.userAgent)
+	}
+}
+
+// WithMaxResponseBytes caps the size of a response body (default 32 MiB).
+// A larger body is an error matching ErrResponseTooLarge.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *config) {
+		if n <= 0 {
+			c.err = fmt.Errorf("padapi: WithMaxResponseBytes(%d): need a positive size", n)
+			return
+		}
+		c.maxBody = n
+	}
+}
+
+// WithInsecureHTTP allows a plain-http base URL on a host that is not
+// loopback. The API key then crosses the network in clear text: use it only
+// on a network you trust.
+func WithInsecureHTTP() Option {
+	return func(c *config) { c.insecure = true }
+}
+
+// NewClient returns a client for the service at baseURL (for the public
+// service https://app.coderpad.io; a path prefix such as
+// https://gateway.example.com/pad is kept) authenticating with apiKey.
+//
+// The base URL must be https, except for loopback hosts or with
+// WithInsecureHTTP. The key must be non-empty printable ASCII without '"' or
+// '\'. Errors never quote the key.
+func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
+	cfg := &config{
+		userAgent: "padapi-go/" + Version + " go/" + strings.TrimPrefix(runtime.Version(), "go"),
+		retryMax:  defaultRetryMax,
+		waitMin:   defaultWaitMin,
+		waitMax:   defaultWaitMax,
+		maxBody:   defaultMaxBody,
+	}
+	for _, opt := range opts {
+		opt(cfg)
+		if cfg.err != nil {
+			return nil, cfg.err
+		}
+	}
+	if err := checkAPIKey(apiKey); err != nil {
+		return nil, err
+	}
+	base, err := checkBaseURL(baseURL, cfg.insecure)
+	if err != nil {
+		return nil, err
+	}
+	cfg.base, cfg.auth = base, authorization(apiKey)
+
+	c := &Client{cfg: cfg}
+	hc := &http.Client{
+		Transport: &transport{caller: cfg.hc, own: newTransport()},
+		// A redirect is returned as it is: following one could send the
+		// key to another host, or turn a POST into a GET.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	if cfg.hc != nil {
+		hc.Timeout = cfg.hc.Timeout
+	}
+	c.rc = &retryablehttp.Client{
+		HTTPClient:   hc,
+		RetryMax:     cfg.retryMax,
+		RetryWaitMin: cfg.waitMin,
+		RetryWaitMax: cfg.waitMax,
+		CheckRetry:   c.checkRetry,
+		Backoff:      c.backoff,
+		// Hand back the last response or error as it is: the pipeline
+		// turns it into an *APIError rather than "giving up after N
+		// attempts".
+		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) { return resp, err },
+	}
+	if cfg.logger != nil {
+		c.rc.RequestLogHook = c.logAttempt
+	}
+	c.Quota = &QuotaService{client: c}
+	c.Pads = &PadsService{client: c}
+	c.Questions = &QuestionsService{client: c}
+	c.Organization = &OrganizationService{client: c}
+	return c, nil
+}
+
+// checkBaseURL returns the base URL without a trailing slash, or an error
+// when it is not one the key may be sent to.
+func checkBaseURL(raw string, insecure bool) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("padapi: invalid base URL: %w", err)
+	}
+	switch {
+	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		return "", fmt.Errorf("padapi: base URL %q: need an absolute http or https URL", raw)
+	case u.User != nil:
+		return "", errors.New("padapi: base URL must not carry user information")
+	case u.RawQuery != "" || u.Fragment != "":
+		return "", fmt.Errorf("padapi: base URL %q: must not have a query or fragment", u.Redacted())
+	case u.Scheme == "http" && !insecure && !isLoopback(u.Hostname()):
+		return "", fmt.Errorf("padapi: base URL %q: plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP", raw)
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// transport sends each request through the caller's http.Client transport,
+// read at every request, or through the client's own pool. It does not
+// offer CloseIdleConnections, so go-retryablehttp's habit of closing idle
+// connections after every failed call cannot empty a pool it does not own.
+type transport struct {
+	caller *http.Client
+	own    http.RoundTripper
+}
+
+func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.caller == nil {
+		return t.own.RoundTrip(r)
+	}
+	if rt := t.caller.Transport; rt != nil {
+		return rt.RoundTrip(r)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// newTransport is the client's own connection pool. net/http keeps only two
+// idle connections per host by default (go-cleanhttp's pool GOMAXPROCS+1), so
+// a service making many concurrent calls would keep opening connections;
+// this keeps up to 100.
+func newTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 100
+	t.MaxIdleConnsPerHost = 100
+	return t
+}
+
+// response is implemented by every wire type the pipeline decodes into.
+type response interface {
+	envelope() (status, message string)
+}
+
+// checker is implemented by wire types with rules beyond JSON shape.
+type checker interface{ check() error }
+
+// do is the one request pipeline: every endpoint goes through it. It sends
+// method to path (an escaped API path such as /api/pads/ABC) below the base
+// URL with the query and, when form is not nil, a form-encoded body; retries
+// as the method allows; and decodes a 2xx body with status "OK" into out.
+// Every other outcome is an error that names method and path.
+func (c *Client) do(ctx context.Context, method, path string, query, form url.Values, out response) error {
+	st := &call{method: method, path: path}
+	err := c.send(context.WithValue(ctx, callKey{}, st), st, query, form, out)
+	if c.cfg.logger != nil {
+		c.logResult(ctx, st, err)
+	}
+	return err
+}
+
+func (c *Client) send(ctx context.Context, st *call, query, form url.Values, out response) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+	}
+	target := c.cfg.base + st.path
+	if len(query) > 0 {
+		target += "?" + query.Encode()
+	}
+	var body any
+	if form != nil {
+		body = []byte(form.Encode())
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, st.method, target, body)
+	if err != nil {
+		return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+	}
+	req.Header["Authorization"] = []string{c.cfg.auth}
+	req.Header["Accept"] = []string{"application/json"}
+	req.Header["User-Agent"] = []string{c.cfg.userAgent}
+	if form != nil {
+		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
+	}
+	resp, err := c.rc.Do(req)
+	if err != nil {
+		if resp != nil {
+			discard(resp.Body)
+		}
+		return st.transportError(err)
+	}
+	defer discard(resp.Body)
+	return c.decode(st, resp, out)
+}
+
+// transportError is the error for a call that got no HTTP answer. It wraps
+// the cause without the URL (url.Error would add it, query and all), and
+// marks a POST whose connection had been made as ErrOutcomeUnknown.
+func (st *call) transportError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if st.method == http.MethodPost && !neverConnected(st.lastErr) {
+		return fmt.Errorf("padapi: %s %s: %w: %w", st.method, st.path, ErrOutcomeUnknown, err)
+	}
+	return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+}
+
+// decode turns an HTTP answer into out or into an *APIError.
+func (c *Client) decode(st *call, resp *http.Response, out response) error {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		e := errorFromBody(resp, snippet)
+		e.Method, e.Path, e.Attempts = st.method, st.path, st.attempts
+		e.outcomeUnknown = st.method == http.MethodPost && resp.StatusCode >= 500
+		return e
+	}
+	fail := func(msg string, cause error, body []byte) error {
+		if len(body) > maxErrorBody {
+			body = body[:maxErrorBody]
+		}
+		return &APIError{
+			StatusCode: resp.StatusCode, Message: msg, Method: st.method, Path: st.path,
+			Attempts: st.attempts, Body: body, err: cause,
+			// A create that succeeded but whose answer was lost did
+			// happen: the caller must not create again blindly.
+			outcomeUnknown: st.method == http.MethodPost,
+		}
+	}
+	data, err := readBody(resp, c.cfg.maxBody)
+	if errors.Is(err, ErrResponseTooLarge) {
+		return fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), err, nil)
+	}
+	if err != nil {
+		st.lastErr = err
+		return st.transportError(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fail(describeDecodeError(err), err, data)
+	}
+	if status, message := out.envelope(); status != "OK" {
+		if message == "" {
+			message = fmt.Sprintf("response status %q, want \"OK\"", status)
+		}
+		e := fail(message, nil, data).(*APIError)
+		// The service answered, and said no: nothing was created.
+		e.Status, e.outcomeUnknown = status, false
+		return e
+	}
+	if ch, ok := out.(checker); ok {
+		if err := ch.check(); err != nil {
+			return fail("malformed response: "+err.Error(), err, data)
+		}
+	}
+	return nil
+}
+
+// readBody reads a success body up to max bytes.
+func readBody(resp *http.Response, max int64) ([]byte, error) {
+	if resp.ContentLength > max {
+		return nil, ErrResponseTooLarge
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, max+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > max {
+		return nil, ErrResponseTooLarge
+	}
+	return buf.Bytes(), nil
+}
+
+// discard drains a little of what is left of a body, so the connection can
+// be reused, and closes it.
+func discard(body io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxDrain))
+	_ = body.Close()
+}
+
+func (c *Client) logAttempt(_ retryablehttp.Logger, r *http.Request, attempt int) {
+	st := callFrom(r.Context())
+	c.cfg.logger.LogAttrs(r.Context(), slog.LevelDebug, "padapi: sending",
+		slog.String("method", st.method), slog.String("path", st.path), slog.Int("attempt", attempt+1))
+}
+
+func (c *Client) logResult(ctx context.Context, st *call, err error) {
+	attrs := []slog.Attr{slog.String("method", st.method), slog.String("path", st.path), slog.Int("attempts", st.attempts)}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	c.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "padapi: done", attrs...)
+}
+
+// one sends a request through do and converts the wire type it decodes into
+// the public type, so that each endpoint method is a line or two.
+func one[W any, PW interface {
+	*W
+	response
+}, T any](ctx context.Context, c *Client, method, path string, query, form url.Values, conv func(*W) T) (*T, error) {
+	w := PW(new(W))
+	if err := c.do(ctx, method, path, query, form, w); err != nil {
+		return nil, err
+	}
+	v := conv(w)
+	return &v, nil
+}
+
+// byID is one for a request about one resource of collection.
+func byID[W any, PW interface {
+	*W
+	response
+}, T any](ctx context.Context, c *Client, method, collection, id string, form url.Values, conv func(*W) T) (*T, error) {
+	path, err := resourcePath(collection, id)
+	if err != nil {
+		return nil, err
+	}
+	return one[W, PW](ctx, c, method, path, nil, form, conv)
+}
+
+// resourcePath joins a collection path and an ID, escaped so that an ID can
+// never reach another endpoint ("../quota" stays one path segment).
+func resourcePath(collection, id string) (string, error) {
+	if id == "" || id == "." || id == ".." {
+		return "", fmt.Errorf("padapi: invalid ID %q", id)
+	}
+	return collection + "/" + url.PathEscape(id), nil
+}

@@ -1,0 +1,86 @@
+// Package padapi is a typed client for the Pad Interview Service HTTP API:
+// coding-interview pads, the question library, the organization, and the
+// monthly pad quota.
+//
+// # Getting started
+//
+// Create one Client and share it; it is safe for concurrent use:
+//
+//	c, err := padapi.NewClient("https://app.coderpad.io", os.Getenv("PAD_API_KEY"))
+//	if err != nil { ... }
+//	q, err := c.Quota.Get(ctx)
+//
+// The client's fields are the API's resources: c.Quota, c.Pads, c.Questions
+// and c.Organization. Every method takes a context.Context first and returns
+// (*T, error), or just error for Delete.
+//
+// The base URL may carry a path prefix (https://gateway.example.com/pad):
+// every request goes below it, so the client works behind a gateway.
+//
+// # Authentication
+//
+// Every request carries the header Authorization: Token token="<API key>",
+// set on the request itself. The key must be printable ASCII without '"' or
+// '\'. It is sent only to the base URL's host: the base URL must be https
+// (loopback hosts and WithInsecureHTTP aside), redirects are never followed,
+// and next_page links are never requested as given. The key never appears in
+// an error, a log line or fmt output of the client.
+//
+// # Errors
+//
+// A failure the service reported is an *APIError with the HTTP status code,
+// the service's message, the method and API path, and how many attempts were
+// made. Match kinds with errors.Is: ErrBadRequest, ErrUnauthorized,
+// ErrForbidden, ErrNotFound, ErrOverQuota, ErrServer, ErrResponseTooLarge.
+// A body that is not the service's JSON (a proxy's HTML page) still gives an
+// *APIError with the right status code. Context errors stay visible:
+// errors.Is(err, context.DeadlineExceeded) holds when the deadline ended the
+// call.
+//
+// # Retries and creates
+//
+// GET, PUT and DELETE are retried on connection errors and on 500, 502, 503
+// and 504, with capped, jittered exponential backoff (by default 3 retries,
+// waiting 100ms to 2s; see WithRetry). A 429 is retried only when its
+// Retry-After fits under the wait cap. No wait is ever longer than the cap,
+// and a cancelled context ends the call at once.
+//
+// Creates (POST) are different: the service has no idempotency keys, so a
+// create is retried only when its connection could not even be made. When the
+// request may have reached the service and no definite answer came back (a
+// 5xx, a timeout, a dropped connection), the error matches
+// ErrOutcomeUnknown: the pad may exist. One Create call never makes two pads.
+//
+// # Quota
+//
+// Quota.Get returns the organization's quota (or the user's own when it has
+// no organization). Checking it before a create is advisory: another process
+// can spend the last pad in between, and the create's ErrOverQuota is the real
+// answer.
+//
+// # Pagination
+//
+// Lists come 50 items a page as a *Page. The All methods (Pads.All,
+// Questions.All, Organization.AllPads, Organization.AllQuestions) return
+// an iter.Seq2 that fetches each page only when the loop reaches it:
+//
+//	for pad, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc}) {
+//		if err != nil { ... }
+//		fmt.Println(pad.Title)
+//	}
+//
+// # Testing code that uses padapi
+//
+// Package padapitest runs an in-memory fake of the whole service on
+// loopback, with real state, quota accounting, paging and fault injection:
+//
+//	srv := padapitest.NewServer(t)
+//	c := srv.Client()
+//
+// Code that prefers github.com/jarcoal/httpmock can pass its own
+// *http.Client with WithHTTPClient; the client sends everything, retries
+// included, through that client's Transport. Code that depends on a single
+// method can take a one-method interface, such as
+// interface{ Get(context.Context) (*padapi.Quota, error) }, and be given
+// c.Quota or a stub.
+package padapi

@@ -1,0 +1,144 @@
+package padapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Sentinel errors for errors.Is. The HTTP ones match an *APIError by its
+// status code, so a caller never has to compare numbers.
+var (
+	// ErrBadRequest matches a 400: the service rejected the request's
+	// parameters (an unsupported language, contents with question_id).
+	ErrBadRequest = errors.New("bad request")
+	// ErrUnauthorized matches a 401: the API key is wrong or revoked.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrForbidden matches a 403: the key may not see that resource (for
+	// example organization endpoints for a user who is not an owner).
+	ErrForbidden = errors.New("forbidden")
+	// ErrNotFound matches a 404: no such pad, question or endpoint.
+	ErrNotFound = errors.New("not found")
+	// ErrOverQuota matches a 429: the monthly pad quota is spent.
+	ErrOverQuota = errors.New("over quota")
+	// ErrServer matches any 5xx answer that was still failing after the
+	// last retry.
+	ErrServer = errors.New("server error")
+	// ErrOutcomeUnknown marks a create (POST) that may or may not have
+	// happened: the request may have reached the service, but no definite
+	// answer came back (a 5xx, a timeout, a dropped connection, an answer
+	// that could not be read). Creates are never retried in that state, so
+	// one Create call never makes two pads; look before you create again.
+	ErrOutcomeUnknown = errors.New("outcome unknown")
+	// ErrResponseTooLarge marks a response body over the client's cap
+	// (WithMaxResponseBytes).
+	ErrResponseTooLarge = errors.New("response too large")
+)
+
+// maxErrorBody caps how much of a failed response is read and kept.
+const maxErrorBody = 64 << 10
+
+// APIError is a definite answer from the service that was not a success: a
+// non-2xx status, a 2xx whose body status was not "OK", or a 2xx body that
+// could not be decoded. It never holds the API key, headers or the query
+// string.
+type APIError struct {
+	// StatusCode is the HTTP status code.
+	StatusCode int
+	// Status is the body's "status" field ("ERROR" from the service), or
+	// "" when the body had none.
+	Status string
+	// Message is the service's message, or a description of what was wrong
+	// with the response.
+	Message string
+	// Method and Path name the request; Path is the API path, without the
+	// base URL's prefix or the query.
+	Method, Path string
+	// RetryAfter is the wait the service asked for in Retry-After, or 0.
+	RetryAfter time.Duration
+	// Attempts is how many times the request was sent.
+	Attempts int
+	// Body is the start of the response body, at most 64 KiB.
+	Body []byte
+
+	outcomeUnknown bool
+	err            error
+}
+
+// Error reads like "padapi: POST /api/pads: 429: Over quota".
+func (e *APIError) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.StatusCode)
+	}
+	return fmt.Sprintf("padapi: %s %s: %d: %s", e.Method, e.Path, e.StatusCode, msg)
+}
+
+// Is matches the sentinel that the status code stands for, and
+// ErrOutcomeUnknown for a create whose answer did not settle the outcome.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrOutcomeUnknown:
+		return e.outcomeUnknown
+	case ErrBadRequest:
+		return e.StatusCode == http.StatusBadRequest
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrOverQuota:
+		return e.StatusCode == http.StatusTooManyRequests
+	case ErrServer:
+		return e.StatusCode >= 500 && e.StatusCode <= 599
+	}
+	return false
+}
+
+// Unwrap returns the decoding or reading error behind the APIError, if any.
+func (e *APIError) Unwrap() error { return e.err }
+
+// wireStatus is the part every response body shares.
+type wireStatus struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
+func (w *wireStatus) envelope() (status, message string) { return w.Status, w.Message }
+
+// errorFromBody builds the APIError for a non-2xx answer from the start of
+// its body. Bodies that are not the service's JSON (a proxy's HTML page, an
+// empty body) still give the status code, with the status text as message.
+func errorFromBody(resp *http.Response, snippet []byte) *APIError {
+	e := &APIError{StatusCode: resp.StatusCode, Body: snippet, RetryAfter: retryAfter(resp)}
+	var w wireStatus
+	if json.Unmarshal(snippet, &w) == nil {
+		e.Status, e.Message = w.Status, w.Message
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 && e.Message == "" {
+		e.Message = "redirect not followed"
+	}
+	return e
+}
+
+// describeDecodeError turns an encoding/json error into a short message that
+// names the field and never repeats more than a few bytes of the body.
+func describeDecodeError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "(top level)"
+		}
+		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + te.Value + " as " + te.Type.String()
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return "malformed response: not JSON (" + se.Error() + ")"
+	}
+	return "malformed response: " + err.Error()
+}

@@ -1,0 +1,158 @@
+package padapi
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"sync"
+	"time"
+)
+
+// timestamp is the wire form of every time the service sends. The service
+// writes ISO 8601 in more than one way (RFC 3339 with Z, numeric offsets with
+// or without a colon, fractional seconds of any length), so the wire types use
+// timestamp where the public models use time.Time.
+type timestamp struct{ time.Time }
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// UnmarshalJSON accepts a JSON string in any of the forms parseTime knows, or
+// null (which leaves the zero time). Any other value is an
+// *json.UnmarshalTypeError, so encoding/json adds the name of the field.
+func (t *timestamp) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		if v, err := parseTime(b[1 : len(b)-1]); err == nil {
+			t.Time = v
+			return nil
+		}
+	}
+	return &json.UnmarshalTypeError{Value: "timestamp " + quoteShort(b), Type: timeType}
+}
+
+// MarshalJSON writes RFC 3339 with the offset the time carries.
+func (t timestamp) MarshalJSON() ([]byte, error) {
+	return t.Time.MarshalJSON()
+}
+
+// ptr returns the time as a *time.Time, nil for a timestamp that was absent.
+func (t *timestamp) ptr() *time.Time {
+	if t == nil {
+		return nil
+	}
+	v := t.Time
+	return &v
+}
+
+// quoteShort shows a value in an error without repeating a huge input.
+func quoteShort(b []byte) string {
+	const max = 64
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}
+
+var errBadTime = errors.New("not an ISO 8601 timestamp")
+
+// parseTime parses YYYY-MM-DDThh:mm:ss, an optional fraction of any length
+// (after '.' or ','), and a zone of Z, ±hh:mm, ±hhmm or ±hh. It is written by
+// hand because time.Parse knows no single layout for all of these, and because
+// it runs for every timestamp of every page.
+func parseTime(b []byte) (time.Time, error) {
+	if len(b) < 20 || b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != 't' && b[10] != ' ') || b[13] != ':' || b[16] != ':' {
+		return time.Time{}, errBadTime
+	}
+	year, ok1 := digits(b[0:4])
+	month, ok2 := digits(b[5:7])
+	day, ok3 := digits(b[8:10])
+	hour, ok4 := digits(b[11:13])
+	minute, ok5 := digits(b[14:16])
+	sec, ok6 := digits(b[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, errBadTime
+	}
+	rest := b[19:]
+	nsec := 0
+	if rest[0] == '.' || rest[0] == ',' {
+		i := 1
+		scale := 100000000
+		for ; i < len(rest) && rest[i] >= '0' && rest[i] <= '9'; i++ {
+			nsec += int(rest[i]-'0') * scale
+			scale /= 10
+		}
+		if i == 1 {
+			return time.Time{}, errBadTime
+		}
+		rest = rest[i:]
+	}
+	loc, ok := zone(rest)
+	if !ok {
+		return time.Time{}, errBadTime
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc), nil
+}
+
+// zone parses what follows the seconds: Z, ±hh:mm, ±hhmm or ±hh.
+func zone(b []byte) (*time.Location, bool) {
+	if len(b) == 1 && (b[0] == 'Z' || b[0] == 'z') {
+		return time.UTC, true
+	}
+	if len(b) < 3 || (b[0] != '+' && b[0] != '-') {
+		return nil, false
+	}
+	var mins []byte
+	switch {
+	case len(b) == 3:
+	case len(b) == 5:
+		mins = b[3:5]
+	case len(b) == 6 && b[3] == ':':
+		mins = b[4:6]
+	default:
+		return nil, false
+	}
+	hh, ok := digits(b[1:3])
+	mm, ok2 := digits(mins)
+	ok = ok && ok2
+	if !ok || hh > 23 || mm > 59 {
+		return nil, false
+	}
+	offset := (hh*60 + mm) * 60
+	if b[0] == '-' {
+		offset = -offset
+	}
+	return fixedZone(offset), true
+}
+
+// zones caches one *time.Location per offset: time.FixedZone allocates, and a
+// page of pads repeats the same offset many times.
+var zones sync.Map
+
+func fixedZone(offset int) *time.Location {
+	if offset == 0 {
+		return time.UTC
+	}
+	if loc, ok := zones.Load(offset); ok {
+		return loc.(*time.Location)
+	}
+	loc, _ := zones.LoadOrStore(offset, time.FixedZone("", offset))
+	return loc.(*time.Location)
+}
+
+func digits(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func daysIn(m time.Month, year int) int {
+	return time.Date(year, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
