@@ -1,12 +1,15 @@
 package padapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
+	"reflect"
 	"time"
+	"unicode/utf8"
 )
 
 // Pad is a coding-interview pad.
@@ -57,9 +60,9 @@ type Pad struct {
 	// Type is the pad's type.
 	Type string `json:"type,omitempty"`
 	// QuestionIDs are the questions the pad uses.
-	QuestionIDs []int64 `json:"question_ids,omitempty"`
+	QuestionIDs []int64 `json:"question_ids,omitzero"`
 	// PadEnvironmentIDs are the pad's environments.
-	PadEnvironmentIDs []int64 `json:"pad_environment_ids,omitempty"`
+	PadEnvironmentIDs []int64 `json:"pad_environment_ids,omitzero"`
 	// ActiveEnvironmentID is the environment in use, or nil.
 	ActiveEnvironmentID *int64 `json:"active_environment_id,omitempty"`
 	// Team is the team the pad belongs to, or nil.
@@ -151,22 +154,156 @@ type padEvents struct {
 	url  string
 }
 
+// UnmarshalJSON reads "events" as a link or a list. The list is decoded by
+// hand: it is most of a documented pad's bytes, and encoding/json would scan
+// it twice more (once to find its end, once more to validate it) before
+// decoding. encoding/json has validated b before calling this, so the walk
+// below can trust the JSON's structure.
 func (e *padEvents) UnmarshalJSON(b []byte) error {
 	switch b[0] {
 	case 'n':
 		return nil
 	case '"':
 		return json.Unmarshal(b, &e.url)
+	case '[':
+		return decodeEvents(b, &e.list)
 	}
-	var list []eventWire
-	if err := json.Unmarshal(b, &list); err != nil {
-		return err
+	return &json.UnmarshalTypeError{Value: "events " + quoteShort(b), Type: reflect.TypeFor[[]PadEvent]()}
+}
+
+// decodeEvents decodes a valid JSON array of event objects into *out.
+func decodeEvents(b []byte, out *[]PadEvent) error {
+	list := make([]PadEvent, 0, bytes.Count(b, []byte("{")))
+	w := jsonWalker{b: b, i: 1}
+	for c := w.next(); c != ']' && c != 0; c = w.next() {
+		if c == 'n' { // null decodes as the zero event, as encoding/json does
+			w.value()
+			list = append(list, PadEvent{})
+			continue
+		}
+		if c != '{' {
+			return &json.UnmarshalTypeError{Value: "event " + quoteShort(w.value()), Type: reflect.TypeFor[PadEvent]()}
+		}
+		var e PadEvent
+		w.i++
+		for c := w.next(); c != '}' && c != 0; c = w.next() {
+			key := w.value()
+			w.next() // the colon
+			w.i++
+			w.next()
+			if err := e.set(key, w.value()); err != nil {
+				return err
+			}
+		}
+		w.i++
+		list = append(list, e)
 	}
-	e.list = make([]PadEvent, len(list))
-	for i := range list {
-		e.list[i] = list[i].event()
+	*out = list
+	return nil
+}
+
+// set stores one field of an event from its raw key and value.
+func (e *PadEvent) set(key, val []byte) error {
+	var dst *string
+	// encoding/json matches keys without regard to case; so does this.
+	k := key[1 : len(key)-1]
+	if bytes.IndexByte(k, '\\') >= 0 {
+		k = []byte(unquote(key))
+	}
+	switch {
+	case bytes.EqualFold(k, []byte("message")):
+		dst = &e.Message
+	case bytes.EqualFold(k, []byte("kind")):
+		dst = &e.Kind
+	case bytes.EqualFold(k, []byte("metadata")):
+		dst = &e.Metadata
+	case bytes.EqualFold(k, []byte("user_name")):
+		dst = &e.UserName
+	case bytes.EqualFold(k, []byte("user_email")):
+		dst = &e.UserEmail
+	case bytes.EqualFold(k, []byte("created_at")):
+		var t timestamp
+		if err := t.UnmarshalJSON(val); err != nil {
+			return err
+		}
+		e.CreatedAt = t.Time
+		return nil
+	default:
+		return nil // unknown fields are ignored, as encoding/json does
+	}
+	switch val[0] {
+	case 'n':
+		*dst = ""
+	case '"':
+		*dst = unquote(val)
+	default:
+		return &json.UnmarshalTypeError{Value: "event field " + quoteShort(val), Type: reflect.TypeFor[string](), Field: "events." + string(k)}
 	}
 	return nil
+}
+
+// unquote returns the text of a valid JSON string literal.
+func unquote(lit []byte) string {
+	if bytes.IndexByte(lit, '\\') < 0 && utf8.Valid(lit) {
+		return string(lit[1 : len(lit)-1])
+	}
+	var s string
+	_ = json.Unmarshal(lit, &s) // valid by contract
+	return s
+}
+
+// jsonWalker steps through JSON that encoding/json has already validated.
+type jsonWalker struct {
+	b []byte
+	i int
+}
+
+// next skips white space and commas and returns the byte it stops at.
+func (w *jsonWalker) next() byte {
+	for ; w.i < len(w.b); w.i++ {
+		switch w.b[w.i] {
+		case ' ', '\t', '\n', '\r', ',':
+		default:
+			return w.b[w.i]
+		}
+	}
+	return 0
+}
+
+// value returns the value that starts at the current position (a string,
+// an object or array with all it holds, or a literal) and moves past it.
+func (w *jsonWalker) value() []byte {
+	start, depth := w.i, 0
+	for ; w.i < len(w.b); w.i++ {
+		switch w.b[w.i] {
+		case '"':
+			for w.i++; w.i < len(w.b) && w.b[w.i] != '"'; w.i++ {
+				if w.b[w.i] == '\\' {
+					w.i++
+				}
+			}
+		case '{', '[':
+			depth++
+			continue
+		case '}', ']':
+			depth--
+			if depth < 0 { // the end of the enclosing value ends a literal
+				return w.b[start:w.i]
+			}
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return w.b[start:w.i]
+			}
+			continue
+		default:
+			continue
+		}
+		if depth == 0 {
+			w.i++
+			return w.b[start:min(w.i, len(w.b))]
+		}
+	}
+	return w.b[start:]
 }
 
 // decodeVia decodes b into the wire type W and converts it into *out.
