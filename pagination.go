@@ -3,6 +3,7 @@ package padapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -93,19 +94,24 @@ func list[W, T any](ctx context.Context, c *Client, path string, query url.Value
 // all iterates over every item of the list at path, fetching each page only
 // when the caller reaches it.
 //
-// A next_page link is never requested as given: its query (page, sort) is
-// sent to the same endpoint below the base URL. So a link that names another
-// host, or a backend's address without the gateway's prefix, can neither
-// receive the API key nor break paging. A link that repeats a page already
-// fetched ends the iteration with an error, so a misbehaving service cannot
-// make it loop forever.
+// A next_page link is never requested as given: only its page number (and
+// sort, when it has one) is taken, and sent to the same endpoint below the
+// base URL. So a link that names another host, or a backend's address
+// without the gateway's prefix, can neither receive the API key nor break
+// paging. A link back to a page already fetched ends the iteration with an
+// error, so a misbehaving service cannot make it loop forever.
 func all[W, T any](ctx context.Context, c *Client, path string, opts *ListOptions, conv func(*W) T) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
-		query := opts.query()
-		seen := map[string]bool{}
+		var next ListOptions
+		if opts != nil {
+			next = *opts
+		}
+		fetched := map[ListOptions]bool{}
 		for {
-			seen[query.Encode()] = true
-			page, err := list(ctx, c, path, query, conv)
+			seen := next
+			seen.Page = max(seen.Page, 1) // no page is page 1
+			fetched[seen] = true
+			page, err := list(ctx, c, path, next.query(), conv)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -118,16 +124,33 @@ func all[W, T any](ctx context.Context, c *Client, path string, opts *ListOption
 			if page.NextPage == "" {
 				return
 			}
-			next, err := url.Parse(page.NextPage)
-			if err != nil {
-				yield(nil, errors.New("padapi: GET "+path+": next_page is not a URL"))
+			if next, err = next.follow(page.NextPage); err != nil {
+				yield(nil, fmt.Errorf("padapi: GET %s: %w", path, err))
 				return
 			}
-			query = next.Query()
-			if seen[query.Encode()] {
-				yield(nil, errors.New("padapi: GET "+path+": next_page repeats a page already fetched"))
+			if fetched[next] {
+				yield(nil, fmt.Errorf("padapi: GET %s: next_page links back to page %d, already fetched", path, next.Page))
 				return
 			}
 		}
 	}
+}
+
+// follow returns the options that a next_page link asks for: its page, and
+// its sort when it names one.
+func (o ListOptions) follow(link string) (ListOptions, error) {
+	u, err := url.Parse(link)
+	if err != nil {
+		return o, errors.New("next_page is not a URL")
+	}
+	q := u.Query()
+	page, err := strconv.Atoi(q.Get("page"))
+	if err != nil || page < 1 {
+		return o, errors.New("next_page has no page number")
+	}
+	o.Page = page
+	if sort := q.Get("sort"); sort != "" {
+		o.Sort = Sort(sort)
+	}
+	return o, nil
 }

@@ -1,0 +1,357 @@
+package padapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+)
+
+// epPageSize is the service's page size.
+const epPageSize = 50
+
+// epPager serves a generated list of n items at an API path below the
+// gateway prefix, a page of 50 at a time with the absolute next_page links
+// the service sends, and records the query of every request.
+type epPager struct {
+	path string // the API path, such as /api/pads
+	key  string // the list's JSON key: "pads" or "questions"
+	n    int
+	// link returns the next_page link of a page, given the request's host
+	// and sort; nil means the service's own link.
+	link func(host string, next int, sort string) string
+	// fail is a page that answers 500, or 0.
+	fail int
+
+	mu      sync.Mutex
+	queries []string
+}
+
+// start serves the pager on a new loopback server and returns a client for
+// it without retries.
+func (p *epPager) start(t *testing.T) *padapi.Client {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+epPrefix+p.path, p.serve)
+	return epClient(t, epServer(t, mux), padapi.WithRetry(0, 0, 0))
+}
+
+func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	p.queries = append(p.queries, r.URL.RawQuery)
+	p.mu.Unlock()
+	q := r.URL.Query()
+	page := 1
+	if s := q.Get("page"); s != "" {
+		var err error
+		if page, err = strconv.Atoi(s); err != nil || page < 1 {
+			http.Error(w, "bad page", http.StatusBadRequest)
+			return
+		}
+	}
+	if page == p.fail {
+		epRespond(w, http.StatusInternalServerError, []byte(`{"status":"ERROR","message":"Internal server error"}`))
+		return
+	}
+	var items []map[string]any
+	for i := (page-1)*epPageSize + 1; i <= min(page*epPageSize, p.n); i++ {
+		items = append(items, p.item(i))
+	}
+	body := map[string]any{"status": "OK", p.key: items, "total": p.n}
+	if page*epPageSize < p.n {
+		link := p.link
+		if link == nil {
+			link = func(host string, next int, sort string) string {
+				v := url.Values{"page": {strconv.Itoa(next)}}
+				if sort != "" {
+					v.Set("sort", sort)
+				}
+				return "http://" + host + epPrefix + p.path + "?" + v.Encode()
+			}
+		}
+		body["next_page"] = link(r.Host, page+1, q.Get("sort"))
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		panic(err)
+	}
+	epRespond(w, http.StatusOK, b)
+}
+
+// item is the i-th item (from 1) of the list.
+func (p *epPager) item(i int) map[string]any {
+	if p.key == "questions" {
+		return map[string]any{"id": i, "title": fmt.Sprintf("Question %d", i), "created_at": "2024-01-01T00:00:00Z"}
+	}
+	return map[string]any{"id": fmt.Sprintf("P%03d", i), "title": fmt.Sprintf("Pad %d", i), "events": "x", "created_at": "2024-01-01T00:00:00Z"}
+}
+
+// requests returns the query of each request so far.
+func (p *epPager) requests() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.queries...)
+}
+
+// epIter is one of the library's All iterators, seen as a sequence of IDs.
+type epIter struct {
+	name, path, key string
+	all             func(context.Context, *padapi.Client, *padapi.ListOptions) iter.Seq2[string, error]
+}
+
+// epIDs turns a sequence of items into a sequence of their IDs.
+func epIDs[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for v, err := range seq {
+			s := ""
+			if err == nil {
+				s = id(v)
+			}
+			if !yield(s, err) {
+				return
+			}
+		}
+	}
+}
+
+func epPadID(p *padapi.Pad) string           { return p.ID }
+func epQuestionID(q *padapi.Question) string { return string(q.ID) }
+
+var epIters = []epIter{
+	{"Pads.All", "/api/pads", "pads", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
+		return epIDs(c.Pads.All(ctx, o), epPadID)
+	}},
+	{"Questions.All", "/api/questions", "questions", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
+		return epIDs(c.Questions.All(ctx, o), epQuestionID)
+	}},
+	{"Organization.AllPads", "/api/organization/pads", "pads", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
+		return epIDs(c.Organization.AllPads(ctx, o), epPadID)
+	}},
+	{"Organization.AllQuestions", "/api/organization/questions", "questions", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
+		return epIDs(c.Organization.AllQuestions(ctx, o), epQuestionID)
+	}},
+}
+
+// wantIDs returns the IDs of items from..to (counting from 1) of the list.
+func (it epIter) wantIDs(from, to int) []string {
+	p := epPager{key: it.key}
+	var ids []string
+	for i := from; i <= to; i++ {
+		ids = append(ids, fmt.Sprint(p.item(i)["id"]))
+	}
+	return ids
+}
+
+// epYield is one value an iterator yielded: an ID or an error.
+type epYield struct {
+	ID  string
+	Err error
+}
+
+// epCollect runs seq to its end, or until it has yielded limit values (so a
+// broken iterator cannot loop forever), and returns what it yielded.
+func epCollect(seq iter.Seq2[string, error], limit int) []epYield {
+	var got []epYield
+	for id, err := range seq {
+		got = append(got, epYield{id, err})
+		if len(got) == limit {
+			break
+		}
+	}
+	return got
+}
+
+// epSplit separates the IDs yielded before the first error from the errors.
+func epSplit(got []epYield) (ids []string, errs []error) {
+	for _, y := range got {
+		if y.Err != nil {
+			errs = append(errs, y.Err)
+		} else if len(errs) == 0 {
+			ids = append(ids, y.ID)
+		}
+	}
+	return ids, errs
+}
+
+func TestAllThreePages(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			p := &epPager{path: it.path, key: it.key, n: 107}
+			c := p.start(t)
+			got := epCollect(it.all(context.Background(), c, &padapi.ListOptions{Sort: padapi.SortUpdatedAsc}), 1000)
+			ids, errs := epSplit(got)
+			if len(errs) > 0 {
+				t.Fatalf("errors: %v", errs)
+			}
+			if diff := cmp.Diff(it.wantIDs(1, 107), ids); diff != "" {
+				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
+			}
+			want := []string{"sort=updated_at%2Casc", "page=2&sort=updated_at%2Casc", "page=3&sort=updated_at%2Casc"}
+			if diff := cmp.Diff(want, p.requests()); diff != "" {
+				t.Errorf("requests mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Pages are fetched only when the loop reaches them.
+func TestAllBreakEarly(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			p := &epPager{path: it.path, key: it.key, n: 107}
+			c := p.start(t)
+			got := epCollect(it.all(context.Background(), c, nil), 10)
+			ids, errs := epSplit(got)
+			if len(errs) > 0 {
+				t.Fatalf("errors: %v", errs)
+			}
+			if diff := cmp.Diff(it.wantIDs(1, 10), ids); diff != "" {
+				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
+			}
+			if got := p.requests(); len(got) != 1 {
+				t.Errorf("requests %q, want exactly 1", got)
+			}
+		})
+	}
+}
+
+func TestAllErrorOnSecondPage(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			p := &epPager{path: it.path, key: it.key, n: 107, fail: 2}
+			c := p.start(t)
+			got := epCollect(it.all(context.Background(), c, nil), 1000)
+			if len(got) != epPageSize+1 {
+				t.Fatalf("yielded %d values, want %d items and then one error", len(got), epPageSize)
+			}
+			ids, errs := epSplit(got)
+			if diff := cmp.Diff(it.wantIDs(1, epPageSize), ids); diff != "" {
+				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
+			}
+			if last := got[len(got)-1].Err; !errors.Is(last, padapi.ErrServer) || len(errs) != 1 {
+				t.Errorf("errors %v, want exactly one, last, matching ErrServer", errs)
+			}
+			if got := p.requests(); len(got) != 2 {
+				t.Errorf("requests %q, want exactly 2", got)
+			}
+		})
+	}
+}
+
+// A next_page link on another host is never requested: its page is fetched
+// from the base URL, so the other host never sees the key.
+func TestAllNextPageOnAnotherHost(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			var elsewhere atomic.Int32
+			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				elsewhere.Add(1)
+				http.NotFound(w, r)
+			}))
+			t.Cleanup(other.Close)
+			p := &epPager{path: it.path, key: it.key, n: 107, link: func(_ string, next int, _ string) string {
+				return other.URL + epPrefix + it.path + "?page=" + strconv.Itoa(next)
+			}}
+			c := p.start(t)
+			ids, errs := epSplit(epCollect(it.all(context.Background(), c, nil), 1000))
+			if len(errs) > 0 {
+				t.Fatalf("errors: %v", errs)
+			}
+			if diff := cmp.Diff(it.wantIDs(1, 107), ids); diff != "" {
+				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{"", "page=2", "page=3"}, p.requests()); diff != "" {
+				t.Errorf("requests to the base URL mismatch (-want +got):\n%s", diff)
+			}
+			if n := elsewhere.Load(); n != 0 {
+				t.Errorf("the other host got %d requests, want 0", n)
+			}
+		})
+	}
+}
+
+// A backend that does not know about the gateway links to its own paths;
+// paging still goes below the prefix. (The pager's server fails the test on
+// any request outside the prefix.)
+func TestAllNextPageWithoutPrefix(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
+				return "http://" + host + it.path + "?page=" + strconv.Itoa(next)
+			}}
+			c := p.start(t)
+			ids, errs := epSplit(epCollect(it.all(context.Background(), c, nil), 1000))
+			if len(errs) > 0 {
+				t.Fatalf("errors: %v", errs)
+			}
+			if diff := cmp.Diff(it.wantIDs(1, 107), ids); diff != "" {
+				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{"", "page=2", "page=3"}, p.requests()); diff != "" {
+				t.Errorf("requests mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A next_page that names a page already fetched ends the loop with an
+// error instead of looping forever.
+func TestAllNextPageRepeats(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
+				return "http://" + host + epPrefix + it.path + "?page=2" // page 2 names itself
+			}}
+			c := p.start(t)
+			got := epCollect(it.all(context.Background(), c, nil), 1000)
+			ids, errs := epSplit(got)
+			if diff := cmp.Diff(it.wantIDs(1, 2*epPageSize), ids); diff != "" {
+				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
+			}
+			if len(errs) != 1 || got[len(got)-1].Err == nil {
+				t.Errorf("errors %v, want exactly one, last", errs)
+			}
+			if got := p.requests(); len(got) != 2 {
+				t.Errorf("requests %q, want exactly 2", got)
+			}
+		})
+	}
+}
+
+// A first request without a page number is page 1: a link back to ?page=1
+// is a repeat, and must not yield page 1's items twice.
+func TestAllNextPageBackToFirst(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
+				if next == 3 {
+					next = 1
+				}
+				return "http://" + host + epPrefix + it.path + "?page=" + strconv.Itoa(next)
+			}}
+			c := p.start(t)
+			got := epCollect(it.all(context.Background(), c, nil), 1000)
+			ids, errs := epSplit(got)
+			if diff := cmp.Diff(it.wantIDs(1, 2*epPageSize), ids); diff != "" {
+				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
+			}
+			if len(errs) != 1 || got[len(got)-1].Err == nil {
+				t.Errorf("errors %v, want exactly one, last", errs)
+			}
+			if got := p.requests(); len(got) != 2 {
+				t.Errorf("requests %q, want exactly 2", got)
+			}
+		})
+	}
+}
