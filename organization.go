@@ -30,7 +30,7 @@ type Organization struct {
 	// SingleSignInURL is the SSO sign-in link, or "".
 	SingleSignInURL string `json:"single_sign_in_url"`
 	// Teams are its teams (live responses only).
-	Teams []Team `json:"teams,omitempty"`
+	Teams []Team `json:"teams,omitzero"`
 	// ChildOrganizations are its child organizations as the service sends
 	// them (live responses only).
 	ChildOrganizations json.RawMessage `json:"child_organizations,omitempty"`
@@ -42,7 +42,7 @@ type OrganizationUser struct {
 	Email string `json:"email"`
 	Name  string `json:"name"`
 	// Teams are the names of the user's teams (live responses only).
-	Teams []string `json:"teams,omitempty"`
+	Teams []string `json:"teams,omitzero"`
 }
 
 // UnmarshalJSON reads an organization in either of the service's shapes.
@@ -60,6 +60,11 @@ type organizationWire struct {
 
 func (w *organizationWire) organization() Organization {
 	o := Organization(w.organizationAlias)
+	if string(o.ChildOrganizations) == "null" {
+		// encoding/json hands a RawMessage the literal null; the field
+		// promises nil.
+		o.ChildOrganizations = nil
+	}
 	if o.DefaultLanguage == "" {
 		o.DefaultLanguage = w.DocumentedDefaultLanguage
 	}

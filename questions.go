@@ -143,6 +143,11 @@ type questionWire struct {
 func (w *questionWire) question() Question {
 	q := Question(w.questionAlias)
 	q.CreatedAt, q.UpdatedAt = w.CreatedAt.Time, w.UpdatedAt.Time
+	if string(q.CustomDatabase) == "null" {
+		// encoding/json hands a RawMessage the literal null; the field
+		// promises nil.
+		q.CustomDatabase = nil
+	}
 	return q
 }
 
