@@ -1,0 +1,189 @@
+package padapi_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/padinterview/padapi"
+)
+
+// epFakeService stands in for https://app.coderpad.io in the examples: a
+// loopback server answering each endpoint with fixed JSON.
+func epFakeService() *httptest.Server {
+	mux := http.NewServeMux()
+	for pattern, body := range map[string]string{
+		"GET /api/quota": `{"status":"OK","pads_used":33,"pads_remaining":87,"monthly_pad_limit":120,
+			"unlimited":false,"quota_reset_at":"2018-01-25T14:51:37.084-08:00"}`,
+		"POST /api/pads": `{"status":"OK","id":"NEWPAD01","title":"Backend screen: Jane Doe","language":"go",
+			"private":true,"url":"https://app.coderpad.io/NEWPAD01","created_at":"2024-03-05T10:15:30Z"}`,
+		"POST /api/questions": `{"status":"OK","id":1234,"title":"FizzBuzz","language":"python3",
+			"created_at":"2024-03-05T10:15:30Z"}`,
+		"GET /api/questions": `{"status":"OK","total":2,"questions":[
+			{"id":1234,"title":"FizzBuzz","used":17},
+			{"id":1235,"title":"SQL: top customers","used":0}]}`,
+	} {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, body)
+		})
+	}
+	// Two pages of pads; the first links to the second as the service does.
+	mux.HandleFunc("GET /api/pads", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Query().Get("page") == "2" {
+			_, _ = io.WriteString(w, `{"status":"OK","total":3,"pads":[
+				{"id":"AB12CD34","title":"Take-home review"}],
+				"prev_page":"https://app.coderpad.io/api/pads?page=1&sort=created_at,asc"}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"status":"OK","total":3,"pads":[
+			{"id":"DM32JWG2","title":"Frontend interview: Jane Doe"},
+			{"id":"K3P9ZR2A","title":"Backend screen"}],
+			"next_page":"https://app.coderpad.io/api/pads?page=2&sort=created_at,asc"}`)
+	})
+	return httptest.NewServer(mux)
+}
+
+func ExampleNewClient() {
+	// Behind a gateway, the base URL keeps its path prefix: Quota.Get sends
+	// GET https://gateway.example.com/pad/api/quota.
+	c, err := padapi.NewClient("https://gateway.example.com/pad", "my-api-key",
+		padapi.WithRetry(5, 200*time.Millisecond, 5*time.Second),
+		padapi.WithUserAgent("interview-scheduler/1.4"),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.Pads != nil)
+
+	// Plain http to a remote host would send the key in clear text.
+	_, err = padapi.NewClient("http://pads.example.com", "my-api-key")
+	fmt.Println(err)
+	// Output:
+	// true
+	// padapi: base URL "http://pads.example.com": plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP
+}
+
+func ExampleQuotaService_Get() {
+	srv := epFakeService() // in production: https://app.coderpad.io
+	defer srv.Close()
+	c, err := padapi.NewClient(srv.URL, "my-api-key")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	q, err := c.Quota.Get(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The check is advisory: another process can spend the last pad before
+	// this one creates it, so Create's ErrOverQuota stays the real answer.
+	if !q.CanCreate(1) {
+		fmt.Println("no pads left this month")
+		return
+	}
+	left, _ := q.Remaining()
+	fmt.Printf("%d of %d pads used, %d left\n", q.PadsUsed, *q.MonthlyPadLimit, left)
+	// Output: 33 of 120 pads used, 87 left
+}
+
+func ExamplePadsService_Create() {
+	srv := epFakeService() // in production: https://app.coderpad.io
+	defer srv.Close()
+	c, err := padapi.NewClient(srv.URL, "my-api-key")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	pad, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{
+		Title:    padapi.Ptr("Backend screen: Jane Doe"),
+		Language: padapi.Ptr("go"),
+		Private:  padapi.Ptr(true),
+	})
+	switch {
+	case errors.Is(err, padapi.ErrOverQuota):
+		fmt.Println("the monthly pad quota is spent")
+		return
+	case errors.Is(err, padapi.ErrOutcomeUnknown):
+		// No definite answer came back: the pad may exist. Look for it
+		// (c.Pads.List) before creating another.
+		fmt.Println("the pad may or may not exist:", err)
+		return
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Println(pad.ID, pad.Title)
+	fmt.Println(pad.URL)
+	// Output:
+	// NEWPAD01 Backend screen: Jane Doe
+	// https://app.coderpad.io/NEWPAD01
+}
+
+func ExamplePadsService_All() {
+	srv := epFakeService() // in production: https://app.coderpad.io
+	defer srv.Close()
+	c, err := padapi.NewClient(srv.URL, "my-api-key")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// Each page is fetched when the loop reaches it; breaking out of the
+	// loop fetches no more.
+	for pad, err := range c.Pads.All(context.Background(), &padapi.PadListOptions{Sort: padapi.SortCreatedAsc}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(pad.ID, pad.Title)
+	}
+	// Output:
+	// DM32JWG2 Frontend interview: Jane Doe
+	// K3P9ZR2A Backend screen
+	// AB12CD34 Take-home review
+}
+
+func ExampleQuestionsService_Create() {
+	srv := epFakeService() // in production: https://app.coderpad.io
+	defer srv.Close()
+	c, err := padapi.NewClient(srv.URL, "my-api-key")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	q, err := c.Questions.Create(context.Background(), &padapi.QuestionCreateParams{
+		Title:    padapi.Ptr("FizzBuzz"),
+		Language: padapi.Ptr("python3"),
+		Contents: padapi.Ptr("def fizzbuzz(n):\n    pass\n"),
+	})
+	if err != nil {
+		// As with pads, errors.Is(err, padapi.ErrOutcomeUnknown) means the
+		// question may exist.
+		log.Fatal(err)
+	}
+	fmt.Println(q.ID, q.Title, q.Language)
+	// Output: 1234 FizzBuzz python3
+}
+
+func ExampleQuestionsService_All() {
+	srv := epFakeService() // in production: https://app.coderpad.io
+	defer srv.Close()
+	c, err := padapi.NewClient(srv.URL, "my-api-key")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	for q, err := range c.Questions.All(context.Background(), nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s %s (used in %d pads)\n", q.ID, q.Title, q.Used)
+	}
+	// Output:
+	// 1234 FizzBuzz (used in 17 pads)
+	// 1235 SQL: top customers (used in 0 pads)
+}
