@@ -1,0 +1,71 @@
+// Quota prints the monthly pad quota of a Pad Interview Service account:
+//
+//	$ PAD_BASE_URL=https://app.coderpad.io PAD_API_KEY=... go run ./examples/quota
+//	33 of 120 pads used, 87 left; quota last reset 2026-10-01
+//
+// With neither variable set it asks an in-process fake service
+// (padapitest) instead, so it runs anywhere; with only one set it exits
+// with status 2.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/examples/internal/padenv"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Getenv, os.Stdout, os.Stderr))
+}
+
+// run prints the quota and returns the exit code.
+func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) int {
+	// The fake starts as a plan of 120 pads with 33 spent, so that the
+	// output looks like a real account's.
+	c, done, err := padenv.Connect(getenv, stderr, func(srv *padapitest.Server) { srv.SetQuota(120, 33) })
+	if err != nil {
+		fmt.Fprintf(stderr, "quota: %v\n", err)
+		if errors.Is(err, padenv.ErrUsage) {
+			return 2
+		}
+		return 1
+	}
+	defer done()
+
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	q, err := c.Quota.Get(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "quota: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, describe(q, time.Now()))
+	return 0
+}
+
+// describe says what the quota means in one line.
+func describe(q *padapi.Quota, now time.Time) string {
+	var s string
+	if remaining, unlimited := q.Remaining(); unlimited {
+		s = fmt.Sprintf("unlimited plan, %d pads used", q.PadsUsed)
+	} else {
+		s = fmt.Sprintf("%d of %d pads used, %d left", q.PadsUsed, *q.MonthlyPadLimit, remaining)
+	}
+	// quota_reset_at is when the quota was last reset, not the next reset.
+	s += "; quota last reset " + q.QuotaResetAt.Format(time.DateOnly)
+	if t := q.TrialExpiresAt; t != nil {
+		if t.After(now) {
+			s += "; trial ends " + t.Format(time.DateOnly)
+		} else {
+			s += "; trial ended " + t.Format(time.DateOnly)
+		}
+	}
+	return s
+}

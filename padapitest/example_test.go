@@ -1,0 +1,106 @@
+package padapitest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"testing"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// A test of your own code needs three lines: start the fake, get a client,
+// run the code. Then the fake's state says what the code did.
+func ExampleNewServer() {
+	testCreatesOnePad := func(t *testing.T) {
+		srv := padapitest.NewServer(t)
+		c := srv.Client()
+		if _, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview")}); err != nil {
+			t.Fatal(err)
+		}
+
+		if pads := srv.Pads(); len(pads) != 1 || pads[0].Title != "Interview" {
+			t.Errorf("the fake holds %+v, want one pad titled Interview", pads)
+		}
+	}
+	_ = testCreatesOnePad
+}
+
+// A program, such as a command's demo mode, starts a fake with Start and
+// closes it itself.
+func ExampleStart() {
+	srv := padapitest.Start()
+	defer srv.Close()
+	srv.SetQuota(120, 33)
+
+	ctx := context.Background()
+	c := srv.Client()
+	q, err := c.Quota.Get(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	remaining, _ := q.Remaining()
+	fmt.Printf("%d of %d pads used, %d left\n", q.PadsUsed, *q.MonthlyPadLimit, remaining)
+
+	if _, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("Interview")}); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("the fake holds %d pad; %d pads used\n", len(srv.Pads()), srv.Quota().PadsUsed)
+	// Output:
+	// 33 of 120 pads used, 87 left
+	// the fake holds 1 pad; 34 pads used
+}
+
+// DropNext loses the answer to a create that happened: the client reports
+// ErrOutcomeUnknown, and the pad exists.
+func ExampleServer_DropNext() {
+	srv := padapitest.Start()
+	defer srv.Close()
+	srv.DropNext("POST /api/pads", 1)
+
+	_, err := srv.Client().Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview")})
+	fmt.Println(errors.Is(err, padapi.ErrOutcomeUnknown))
+	fmt.Println(len(srv.Pads()), "pad:", srv.Pads()[0].Title)
+	// Output:
+	// true
+	// 1 pad: Interview
+}
+
+// FailNext answers the next requests to a route with an error; the client
+// retries a GET through two 503s.
+func ExampleServer_FailNext() {
+	srv := padapitest.Start()
+	defer srv.Close()
+	srv.FailNext("GET /api/quota", 2, http.StatusServiceUnavailable, `{"status":"ERROR","message":"Maintenance"}`)
+
+	_, err := srv.Client().Quota.Get(context.Background())
+	fmt.Println(err)
+	for _, r := range srv.Requests() {
+		fmt.Println(r.Method, r.Path)
+	}
+	// Output:
+	// <nil>
+	// GET /api/quota
+	// GET /api/quota
+	// GET /api/quota
+}
+
+// Requests shows what the code under test sent, with the API key redacted.
+func ExampleServer_Requests() {
+	srv := padapitest.Start()
+	defer srv.Close()
+
+	_, err := srv.Client().Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview"), Private: padapi.Ptr(true)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := srv.Requests()[0]
+	fmt.Println(r.Method, r.Path, r.Form.Encode())
+	fmt.Println(r.Header.Get("Authorization"))
+	// Output:
+	// POST /api/pads private=true&title=Interview
+	// [REDACTED]
+}

@@ -1,0 +1,78 @@
+package padapitest
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/padinterview/padapi"
+)
+
+// Sample data for Seed: a few of each, combined by index.
+var (
+	seedQuestions = []struct{ title, language, contents string }{
+		{"Two Sum", "python", "def two_sum(nums, target):\n    pass\n"},
+		{"LRU Cache", "java", "class LRUCache {\n}\n"},
+		{"Merge Intervals", "javascript", "function merge(intervals) {\n}\n"},
+		{"Rate Limiter", "go", "package main\n\ntype Limiter struct{}\n"},
+		{"Word Ladder", "ruby", "def ladder_length(begin_word, end_word, words)\nend\n"},
+	}
+	seedCandidates = []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Ken Thompson", "Frances Allen"}
+)
+
+// Seed adds n sample questions and n sample pads, as AddQuestion and AddPad
+// do (so they do not count against the quota). The pads start from the
+// questions, belong to the organization's users in turn, were created an
+// hour apart up to the clock's time, and every third one has ended. The
+// same n always gives the same data.
+func (s *Server) Seed(n int) {
+	s.mu.Lock()
+	users := append([]padapi.OrganizationUser(nil), s.org.Users...)
+	s.mu.Unlock()
+	now := s.now()
+
+	questions := make([]padapi.Question, n)
+	for i := range n {
+		sq := seedQuestions[i%len(seedQuestions)]
+		title := sq.title
+		if i >= len(seedQuestions) {
+			title = fmt.Sprintf("%s %d", sq.title, i/len(seedQuestions)+1)
+		}
+		created := now.Add(-time.Duration(2*n-i) * time.Hour)
+		questions[i] = s.AddQuestion(padapi.Question{
+			Title: title, Language: sq.language, Contents: sq.contents,
+			Description:           "Sample question " + title + ".",
+			CandidateInstructions: []padapi.CandidateInstruction{},
+			CustomFiles:           []padapi.CustomFile{},
+			Shared:                i%2 == 0,
+			Used:                  1,
+			CreatedAt:             created,
+		})
+	}
+	for i := range n {
+		q := questions[i]
+		candidate := seedCandidates[i%len(seedCandidates)]
+		created := now.Add(-time.Duration(n-i) * time.Hour)
+		updated := created.Add(50 * time.Minute)
+		p := padapi.Pad{
+			Title:            fmt.Sprintf("Interview with %s: %s", candidate, q.Title),
+			Language:         q.Language,
+			Contents:         q.Contents,
+			Participants:     []string{candidate},
+			ExecutionEnabled: true,
+			CreatedAt:        created,
+			UpdatedAt:        updated,
+		}
+		if id, err := strconv.ParseInt(string(q.ID), 10, 64); err == nil {
+			p.QuestionIDs = []int64{id}
+		}
+		if len(users) > 0 {
+			p.OwnerEmail = users[i%len(users)].Email
+		}
+		if i%3 == 0 {
+			p.EndedAt = padapi.Ptr(updated)
+			p.Notes = "Solid on the basics; ran out of time on the follow-up."
+		}
+		s.AddPad(p)
+	}
+}

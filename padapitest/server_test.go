@@ -1,0 +1,918 @@
+package padapitest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// t0 is the fixed time of the tests' clock.
+var t0 = time.Date(2026, 10, 14, 9, 30, 0, 0, time.UTC)
+
+// clock is a test clock that moves only when told.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// newFake starts a fake whose clock stands at t0 until advanced.
+func newFake(t *testing.T, opts ...padapitest.Option) (*padapitest.Server, *padapi.Client, *clock) {
+	t.Helper()
+	clk := &clock{now: t0}
+	srv := padapitest.NewServer(t, append([]padapitest.Option{padapitest.WithClock(clk.Now)}, opts...)...)
+	return srv, srv.Client(), clk
+}
+
+// raw sends a request by hand, for what the client will not send, and
+// returns the status and the decoded JSON body.
+func raw(t *testing.T, srv *padapitest.Server, method, target, auth string, form url.Values) (int, map[string]any) {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, srv.URL+target, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s %s: Content-Type %q, want JSON", method, target, ct)
+	}
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatalf("%s %s: body is not a JSON object: %v", method, target, err)
+	}
+	return resp.StatusCode, m
+}
+
+func authOf(srv *padapitest.Server) string { return `Token token="` + srv.APIKey + `"` }
+
+var padID = regexp.MustCompile(`^[A-Z0-9]{8}$`)
+
+func TestQuota(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+
+	got, err := c.Quota.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &padapi.Quota{
+		Status: "OK", PadsUsed: 0, QuotaResetAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
+		PadsRemaining: padapi.Ptr(120), MonthlyPadLimit: padapi.Ptr(120),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("default quota (-want +got):\n%s", diff)
+	}
+
+	trial := t0.Add(48 * time.Hour)
+	srv.SetQuota(120, 33)
+	srv.SetQuotaResetAt(t0.Add(-24 * time.Hour))
+	srv.SetTrialExpiresAt(&trial)
+	got, err = c.Quota.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = &padapi.Quota{
+		Status: "OK", TrialExpiresAt: &trial, PadsUsed: 33, QuotaResetAt: t0.Add(-24 * time.Hour),
+		PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("quota 120/33 (-want +got):\n%s", diff)
+	}
+	if q := srv.Quota(); !cmp.Equal(*want, q) {
+		t.Errorf("srv.Quota() = %+v, want what the client read", q)
+	}
+
+	srv.SetUnlimited()
+	srv.SetTrialExpiresAt(nil)
+	status, body := raw(t, srv, "GET", "/api/quota", authOf(srv), nil)
+	wantBody := map[string]any{"status": "OK", "pads_used": 33.0, "quota_reset_at": "2026-10-13T09:30:00Z", "unlimited": true}
+	if status != 200 {
+		t.Errorf("status %d", status)
+	}
+	if diff := cmp.Diff(wantBody, body); diff != "" {
+		t.Errorf("unlimited quota on the wire (-want +got):\n%s", diff)
+	}
+	got, err = c.Quota.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, unlimited := got.Remaining(); !unlimited || n != 0 || !got.CanCreate(1000) {
+		t.Errorf("Remaining() = %d, %v; want 0, true", n, unlimited)
+	}
+}
+
+func TestPads(t *testing.T) {
+	srv, c, clk := newFake(t)
+	ctx := context.Background()
+
+	created, err := c.Pads.Create(ctx, &padapi.PadCreateParams{
+		Title: padapi.Ptr("Interview"), Language: padapi.Ptr("go"), Contents: padapi.Ptr("package main"),
+		Private: padapi.Ptr(true), ExecutionEnabled: padapi.Ptr(false), UserEmail: padapi.Ptr("interviewer@example.com"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !padID.MatchString(created.ID) {
+		t.Errorf("pad ID %q is not 8 uppercase letters or digits", created.ID)
+	}
+	link := srv.URL + "/" + created.ID
+	want := padapi.Pad{
+		ID: created.ID, Title: "Interview", OwnerEmail: "interviewer@example.com", Language: "go",
+		Participants: []string{}, Contents: "package main", Private: true, ExecutionEnabled: false,
+		CreatedAt: t0, UpdatedAt: t0, URL: link, Playback: link + "/playback", History: link + "/history",
+	}
+	if diff := cmp.Diff(want, *created); diff != "" {
+		t.Errorf("Create (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]padapi.Pad{want}, srv.Pads()); diff != "" {
+		t.Errorf("srv.Pads() after Create (-want +got):\n%s", diff)
+	}
+
+	got, err := c.Pads.Get(ctx, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, *got); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+
+	clk.Advance(time.Hour)
+	updated, err := c.Pads.Update(ctx, created.ID, &padapi.PadUpdateParams{
+		Title: padapi.Ptr("Interview, round 2"), Notes: padapi.Ptr("strong"), Ended: padapi.Ptr(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Title, want.Notes, want.UpdatedAt, want.EndedAt = "Interview, round 2", "strong", t0.Add(time.Hour), padapi.Ptr(t0.Add(time.Hour))
+	if diff := cmp.Diff(want, *updated); diff != "" {
+		t.Errorf("Update (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]padapi.Pad{want}, srv.Pads()); diff != "" {
+		t.Errorf("srv.Pads() after Update (-want +got):\n%s", diff)
+	}
+
+	for name, list := range map[string]func() (*padapi.Page[padapi.Pad], error){
+		"Pads.List":         func() (*padapi.Page[padapi.Pad], error) { return c.Pads.List(ctx, nil) },
+		"Organization.Pads": func() (*padapi.Page[padapi.Pad], error) { return c.Organization.Pads(ctx, nil) },
+	} {
+		page, err := list()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if diff := cmp.Diff(&padapi.Page[padapi.Pad]{Items: []padapi.Pad{want}, Total: 1}, page); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	if q := srv.Quota(); q.PadsUsed != 1 {
+		t.Errorf("pads_used = %d after one create, want 1", q.PadsUsed)
+	}
+}
+
+func TestPadDefaults(t *testing.T) {
+	srv, c, _ := newFake(t)
+	p, err := c.Pads.Create(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Title != "Untitled Pad "+p.ID || p.Language != "python" || p.OwnerEmail != "owner@example.com" || !p.ExecutionEnabled || p.Private {
+		t.Errorf("defaults: title %q, language %q, owner %q, execution %v, private %v",
+			p.Title, p.Language, p.OwnerEmail, p.ExecutionEnabled, p.Private)
+	}
+	status, body := raw(t, srv, "GET", "/api/pads/"+p.ID, authOf(srv), nil)
+	for _, key := range []string{"participants", "ended_at", "private", "execution_enabled", "created_at"} {
+		if _, ok := body[key]; !ok {
+			t.Errorf("GET pad: %d, no %q in %v", status, key, body)
+		}
+	}
+}
+
+func TestPadFromQuestion(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	q := srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "ruby", Contents: "def two_sum; end"})
+
+	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr(string(q.ID))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Language != "ruby" || p.Contents != "def two_sum; end" || !cmp.Equal(p.QuestionIDs, []int64{1}) {
+		t.Errorf("pad from question: language %q, contents %q, question IDs %v", p.Language, p.Contents, p.QuestionIDs)
+	}
+	if used := srv.Questions()[0].Used; used != 1 {
+		t.Errorf("question used %d times, want 1", used)
+	}
+
+	_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr("999")})
+	if !errors.Is(err, padapi.ErrBadRequest) {
+		t.Errorf("create from an unknown question: %v, want ErrBadRequest", err)
+	}
+
+	// The client refuses contents with question_id itself, so send it by hand.
+	status, body := raw(t, srv, "POST", "/api/pads", authOf(srv), url.Values{"contents": {"x"}, "question_id": {string(q.ID)}})
+	if status != 400 || body["status"] != "ERROR" || body["message"] == "" {
+		t.Errorf("contents with question_id: %d %v, want 400 with an error body", status, body)
+	}
+	if n := len(srv.Pads()); n != 1 {
+		t.Errorf("%d pads after one good and two bad creates, want 1", n)
+	}
+	if used := srv.Quota().PadsUsed; used != 1 {
+		t.Errorf("pads_used %d, want 1: failed creates must not count", used)
+	}
+}
+
+func TestBadForms(t *testing.T) {
+	srv, c, _ := newFake(t)
+	p := srv.AddPad(padapi.Pad{Title: "x"})
+	for _, tc := range []struct {
+		method, path string
+		form         url.Values
+	}{
+		{"POST", "/api/pads", url.Values{"private": {"maybe"}}},
+		{"POST", "/api/pads", url.Values{"user_email": {"stranger@example.com"}}},
+		{"PUT", "/api/pads/" + p.ID, url.Values{"ended": {"soon"}}},
+		{"PUT", "/api/pads/" + p.ID, url.Values{"contents": {"x"}, "question_id": {"1"}}},
+		{"POST", "/api/questions", url.Values{"shared": {"2"}}},
+	} {
+		status, body := raw(t, srv, tc.method, tc.path, authOf(srv), tc.form)
+		if status != 400 || body["status"] != "ERROR" {
+			t.Errorf("%s %s %v: %d %v, want 400", tc.method, tc.path, tc.form, status, body)
+		}
+	}
+	if got := srv.Pads(); len(got) != 1 || got[0].Title != "x" {
+		t.Errorf("bad requests changed the pads: %+v", got)
+	}
+	if q, _ := c.Questions.List(context.Background(), nil); q == nil || q.Total != 0 {
+		t.Errorf("a bad question create stored a question: %+v", q)
+	}
+}
+
+func TestQuestions(t *testing.T) {
+	srv, c, clk := newFake(t)
+	ctx := context.Background()
+
+	created, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{
+		Title: padapi.Ptr("LRU Cache"), Language: padapi.Ptr("java"), Description: padapi.Ptr("Build one."),
+		Contents: padapi.Ptr("class LRU {}"), Solution: padapi.Ptr("use a map and a list"), Shared: padapi.Ptr(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := padapi.Question{
+		ID: "1", Title: "LRU Cache", OwnerEmail: "owner@example.com", AuthorName: "Olivia Owner",
+		OrganizationName: "Example Organization", Language: "java", Description: "Build one.",
+		CandidateInstructions: []padapi.CandidateInstruction{}, Contents: "class LRU {}",
+		Solution: "use a map and a list", Shared: true, CustomFiles: []padapi.CustomFile{},
+		CreatedAt: t0, UpdatedAt: t0,
+	}
+	if diff := cmp.Diff(want, *created); diff != "" {
+		t.Errorf("Create (-want +got):\n%s", diff)
+	}
+	got, err := c.Questions.Get(ctx, "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, *got); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+
+	clk.Advance(time.Minute)
+	updated, err := c.Questions.Update(ctx, "1", &padapi.QuestionUpdateParams{Title: padapi.Ptr("LFU Cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Title, want.UpdatedAt = "LFU Cache", t0.Add(time.Minute)
+	if diff := cmp.Diff(want, *updated); diff != "" {
+		t.Errorf("Update (-want +got):\n%s", diff)
+	}
+
+	second, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two Sum")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.ID != "2" {
+		t.Errorf("second question ID %q, want 2", second.ID)
+	}
+	for name, list := range map[string]func() (*padapi.Page[padapi.Question], error){
+		"Questions.List":         func() (*padapi.Page[padapi.Question], error) { return c.Questions.List(ctx, nil) },
+		"Organization.Questions": func() (*padapi.Page[padapi.Question], error) { return c.Organization.Questions(ctx, nil) },
+	} {
+		page, err := list()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if diff := cmp.Diff(&padapi.Page[padapi.Question]{Items: []padapi.Question{*second, want}, Total: 2}, page); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+
+	if err := c.Questions.Delete(ctx, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]padapi.Question{*second}, srv.Questions()); diff != "" {
+		t.Errorf("srv.Questions() after Delete (-want +got):\n%s", diff)
+	}
+	if err := c.Questions.Delete(ctx, "1"); !errors.Is(err, padapi.ErrNotFound) {
+		t.Errorf("second Delete: %v, want ErrNotFound", err)
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"Pads.Get":         func() error { _, err := c.Pads.Get(ctx, "NOPE1234"); return err },
+		"Pads.Update":      func() error { _, err := c.Pads.Update(ctx, "NOPE1234", nil); return err },
+		"Questions.Get":    func() error { _, err := c.Questions.Get(ctx, "7"); return err },
+		"Questions.Update": func() error { _, err := c.Questions.Update(ctx, "7", nil); return err },
+		"Questions.Delete": func() error { return c.Questions.Delete(ctx, "7") },
+	}
+	for name, call := range calls {
+		var apiErr *padapi.APIError
+		if err := call(); !errors.Is(err, padapi.ErrNotFound) || !errors.As(err, &apiErr) || apiErr.Status != "ERROR" || apiErr.Message == "" {
+			t.Errorf("%s of an unknown ID: %v, want a 404 APIError with the service's body", name, err)
+		}
+	}
+	status, body := raw(t, srv, "GET", "/api/nothing-here", authOf(srv), nil)
+	if status != 404 || body["status"] != "ERROR" {
+		t.Errorf("unknown path: %d %v, want 404 with an error body", status, body)
+	}
+}
+
+func TestOrganization(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+
+	org, err := c.Organization.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := padapi.Organization{
+		ID: "1", Name: "Example Organization", UserCount: 2, DefaultLanguage: "python",
+		Users: []padapi.OrganizationUser{{Email: "owner@example.com", Name: "Olivia Owner"}, {Email: "interviewer@example.com", Name: "Ian Interviewer"}},
+	}
+	if diff := cmp.Diff(want, *org); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+
+	mine := padapi.Organization{Name: "Acme", UserCount: 1, Users: []padapi.OrganizationUser{{Email: "me@acme.test", Name: "Me", Teams: []string{"core"}}}}
+	srv.SetOrganization(mine)
+	mine.Users[0].Name = "changed after SetOrganization"
+	org, err = c.Organization.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if org.Name != "Acme" || org.Users[0].Name != "Me" {
+		t.Errorf("after SetOrganization: %+v", org)
+	}
+	p, err := c.Pads.Create(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OwnerEmail != "me@acme.test" || p.Language != "plaintext" {
+		t.Errorf("pad owner %q language %q, want the new organization's first user and plaintext", p.OwnerEmail, p.Language)
+	}
+}
+
+func TestStats(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	for _, p := range []padapi.Pad{
+		{Title: "old", OwnerEmail: "owner@example.com", CreatedAt: t0.Add(-8 * 24 * time.Hour)},
+		{Title: "a", OwnerEmail: "owner@example.com", CreatedAt: t0.Add(-3 * 24 * time.Hour)},
+		{Title: "b", OwnerEmail: "interviewer@example.com", CreatedAt: t0.Add(-2 * time.Hour)},
+		{Title: "c", OwnerEmail: "owner@example.com", CreatedAt: t0.Add(-time.Hour)},
+		{Title: "d", OwnerEmail: "", CreatedAt: t0.Add(-time.Minute)},
+	} {
+		srv.AddPad(p)
+	}
+
+	got, err := c.Organization.Stats(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &padapi.OrganizationStats{
+		StartTime: t0.Add(-7 * 24 * time.Hour), EndTime: t0, PadsCreated: 4,
+		Users: []padapi.UserStats{
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", PadsCreated: 1},
+			{Email: "owner@example.com", Name: "Olivia Owner", PadsCreated: 2},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Stats(nil) (-want +got):\n%s", diff)
+	}
+
+	got, err = c.Organization.Stats(ctx, &padapi.StatsOptions{Start: t0.Add(-3 * time.Hour), End: t0.Add(-30 * time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = &padapi.OrganizationStats{
+		StartTime: t0.Add(-3 * time.Hour), EndTime: t0.Add(-30 * time.Minute), PadsCreated: 2,
+		Users: []padapi.UserStats{
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", PadsCreated: 1},
+			{Email: "owner@example.com", Name: "Olivia Owner", PadsCreated: 1},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Stats(window) (-want +got):\n%s", diff)
+	}
+
+	for _, query := range []string{"start_time=2026-10-01T00:00:00Z", "end_time=2026-10-01T00:00:00Z", "start_time=yesterday&end_time=today"} {
+		if status, body := raw(t, srv, "GET", "/api/organization/stats?"+query, authOf(srv), nil); status != 400 || body["status"] != "ERROR" {
+			t.Errorf("stats?%s: %d %v, want 400", query, status, body)
+		}
+	}
+}
+
+func TestListPagingAndSort(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	var added []padapi.Pad
+	for i := range 120 {
+		// Created in order; updated in reverse order.
+		added = append(added, srv.AddPad(padapi.Pad{
+			CreatedAt: t0.Add(time.Duration(i) * time.Minute),
+			UpdatedAt: t0.Add(time.Duration(240-i) * time.Minute),
+		}))
+	}
+	ids := func(ps []padapi.Pad) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	reversed := func(ps []padapi.Pad) []padapi.Pad {
+		out := make([]padapi.Pad, len(ps))
+		for i, p := range ps {
+			out[len(ps)-1-i] = p
+		}
+		return out
+	}
+
+	page, err := c.Pads.List(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(ids(reversed(added)[:50]), ids(page.Items)); diff != "" {
+		t.Errorf("first page, default sort (newest first) (-want +got):\n%s", diff)
+	}
+	if page.Total != 120 || page.NextPage != srv.URL+"/api/pads?page=2" || page.PrevPage != "" {
+		t.Errorf("first page: total %d, next %q, prev %q", page.Total, page.NextPage, page.PrevPage)
+	}
+
+	for _, tc := range []struct {
+		sort padapi.Sort
+		want []padapi.Pad
+	}{
+		{padapi.SortCreatedAsc, added},
+		{padapi.SortCreatedDesc, reversed(added)},
+		{padapi.SortUpdatedAsc, reversed(added)},
+		{padapi.SortUpdatedDesc, added},
+	} {
+		page, err := c.Pads.List(ctx, &padapi.PadListOptions{Sort: tc.sort, Page: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(ids(tc.want[100:]), ids(page.Items)); diff != "" {
+			t.Errorf("page 3 by %s (-want +got):\n%s", tc.sort, diff)
+		}
+		wantPrev := srv.URL + "/api/pads?page=2&sort=" + url.QueryEscape(string(tc.sort))
+		if page.NextPage != "" || page.PrevPage != wantPrev {
+			t.Errorf("page 3 by %s: next %q, prev %q (want %q)", tc.sort, page.NextPage, page.PrevPage, wantPrev)
+		}
+	}
+
+	past, err := c.Pads.List(ctx, &padapi.PadListOptions{Page: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(past.Items) != 0 || past.Items == nil || past.Total != 120 || past.NextPage != "" || past.PrevPage != srv.URL+"/api/pads?page=3" {
+		t.Errorf("page past the end: %d items, total %d, next %q, prev %q", len(past.Items), past.Total, past.NextPage, past.PrevPage)
+	}
+
+	_, err = c.Pads.List(ctx, &padapi.PadListOptions{Sort: "title,asc"})
+	if !errors.Is(err, padapi.ErrBadRequest) {
+		t.Errorf("unknown sort: %v, want ErrBadRequest", err)
+	}
+	for _, q := range []string{"sort=created_at,sideways", "sort=,asc", "page=0", "page=two"} {
+		if status, _ := raw(t, srv, "GET", "/api/pads?"+q, authOf(srv), nil); status != 400 {
+			t.Errorf("?%s: %d, want 400", q, status)
+		}
+	}
+}
+
+func TestAllPages(t *testing.T) {
+	srv, c, _ := newFake(t)
+	want := map[string]bool{}
+	for range 120 {
+		want[srv.AddPad(padapi.Pad{}).ID] = true
+	}
+	got := map[string]bool{}
+	for p, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[p.ID] {
+			t.Errorf("pad %s came twice", p.ID)
+		}
+		got[p.ID] = true
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Pads.All (-want +got):\n%s", diff)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d list requests for 120 pads, want 3", n)
+	}
+}
+
+func TestQuotaAccounting(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.SetQuota(50, 0)
+	ctx := context.Background()
+	var ok, over int
+	for i := range 60 {
+		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("pad")})
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, padapi.ErrOverQuota):
+			over++
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) || apiErr.Message != "Over quota" || apiErr.Status != "ERROR" {
+				t.Errorf("create %d: %#v, want the service's 429 body", i, err)
+			}
+		default:
+			t.Fatalf("create %d: %v", i, err)
+		}
+	}
+	if ok != 50 || over != 10 {
+		t.Errorf("%d created and %d over quota, want 50 and 10", ok, over)
+	}
+	if n := len(srv.Pads()); n != 50 {
+		t.Errorf("fake holds %d pads, want 50", n)
+	}
+	q, err := c.Quota.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if remaining, unlimited := q.Remaining(); remaining != 0 || unlimited || q.PadsUsed != 50 || q.CanCreate(1) {
+		t.Errorf("quota after 60 creates: used %d, remaining %d, unlimited %v", q.PadsUsed, remaining, unlimited)
+	}
+}
+
+func TestAddPadDoesNotCount(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.SetQuota(1, 0)
+	srv.Seed(3)
+	if _, err := c.Pads.Create(context.Background(), nil); err != nil {
+		t.Fatalf("create with one pad left after seeding: %v", err)
+	}
+	if q := srv.Quota(); *q.PadsRemaining != 0 || q.PadsUsed != 1 {
+		t.Errorf("quota: used %d, remaining %d; want 1 and 0", q.PadsUsed, *q.PadsRemaining)
+	}
+}
+
+func TestDropNextCreate(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.DropNext("POST /api/pads", 1)
+	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("lost answer")})
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Fatalf("dropped create: %v, want ErrOutcomeUnknown", err)
+	}
+	pads := srv.Pads()
+	if len(pads) != 1 || pads[0].Title != "lost answer" {
+		t.Errorf("fake holds %+v, want exactly the one pad", pads)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1: a create whose answer was lost must not be resent", n)
+	}
+	if _, err := c.Pads.Create(context.Background(), nil); err != nil {
+		t.Errorf("create after the drop was used up: %v", err)
+	}
+}
+
+// A dropped create on a connection already used must not be resent either
+// (Go's transport resends only idempotent requests).
+func TestDropNextCreateWarmConnection(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	if _, err := c.Quota.Get(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv.DropNext("POST /api/pads", 1)
+	if _, err := c.Pads.Create(ctx, nil); !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Fatalf("dropped create: %v, want ErrOutcomeUnknown", err)
+	}
+	if pads, reqs := len(srv.Pads()), len(srv.Requests()); pads != 1 || reqs != 2 {
+		t.Errorf("%d pads and %d requests, want 1 and 2", pads, reqs)
+	}
+}
+
+func TestDropNextGet(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.DropNext("GET /api/quota", 1)
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Errorf("a GET whose answer was dropped once is retried: %v", err)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+
+	srv.DropNext("GET /api/quota", 1)
+	_, err := srv.Client(padapi.WithRetry(0, 0, 0)).Quota.Get(context.Background())
+	if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("dropped GET without retries: %v, want a transport error (not ErrOutcomeUnknown, which is for creates)", err)
+	}
+}
+
+func TestFailNextThenSuccess(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.FailNext("GET /api/quota", 2, http.StatusServiceUnavailable, `{"status":"ERROR","message":"Maintenance"}`)
+	q, err := c.Quota.Get(context.Background())
+	if err != nil {
+		t.Fatalf("GET after two 503s: %v", err)
+	}
+	if q.PadsUsed != 0 {
+		t.Errorf("quota %+v", q)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3 (two failures and the success)", n)
+	}
+}
+
+func TestFailNextBody(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.FailNext("POST /api/pads", 1, http.StatusForbidden, "")
+	_, err := c.Pads.Create(context.Background(), nil)
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 403 || apiErr.Message != "Forbidden" || !errors.Is(err, padapi.ErrForbidden) {
+		t.Errorf("FailNext with an empty body: %v, want 403 with the service's error body", err)
+	}
+	if n := len(srv.Pads()); n != 0 {
+		t.Errorf("a failed create stored %d pads", n)
+	}
+
+	srv.FailNext("GET /api/organization", 1, http.StatusBadGateway, "<html>bad gateway</html>")
+	_, err = c.Organization.Get(context.Background())
+	if err != nil {
+		t.Errorf("a 502 is retried: %v", err)
+	}
+}
+
+func TestDelay(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.Delay("GET /api/quota", 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Quota.Get(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("delayed GET with a deadline: %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the call took %v, want about 50ms", d)
+	}
+
+	srv.Delay("GET /api/quota", 20*time.Millisecond)
+	start = time.Now()
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 20*time.Millisecond {
+		t.Errorf("a 20ms delay took %v", d)
+	}
+}
+
+func TestCloseEndsDelay(t *testing.T) {
+	srv := padapitest.Start()
+	srv.Delay("GET /api/quota", time.Hour)
+	done := make(chan error, 1)
+	go func() {
+		_, err := srv.Client(padapi.WithRetry(0, 0, 0)).Quota.Get(context.Background())
+		done <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	srv.Close()
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %v with a request waiting in a delay", d)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("the delayed request succeeded after Close")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the delayed request did not end after Close")
+	}
+	srv.Close() // a second Close is harmless
+}
+
+func TestFaultOnUnknownRoutePanics(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "GET /api/quota,") {
+			t.Errorf("recovered %v, want a panic that lists the routes", r)
+		}
+	}()
+	srv.FailNext("GET /api/quotas", 1, 500, "")
+}
+
+func TestRoutes(t *testing.T) {
+	got := padapitest.Routes()
+	if len(got) != 14 {
+		t.Errorf("%d routes, want the 14 endpoints: %v", len(got), got)
+	}
+}
+
+func TestAuth(t *testing.T) {
+	srv := padapitest.NewServer(t, padapitest.WithAPIKey("right-key"))
+	c, err := padapi.NewClient(srv.URL, "wrong-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.Is(err, padapi.ErrUnauthorized) || !errors.As(err, &apiErr) || apiErr.Message != "Invalid API key" {
+		t.Errorf("wrong key: %v, want ErrUnauthorized with the service's message", err)
+	}
+	if _, err := srv.Client().Quota.Get(context.Background()); err != nil {
+		t.Errorf("right key: %v", err)
+	}
+	for _, header := range []string{"", "Token right-key", `Bearer right-key`, `Token token="right-key`, `Token token="other-key"`, `Token token=right-key`} {
+		status, body := raw(t, srv, "GET", "/api/quota", header, nil)
+		want := map[string]any{"status": "ERROR", "message": "Invalid API key"}
+		if status != 401 || !cmp.Equal(want, body) {
+			t.Errorf("Authorization %q: %d %v, want 401 %v", header, status, body, want)
+		}
+	}
+}
+
+func TestRequestsRedactKey(t *testing.T) {
+	srv := padapitest.NewServer(t, padapitest.WithAPIKey("s3cret-key"))
+	c := srv.Client()
+	if _, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("t"), Private: padapi.Ptr(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Pads.List(context.Background(), &padapi.PadListOptions{Sort: padapi.SortUpdatedAsc}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if got := reqs[0]; got.Method != "POST" || got.Path != "/api/pads" || got.Query != nil ||
+		!cmp.Equal(got.Form, url.Values{"title": {"t"}, "private": {"true"}}) {
+		t.Errorf("create recorded as %+v", got)
+	}
+	if got := reqs[1]; got.Method != "GET" || got.Form != nil || !cmp.Equal(got.Query, url.Values{"sort": {"updated_at,asc"}}) {
+		t.Errorf("list recorded as %+v", got)
+	}
+	for _, r := range reqs {
+		if got := r.Header.Get("Authorization"); got != "[REDACTED]" {
+			t.Errorf("Authorization recorded as %q", got)
+		}
+		if dump, _ := json.Marshal(r); strings.Contains(string(dump), "s3cret-key") {
+			t.Errorf("the key is in a recorded request: %s", dump)
+		}
+	}
+	reqs[0].Header.Set("Authorization", "changed")
+	reqs[0].Form.Set("title", "changed")
+	if again := srv.Requests()[0]; again.Header.Get("Authorization") != "[REDACTED]" || again.Form.Get("title") != "t" {
+		t.Errorf("Requests() returned the fake's own maps: %+v", again)
+	}
+}
+
+func TestAddPadAndQuestion(t *testing.T) {
+	srv, _, _ := newFake(t)
+	p := srv.AddPad(padapi.Pad{Title: "given"})
+	if !padID.MatchString(p.ID) || p.URL != srv.URL+"/"+p.ID || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
+		t.Errorf("AddPad filled %+v", p)
+	}
+	kept := srv.AddPad(padapi.Pad{ID: "DM32JWG2", URL: "https://app.coderpad.io/DM32JWG2", CreatedAt: t0.Add(-time.Hour)})
+	if kept.ID != "DM32JWG2" || kept.URL != "https://app.coderpad.io/DM32JWG2" || !kept.UpdatedAt.Equal(t0.Add(-time.Hour)) {
+		t.Errorf("AddPad changed given fields: %+v", kept)
+	}
+	if q := srv.AddQuestion(padapi.Question{ID: "41"}); q.ID != "41" {
+		t.Errorf("AddQuestion kept ID %q", q.ID)
+	}
+	if q := srv.AddQuestion(padapi.Question{}); q.ID != "42" {
+		t.Errorf("the next question ID is %q, want 42", q.ID)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("AddPad with a taken ID did not panic")
+			}
+		}()
+		srv.AddPad(padapi.Pad{ID: "DM32JWG2"})
+	}()
+}
+
+func TestDeterministic(t *testing.T) {
+	body := func() string {
+		srv := padapitest.NewServer(t, padapitest.WithClock(func() time.Time { return t0 }))
+		srv.Seed(4)
+		if _, err := srv.Client().Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")}); err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest("GET", srv.URL+"/api/pads", nil)
+		req.Header.Set("Authorization", authOf(srv))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		// Only the port differs between two fakes.
+		return strings.ReplaceAll(string(b), srv.URL, "URL")
+	}
+	if a, b := body(), body(); a != b {
+		t.Errorf("two fakes with the same clock and seed answer differently:\n%s\n%s", a, b)
+	}
+}
+
+func TestConcurrentCreates(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.SetQuota(40, 0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var ok, over int
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 6 {
+				_, err := c.Pads.Create(context.Background(), nil)
+				_ = srv.Requests()
+				mu.Lock()
+				switch {
+				case err == nil:
+					ok++
+				case errors.Is(err, padapi.ErrOverQuota):
+					over++
+				default:
+					t.Error(err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if ok != 40 || over != 8 || len(srv.Pads()) != 40 {
+		t.Errorf("48 concurrent creates with 40 left: %d created, %d over quota, %d stored", ok, over, len(srv.Pads()))
+	}
+}
+
+func TestListenErrors(t *testing.T) {
+	srv := padapitest.NewServer(t, padapitest.WithAddr("127.0.0.1:0"))
+	taken := strings.TrimPrefix(srv.URL, "http://")
+	if _, err := padapitest.Listen(padapitest.WithAddr(taken)); err == nil {
+		t.Errorf("Listen on %s, which is taken: no error", taken)
+	}
+	for _, key := range []string{"", `with"quote`, "tab\there", "é"} {
+		if srv, err := padapitest.Listen(padapitest.WithAPIKey(key)); err == nil {
+			srv.Close()
+			t.Errorf("Listen with the key %q, which no client can send: no error", key)
+		}
+	}
+}
