@@ -209,17 +209,22 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 func checkBaseURL(raw string, insecure bool) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
+		// url.Error quotes the URL, password and all.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return "", fmt.Errorf("padapi: invalid base URL: %w", err)
 	}
 	switch {
-	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		return "", fmt.Errorf("padapi: base URL %q: need an absolute http or https URL", raw)
 	case u.User != nil:
 		return "", errors.New("padapi: base URL must not carry user information")
+	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		return "", fmt.Errorf("padapi: base URL %q: need an absolute http or https URL", u.Redacted())
 	case u.RawQuery != "" || u.Fragment != "":
 		return "", fmt.Errorf("padapi: base URL %q: must not have a query or fragment", u.Redacted())
 	case u.Scheme == "http" && !insecure && !isLoopback(u.Hostname()):
-		return "", fmt.Errorf("padapi: base URL %q: plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP", raw)
+		return "", fmt.Errorf("padapi: base URL %q: plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP", u.Redacted())
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }

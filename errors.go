@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -130,7 +131,16 @@ func errorFromBody(resp *http.Response, snippet []byte) *APIError {
 func describeDecodeError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
+		// encoding/json names embedded structs in the path; the wire
+		// types embed their model as fooAlias, which means nothing to a
+		// reader of the JSON.
+		var names []string
+		for _, name := range strings.Split(te.Field, ".") {
+			if !strings.HasSuffix(name, "Alias") {
+				names = append(names, name)
+			}
+		}
+		field := strings.Join(names, ".")
 		if field == "" {
 			field = "(top level)"
 		}

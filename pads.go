@@ -237,7 +237,7 @@ func (e *PadEvent) set(key, val []byte) error {
 	case '"':
 		*dst = unquote(val)
 	default:
-		return &json.UnmarshalTypeError{Value: "event field " + quoteShort(val), Type: reflect.TypeFor[string](), Field: "events." + string(k)}
+		return &json.UnmarshalTypeError{Value: quoteShort(val), Type: reflect.TypeFor[string](), Field: string(k)}
 	}
 	return nil
 }

@@ -57,8 +57,9 @@ func quoteShort(b []byte) string {
 
 var errBadTime = errors.New("not an ISO 8601 timestamp")
 
-// parseTime parses YYYY-MM-DDThh:mm:ss, an optional fraction of any length
-// (after '.' or ','), and a zone of Z, ±hh:mm, ±hhmm or ±hh. It is written by
+// parseTime parses YYYY-MM-DDThh:mm:ss (with 'T', 't' or a space between
+// date and time, as ISO 8601 and RFC 3339 allow), an optional fraction of any
+// length (after '.' or ','), and a zone of Z (or z), ±hh:mm, ±hhmm or ±hh. It is written by
 // hand because time.Parse knows no single layout for all of these, and because
 // it runs for every timestamp of every page.
 func parseTime(b []byte) (time.Time, error) {
