@@ -1,0 +1,448 @@
+package padapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+	"github.com/padinterview/padapi"
+)
+
+const (
+	// mockBaseURL is where newMockClient's client sends its requests.
+	mockBaseURL = "https://pad.example.test"
+	// mockAPIKey is the key of the test clients.
+	mockAPIKey = "test-key-0123456789abcdef"
+	// quotaURL is GET /api/quota below mockBaseURL.
+	quotaURL = mockBaseURL + "/api/quota"
+	// padsURL is the pad collection below mockBaseURL.
+	padsURL = mockBaseURL + "/api/pads"
+	// okQuota is a valid quota body.
+	okQuota = `{"status":"OK","pads_used":1,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"pads_remaining":9,"monthly_pad_limit":10}`
+	// okPad is a valid pad body.
+	okPad = `{"status":"OK","id":"DM32JWG2","title":"x","owner_email":"","language":"go","participants":[],"contents":"","notes":"","events":[],"private":false,"execution_enabled":true,"created_at":"2014-11-14T03:02:45Z","updated_at":"2014-11-14T03:02:45Z","ended_at":null,"url":"https://app.coderpad.io/DM32JWG2","playback":"","history":""}`
+)
+
+// fastRetry keeps the default retry count with waits short enough for tests.
+var fastRetry = padapi.WithRetry(3, time.Millisecond, 5*time.Millisecond)
+
+// newMockClient returns a client for mockBaseURL whose requests go to a
+// fresh httpmock transport, with fast retries unless opts say otherwise.
+func newMockClient(t *testing.T, opts ...padapi.Option) (*padapi.Client, *httpmock.MockTransport) {
+	t.Helper()
+	mt := httpmock.NewMockTransport()
+	opts = append([]padapi.Option{fastRetry, padapi.WithHTTPClient(&http.Client{Transport: mt})}, opts...)
+	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, mt
+}
+
+// createPad is a create call the tests use to exercise POST.
+func createPad(c *padapi.Client) (*padapi.Pad, error) {
+	return c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
+}
+
+func TestHeadersOnEveryAttempt(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithUserAgent("padctl/1.2"))
+	var (
+		mu   sync.Mutex
+		seen []http.Header
+	)
+	mt.RegisterResponder(http.MethodGet, quotaURL, func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, r.Header.Clone())
+		if len(seen) < 3 {
+			return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`), nil
+		}
+		return httpmock.NewStringResponse(http.StatusOK, okQuota), nil
+	})
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 3 {
+		t.Fatalf("%d attempts, want 3", len(seen))
+	}
+	wantUA := "padctl/1.2 padapi-go/" + padapi.Version + " go/" + strings.TrimPrefix(runtime.Version(), "go")
+	for i, h := range seen {
+		want := map[string][]string{
+			"Authorization": {`Token token="` + mockAPIKey + `"`},
+			"Accept":        {"application/json"},
+			"User-Agent":    {wantUA},
+		}
+		got := map[string][]string{}
+		for name := range want {
+			got[name] = h.Values(name)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("attempt %d headers (-want +got):\n%s", i+1, diff)
+		}
+	}
+}
+
+func TestDefaultUserAgent(t *testing.T) {
+	c, mt := newMockClient(t)
+	var ua string
+	mt.RegisterResponder(http.MethodGet, quotaURL, func(r *http.Request) (*http.Response, error) {
+		ua = r.Header.Get("User-Agent")
+		return httpmock.NewStringResponse(http.StatusOK, okQuota), nil
+	})
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := "padapi-go/" + padapi.Version + " go/" + strings.TrimPrefix(runtime.Version(), "go"); ua != want {
+		t.Errorf("User-Agent = %q, want %q", ua, want)
+	}
+}
+
+// TestActivateNonDefaultAfterNewClient mocks the caller's http.Client the way
+// users do, after the padapi client exists: the client must read
+// hc.Transport on every request, retries included.
+func TestActivateNonDefaultAfterNewClient(t *testing.T) {
+	hc := &http.Client{}
+	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(hc), fastRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	httpmock.ActivateNonDefault(hc)
+	defer httpmock.DeactivateAndReset()
+	busy := httpmock.NewStringResponder(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
+	httpmock.RegisterResponder(http.MethodGet, quotaURL, busy.Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := httpmock.GetTotalCallCount(); n != 2 {
+		t.Errorf("httpmock saw %d calls, want 2 (503 then 200)", n)
+	}
+	if hc.Transport != httpmock.DefaultTransport {
+		t.Errorf("the client changed hc.Transport")
+	}
+}
+
+func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
+	mt := httpmock.NewMockTransport()
+	hc := &http.Client{Transport: mt, Timeout: 7 * time.Second}
+	if _, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(hc)); err != nil {
+		t.Fatal(err)
+	}
+	if hc.Transport != mt || hc.Timeout != 7*time.Second || hc.CheckRedirect != nil || hc.Jar != nil {
+		t.Errorf("NewClient changed the caller's http.Client: %+v", hc)
+	}
+}
+
+func TestBaseURLPathPrefix(t *testing.T) {
+	for _, suffix := range []string{"/pad", "/pad/"} {
+		t.Run(suffix, func(t *testing.T) {
+			var paths []string
+			var mu sync.Mutex
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				paths = append(paths, r.URL.Path)
+				mu.Unlock()
+				if strings.HasPrefix(r.URL.Path, "/pad/api/pads/") {
+					_, _ = w.Write([]byte(okPad))
+					return
+				}
+				_, _ = w.Write([]byte(okQuota))
+			}))
+			defer srv.Close()
+			c, err := padapi.NewClient(srv.URL+suffix, mockAPIKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Quota.Get(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Pads.Get(context.Background(), "DM32JWG2"); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{"/pad/api/quota", "/pad/api/pads/DM32JWG2"}, paths); diff != "" {
+				t.Errorf("request paths (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNewClientValidation(t *testing.T) {
+	const key = "SECRETk3y-validation"
+	tests := []struct {
+		name    string
+		baseURL string
+		key     string
+		opts    []padapi.Option
+		wantErr bool
+	}{
+		{"https", "https://app.coderpad.io", key, nil, false},
+		{"https with prefix", "https://gateway.example.com/pad", key, nil, false},
+		{"http loopback IPv4", "http://127.0.0.1:8080", key, nil, false},
+		{"http loopback IPv6", "http://[::1]:8080", key, nil, false},
+		{"http localhost", "http://localhost:8080", key, nil, false},
+		{"http remote", "http://pad.example.com", key, nil, true},
+		{"http remote, insecure allowed", "http://pad.example.com", key, []padapi.Option{padapi.WithInsecureHTTP()}, false},
+		{"http remote IP", "http://10.1.2.3", key, nil, true},
+		{"unparsable URL", "https://pad example.com/%zz", key, nil, true},
+		{"relative URL", "/api", key, nil, true},
+		{"no scheme", "app.coderpad.io", key, nil, true},
+		{"ftp", "ftp://app.coderpad.io", key, nil, true},
+		{"empty URL", "", key, nil, true},
+		{"user info", "https://user:SECRETpass@app.coderpad.io", key, nil, true},
+		{"user info and bad scheme", "ftp://user:SECRETpass@app.coderpad.io", key, nil, true},
+		{"user info, unparsable", "https://user:SECRETpass@pad example.com/%zz", key, nil, true},
+		{"user info over http", "http://user:SECRETpass@pad.example.com", key, nil, true},
+		{"query", "https://app.coderpad.io/?x=1", key, nil, true},
+		{"empty key", "https://app.coderpad.io", "", nil, true},
+		{"key with quote", "https://app.coderpad.io", `SECRETk3y"x`, nil, true},
+		{"key with backslash", "https://app.coderpad.io", `SECRETk3y\x`, nil, true},
+		{"key with newline", "https://app.coderpad.io", "SECRETk3y\nX-Evil: 1", nil, true},
+		{"key with CR", "https://app.coderpad.io", "SECRETk3y\r", nil, true},
+		{"key with tab", "https://app.coderpad.io", "SECRETk3y\tx", nil, true},
+		{"key with DEL", "https://app.coderpad.io", "SECRETk3y\x7f", nil, true},
+		{"non-ASCII key", "https://app.coderpad.io", "SECRETk3yé", nil, true},
+		{"bad key and bad URL", "http://pad.example.com", `SECRETk3y"`, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := padapi.NewClient(tt.baseURL, tt.key, tt.opts...)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("NewClient(%q) error = %v, want error: %v", tt.baseURL, err, tt.wantErr)
+			}
+			if err == nil {
+				if c == nil || c.Quota == nil || c.Pads == nil || c.Questions == nil || c.Organization == nil {
+					t.Fatalf("NewClient returned a client without its services: %+v", c)
+				}
+				return
+			}
+			if c != nil {
+				t.Errorf("NewClient returned a client with an error")
+			}
+			if !strings.HasPrefix(err.Error(), "padapi: ") {
+				t.Errorf("error %q does not start with padapi:", err)
+			}
+			if strings.Contains(err.Error(), "SECRET") {
+				t.Errorf("error %q quotes the API key or the URL's password", err)
+			}
+		})
+	}
+}
+
+func TestOptionValidation(t *testing.T) {
+	tests := []struct {
+		name string
+		opt  padapi.Option
+		ok   bool
+	}{
+		{"WithRetry negative", padapi.WithRetry(-1, time.Millisecond, time.Second), false},
+		{"WithRetry negative wait", padapi.WithRetry(1, -time.Millisecond, time.Second), false},
+		{"WithRetry max under min", padapi.WithRetry(1, 2*time.Second, time.Second), false},
+		{"WithRetry off", padapi.WithRetry(0, 0, 0), true},
+		{"WithMaxResponseBytes zero", padapi.WithMaxResponseBytes(0), false},
+		{"WithMaxResponseBytes negative", padapi.WithMaxResponseBytes(-1), false},
+		{"WithMaxResponseBytes one", padapi.WithMaxResponseBytes(1), true},
+		{"WithHTTPClient nil", padapi.WithHTTPClient(nil), false},
+		{"WithUserAgent newline", padapi.WithUserAgent("tool\r\nX-Evil: 1"), false},
+		{"WithLogger", padapi.WithLogger(slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil))), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := padapi.NewClient(mockBaseURL, mockAPIKey, tt.opt)
+			if (err == nil) != tt.ok {
+				t.Errorf("NewClient error = %v, want ok: %v", err, tt.ok)
+			}
+			if err != nil && strings.Contains(err.Error(), mockAPIKey) {
+				t.Errorf("error %q quotes the API key or the URL's password", err)
+			}
+		})
+	}
+}
+
+// TestRedirectNotFollowed checks that a 302 to another server never reaches
+// it, whatever the caller's http.Client would do with redirects.
+func TestRedirectNotFollowed(t *testing.T) {
+	var reached atomic.Int32
+	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		reached.Add(1)
+		_, _ = w.Write([]byte(okQuota))
+	}))
+	defer second.Close()
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, second.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer first.Close()
+
+	for name, opts := range map[string][]padapi.Option{
+		"own http.Client":    nil,
+		"caller http.Client": {padapi.WithHTTPClient(&http.Client{})},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := padapi.NewClient(first.URL, mockAPIKey, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, call := range []func() error{
+				func() error { _, err := c.Quota.Get(context.Background()); return err },
+				func() error { _, err := createPad(c); return err },
+			} {
+				err := call()
+				var apiErr *padapi.APIError
+				if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusFound {
+					t.Fatalf("error = %v, want an *APIError 302", err)
+				}
+				if apiErr.Attempts != 1 {
+					t.Errorf("Attempts = %d, want 1", apiErr.Attempts)
+				}
+			}
+			if n := reached.Load(); n != 0 {
+				t.Errorf("the redirect target was reached %d times", n)
+			}
+		})
+	}
+}
+
+func TestResponseBodyCap(t *testing.T) {
+	body := []byte(okQuota)
+	size := int64(len(body))
+	for _, chunked := range []bool{false, true} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			if chunked {
+				// Flushing before the end makes the answer chunked,
+				// without a Content-Length.
+				_, _ = w.Write(body[:10])
+				w.(http.Flusher).Flush()
+				_, _ = w.Write(body[10:])
+				return
+			}
+			_, _ = w.Write(body)
+		}))
+		defer srv.Close()
+		for _, limit := range []int64{size, size - 1, 1} {
+			c, err := padapi.NewClient(srv.URL, mockAPIKey, padapi.WithMaxResponseBytes(limit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Quota.Get(context.Background())
+			if limit >= size {
+				if err != nil {
+					t.Errorf("chunked %v, cap %d, body %d bytes: %v", chunked, limit, size, err)
+				}
+				continue
+			}
+			if !errors.Is(err, padapi.ErrResponseTooLarge) {
+				t.Errorf("chunked %v, cap %d, body %d bytes: error = %v, want ErrResponseTooLarge", chunked, limit, size, err)
+			}
+		}
+	}
+}
+
+func TestLogger(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, mt := newMockClient(t, padapi.WithLogger(logger))
+	busy := httpmock.NewStringResponder(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
+	mt.RegisterResponder(http.MethodGet, padsURL, busy.Then(httpmock.NewStringResponder(http.StatusOK, `{"status":"OK","pads":[],"total":0}`)))
+
+	if _, err := c.Pads.List(context.Background(), &padapi.PadListOptions{Page: 2, Sort: padapi.SortUpdatedAsc}); err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		Level    string
+		Method   string
+		Path     string
+		Attempt  int
+		Attempts int
+	}
+	var attempts []line
+	var done int
+	for _, raw := range bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n")) {
+		var l line
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatalf("log line %s: %v", raw, err)
+		}
+		if l.Level != "DEBUG" || l.Method != http.MethodGet || l.Path != "/api/pads" {
+			t.Errorf("log line %s: want level DEBUG, method GET, path /api/pads", raw)
+		}
+		switch {
+		case l.Attempt > 0:
+			attempts = append(attempts, l)
+		case l.Attempts > 0:
+			done++
+			if l.Attempts != 2 {
+				t.Errorf("log line %s: attempts %d, want 2", raw, l.Attempts)
+			}
+		default:
+			t.Errorf("log line %s has neither attempt nor attempts", raw)
+		}
+		for _, bad := range []string{"?", "page=", "Token", "Authorization"} {
+			if bytes.Contains(raw, []byte(bad)) {
+				t.Errorf("log line %s holds %q", raw, bad)
+			}
+		}
+	}
+	if len(attempts) != 2 || attempts[0].Attempt != 1 || attempts[1].Attempt != 2 || done != 1 {
+		t.Errorf("got attempt lines %+v and %d result lines, want attempts 1 and 2 and one result:\n%s", attempts, done, buf.String())
+	}
+}
+
+// TestNoOutputWithoutLogger runs calls that retry and fail in a child
+// process and checks that it wrote nothing at all: go-retryablehttp's default
+// logger writes straight to the process's stderr, which no in-process hook
+// can capture.
+func TestNoOutputWithoutLogger(t *testing.T) {
+	if os.Getenv("PADAPI_TEST_NO_OUTPUT_CHILD") == "1" {
+		noOutputScenario(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoOutputWithoutLogger$", "-test.count=1")
+	// The race detector sleeps a second before exiting unless told not to.
+	cmd.Env = append(os.Environ(), "PADAPI_TEST_NO_OUTPUT_CHILD=1", "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child test failed: %v\n%s", err, out)
+	}
+	var extra []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if l != "PASS" && !strings.HasPrefix(l, "coverage:") {
+			extra = append(extra, l)
+		}
+	}
+	if len(extra) > 0 {
+		t.Errorf("the client wrote output without WithLogger:\n%s", strings.Join(extra, "\n"))
+	}
+}
+
+func noOutputScenario(t *testing.T) {
+	c, mt := newMockClient(t)
+	busy := httpmock.NewStringResponder(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
+	mt.RegisterResponder(http.MethodGet, quotaURL, busy.Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mt.RegisterResponder(http.MethodGet, padsURL, busy)
+	if _, err := c.Pads.List(context.Background(), nil); !errors.Is(err, padapi.ErrServer) {
+		t.Fatalf("exhausted retries: %v", err)
+	}
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusInternalServerError, "oops"))
+	if _, err := createPad(c); !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Fatalf("POST 500: %v", err)
+	}
+	mt.RegisterResponder(http.MethodGet, mockBaseURL+"/api/organization", httpmock.NewErrorResponder(errors.New("connection reset")))
+	if _, err := c.Organization.Get(context.Background()); err == nil {
+		t.Fatal("transport error: no error")
+	}
+}

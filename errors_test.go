@@ -1,0 +1,252 @@
+package padapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jarcoal/httpmock"
+	"github.com/padinterview/padapi"
+)
+
+// sentinels are the errors an *APIError can match, by name.
+var sentinels = map[string]error{
+	"ErrBadRequest":       padapi.ErrBadRequest,
+	"ErrUnauthorized":     padapi.ErrUnauthorized,
+	"ErrForbidden":        padapi.ErrForbidden,
+	"ErrNotFound":         padapi.ErrNotFound,
+	"ErrOverQuota":        padapi.ErrOverQuota,
+	"ErrServer":           padapi.ErrServer,
+	"ErrOutcomeUnknown":   padapi.ErrOutcomeUnknown,
+	"ErrResponseTooLarge": padapi.ErrResponseTooLarge,
+}
+
+// matching returns the names of the sentinels err matches, sorted.
+func matching(err error) []string {
+	var names []string
+	for name, s := range sentinels {
+		if errors.Is(err, s) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+var sortStrings = cmpopts.SortSlices(func(a, b string) bool { return a < b })
+
+func TestErrorStatuses(t *testing.T) {
+	tests := []struct {
+		status  int
+		body    string
+		want    padapi.APIError
+		matches []string
+	}{
+		{400, `{"status":"ERROR","message":"Unsupported language"}`,
+			padapi.APIError{StatusCode: 400, Status: "ERROR", Message: "Unsupported language"}, []string{"ErrBadRequest"}},
+		{401, `{"status":"ERROR","message":"Invalid API key"}`,
+			padapi.APIError{StatusCode: 401, Status: "ERROR", Message: "Invalid API key"}, []string{"ErrUnauthorized"}},
+		{403, `{"status":"ERROR","message":"You must be an organization owner"}`,
+			padapi.APIError{StatusCode: 403, Status: "ERROR", Message: "You must be an organization owner"}, []string{"ErrForbidden"}},
+		{404, `{"status":"ERROR","message":"Not found"}`,
+			padapi.APIError{StatusCode: 404, Status: "ERROR", Message: "Not found"}, []string{"ErrNotFound"}},
+		{429, `{"status":"ERROR","message":"Over quota"}`,
+			padapi.APIError{StatusCode: 429, Status: "ERROR", Message: "Over quota"}, []string{"ErrOverQuota"}},
+		{418, ``, padapi.APIError{StatusCode: 418}, nil},
+		{409, `{"status":"ERROR"}`, padapi.APIError{StatusCode: 409, Status: "ERROR"}, nil},
+		{410, `{"message":"gone for good"}`, padapi.APIError{StatusCode: 410, Message: "gone for good"}, nil},
+		{422, `not json at all`, padapi.APIError{StatusCode: 422}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(http.StatusText(tt.status), func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(tt.status, tt.body))
+			q, err := c.Quota.Get(context.Background())
+			if q != nil {
+				t.Errorf("quota %+v with an error", q)
+			}
+			var got *padapi.APIError
+			if !errors.As(err, &got) {
+				t.Fatalf("error = %#v, want an *APIError", err)
+			}
+			want := tt.want
+			want.Method, want.Path, want.Attempts, want.Body = http.MethodGet, "/api/quota", 1, []byte(tt.body)
+			if diff := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(padapi.APIError{}), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("APIError mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.matches, matching(err), sortStrings, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("sentinels matched (-want +got):\n%s", diff)
+			}
+			msg := tt.want.Message
+			if msg == "" {
+				msg = http.StatusText(tt.status)
+			}
+			if want := "padapi: GET /api/quota: " + strconv.Itoa(tt.status) + ": " + msg; err.Error() != want {
+				t.Errorf("error text %q, want %q", err, want)
+			}
+			if n := mt.GetTotalCallCount(); n != 1 {
+				t.Errorf("%d calls, want 1 (4xx is not retried)", n)
+			}
+		})
+	}
+}
+
+func TestHTMLBadGateway(t *testing.T) {
+	const page = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n"
+	c, mt := newMockClient(t)
+	resp := httpmock.NewStringResponse(http.StatusBadGateway, page)
+	resp.Header.Set("Content-Type", "text/html")
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp))
+	_, err := c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("error = %#v, want an *APIError", err)
+	}
+	var syntaxErr *json.SyntaxError
+	if errors.As(err, &syntaxErr) {
+		t.Errorf("error %v wraps a JSON syntax error", err)
+	}
+	if apiErr.StatusCode != http.StatusBadGateway || string(apiErr.Body) != page || apiErr.Attempts != 4 {
+		t.Errorf("error = %+v, want 502 with the page as body after 4 attempts", apiErr)
+	}
+	if want := "padapi: GET /api/quota: 502: Bad Gateway"; err.Error() != want {
+		t.Errorf("error text %q, want %q", err, want)
+	}
+	if diff := cmp.Diff([]string{"ErrServer"}, matching(err)); diff != "" {
+		t.Errorf("sentinels matched (-want +got):\n%s", diff)
+	}
+}
+
+func TestEmptyServerErrorBody(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(0, 0, 0))
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusInternalServerError, ""))
+	_, err := c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || len(apiErr.Body) != 0 {
+		t.Fatalf("error = %#v, want an *APIError 500 with no body", err)
+	}
+	if want := "padapi: GET /api/quota: 500: Internal Server Error"; err.Error() != want {
+		t.Errorf("error text %q, want %q", err, want)
+	}
+}
+
+func TestErrorBodySnippetCapped(t *testing.T) {
+	c, mt := newMockClient(t)
+	big := `{"status":"ERROR","message":"` + strings.Repeat("x", 100<<10) + `"}`
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusBadRequest, big))
+	_, err := c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
+		t.Fatalf("error = %#v, want an *APIError 400", err)
+	}
+	if len(apiErr.Body) != 64<<10 || string(apiErr.Body) != big[:64<<10] {
+		t.Errorf("Body has %d bytes, want the first 64 KiB", len(apiErr.Body))
+	}
+}
+
+// TestSuccessStatusNotOK covers 2xx answers that are not a success: the body
+// says ERROR, or the body is not the expected JSON.
+func TestSuccessStatusNotOK(t *testing.T) {
+	tests := []struct {
+		name, body  string
+		wantStatus  string
+		wantMessage string // what the message holds
+	}{
+		{"status ERROR", `{"status":"ERROR","message":"Pad quota exceeded"}`, "ERROR", "Pad quota exceeded"},
+		{"status ERROR without message", `{"status":"ERROR"}`, "ERROR", `response status "ERROR", want "OK"`},
+		{"no status", `{"pads_used":1}`, "", `response status "", want "OK"`},
+		{"HTML", `<html>hello</html>`, "", "malformed response: not JSON"},
+		{"empty", ``, "", "malformed response"},
+		{"truncated JSON", `{"status":"OK","pads_used":`, "", "malformed response"},
+		{"wrong type", `{"status":"OK","pads_used":"many","quota_reset_at":"2024-03-01T00:00:00Z","unlimited":true}`, "", `field "pads_used": cannot decode string as int`},
+		{"array", `[1,2,3]`, "", "malformed response"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, tt.body))
+			_, err := c.Quota.Get(context.Background())
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("error = %#v, want an *APIError", err)
+			}
+			if apiErr.StatusCode != 200 || apiErr.Status != tt.wantStatus || !strings.Contains(apiErr.Message, tt.wantMessage) {
+				t.Errorf("error = %+v, want 200, status %q, message holding %q", apiErr, tt.wantStatus, tt.wantMessage)
+			}
+			if len(matching(err)) != 0 {
+				t.Errorf("a 200 GET matches %v", matching(err))
+			}
+			if n := mt.GetTotalCallCount(); n != 1 {
+				t.Errorf("%d calls, want 1", n)
+			}
+		})
+	}
+}
+
+// TestCreateAnswerUnreadable checks that a create whose 200 answer cannot be
+// decoded is ErrOutcomeUnknown (the pad was probably made), while a create
+// the service refused with status ERROR is not.
+func TestCreateAnswerUnreadable(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusOK, `<html>proxy says hi</html>`))
+	_, err := createPad(c)
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 200 || !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("error = %#v, want an *APIError 200 matching ErrOutcomeUnknown", err)
+	}
+
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusOK, `{"status":"ERROR","message":"no"}`))
+	_, err = createPad(c)
+	if !errors.As(err, &apiErr) || apiErr.Message != "no" || errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("error = %#v, want an *APIError \"no\" not matching ErrOutcomeUnknown", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2 (one per create)", n)
+	}
+}
+
+func TestAPIErrorIs(t *testing.T) {
+	tests := []struct {
+		status int
+		want   []string
+	}{
+		{199, nil},
+		{200, nil},
+		{302, nil},
+		{400, []string{"ErrBadRequest"}},
+		{401, []string{"ErrUnauthorized"}},
+		{403, []string{"ErrForbidden"}},
+		{404, []string{"ErrNotFound"}},
+		{405, nil},
+		{429, []string{"ErrOverQuota"}},
+		{499, nil},
+		{500, []string{"ErrServer"}},
+		{503, []string{"ErrServer"}},
+		{599, []string{"ErrServer"}},
+		{600, nil},
+	}
+	for _, tt := range tests {
+		err := error(&padapi.APIError{StatusCode: tt.status})
+		if diff := cmp.Diff(tt.want, matching(err), sortStrings, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%d: sentinels matched (-want +got):\n%s", tt.status, diff)
+		}
+		if !errors.Is(err, err) {
+			t.Errorf("%d: the error does not match itself", tt.status)
+		}
+	}
+}
+
+func TestAPIErrorText(t *testing.T) {
+	e := &padapi.APIError{StatusCode: 429, Status: "ERROR", Message: "Over quota", Method: "POST", Path: "/api/pads", Attempts: 1}
+	if want := "padapi: POST /api/pads: 429: Over quota"; e.Error() != want {
+		t.Errorf("Error() = %q, want %q", e.Error(), want)
+	}
+	if e.Unwrap() != nil {
+		t.Errorf("Unwrap() = %v, want nil for an error the service reported", e.Unwrap())
+	}
+}

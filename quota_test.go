@@ -1,0 +1,282 @@
+package padapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+)
+
+// quotaFixture reads testdata/name.
+func quotaFixture(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// serveBody starts a loopback server answering every request with 200 and
+// body, and returns a client for it.
+func serveBody(t *testing.T, body []byte, opts ...padapi.Option) *padapi.Client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := padapi.NewClient(srv.URL, mockAPIKey, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestQuotaDecode(t *testing.T) {
+	mst := time.FixedZone("", -7*3600)
+	pst := time.FixedZone("", -8*3600)
+	ist := time.FixedZone("", 5*3600+30*60)
+	minus3 := time.FixedZone("", -3*3600)
+
+	tests := []struct {
+		file string
+		want *padapi.Quota
+		// wantErr lists what the error text must hold; nil means success.
+		wantErr []string
+	}{
+		{file: "quota_limited.json", want: &padapi.Quota{
+			Status:          "OK",
+			TrialExpiresAt:  padapi.Ptr(time.Date(2018, 1, 30, 16, 16, 0, 0, mst)),
+			PadsUsed:        33,
+			QuotaResetAt:    time.Date(2018, 1, 25, 14, 51, 37, 84e6, mst),
+			PadsRemaining:   padapi.Ptr(87),
+			MonthlyPadLimit: padapi.Ptr(120),
+		}},
+		{file: "quota_unlimited.json", want: &padapi.Quota{
+			Status:         "OK",
+			TrialExpiresAt: padapi.Ptr(time.Date(2019, 3, 1, 0, 0, 0, 0, time.UTC)),
+			PadsUsed:       1204,
+			QuotaResetAt:   time.Date(2019, 2, 1, 0, 0, 0, 0, time.UTC),
+			Unlimited:      true,
+		}},
+		{file: "quota_offset_colon.json", want: &padapi.Quota{
+			Status:          "OK",
+			TrialExpiresAt:  padapi.Ptr(time.Date(2024, 3, 15, 9, 30, 0, 0, ist)),
+			QuotaResetAt:    time.Date(2024, 3, 1, 5, 30, 0, 0, ist),
+			PadsRemaining:   padapi.Ptr(10),
+			MonthlyPadLimit: padapi.Ptr(10),
+		}},
+		{file: "quota_offset_no_colon.json", want: &padapi.Quota{
+			Status:          "OK",
+			TrialExpiresAt:  padapi.Ptr(time.Date(2024, 3, 15, 9, 30, 0, 0, time.UTC)),
+			PadsUsed:        5,
+			QuotaResetAt:    time.Date(2024, 3, 1, 12, 0, 0, 0, pst),
+			PadsRemaining:   padapi.Ptr(45),
+			MonthlyPadLimit: padapi.Ptr(50),
+		}},
+		{file: "quota_offset_hours.json", want: &padapi.Quota{
+			Status:          "OK",
+			TrialExpiresAt:  padapi.Ptr(time.Date(2024, 3, 15, 9, 30, 0, 0, time.UTC)),
+			PadsUsed:        5,
+			QuotaResetAt:    time.Date(2024, 3, 1, 12, 0, 0, 0, minus3),
+			PadsRemaining:   padapi.Ptr(45),
+			MonthlyPadLimit: padapi.Ptr(50),
+		}},
+		{file: "quota_fractions.json", want: &padapi.Quota{
+			Status:         "OK",
+			TrialExpiresAt: padapi.Ptr(time.Date(2024, 3, 15, 9, 30, 0, 5e8, time.UTC)),
+			PadsUsed:       120,
+			// Digits past nanoseconds are dropped, as time.Parse does.
+			QuotaResetAt:    time.Date(2024, 3, 1, 12, 0, 0, 123456789, mst),
+			PadsRemaining:   padapi.Ptr(0),
+			MonthlyPadLimit: padapi.Ptr(120),
+		}},
+		{file: "quota_microseconds.json", want: &padapi.Quota{
+			Status:          "OK",
+			TrialExpiresAt:  padapi.Ptr(time.Date(2024, 3, 15, 9, 30, 0, 123456000, ist)),
+			PadsUsed:        7,
+			QuotaResetAt:    time.Date(2024, 3, 1, 12, 0, 0, 1000, time.UTC),
+			PadsRemaining:   padapi.Ptr(3),
+			MonthlyPadLimit: padapi.Ptr(10),
+		}},
+		{file: "quota_trial_null.json", want: &padapi.Quota{
+			Status:          "OK",
+			PadsUsed:        33,
+			QuotaResetAt:    time.Date(2018, 1, 25, 14, 51, 37, 84e6, time.UTC),
+			PadsRemaining:   padapi.Ptr(87),
+			MonthlyPadLimit: padapi.Ptr(120),
+		}},
+		{file: "quota_trial_absent.json", want: &padapi.Quota{
+			Status:       "OK",
+			PadsUsed:     33,
+			QuotaResetAt: time.Date(2018, 1, 25, 14, 51, 37, 84e6, time.UTC),
+			Unlimited:    true,
+		}},
+		{file: "quota_unknown_fields.json", want: &padapi.Quota{
+			Status:          "OK",
+			TrialExpiresAt:  padapi.Ptr(time.Date(2018, 1, 30, 16, 16, 0, 0, pst)),
+			PadsUsed:        33,
+			QuotaResetAt:    time.Date(2018, 1, 25, 14, 51, 37, 84e6, pst),
+			PadsRemaining:   padapi.Ptr(87),
+			MonthlyPadLimit: padapi.Ptr(120),
+		}},
+		{file: "quota_unlimited_with_limits.json", wantErr: []string{"unlimited"}},
+		{file: "quota_limited_without_limits.json", wantErr: []string{"limited", "pads_remaining"}},
+		{file: "quota_limited_partial.json", wantErr: []string{"limited", "monthly_pad_limit"}},
+		{file: "quota_bad_timestamp.json", wantErr: []string{"quota_reset_at", "2018-01-25 at lunchtime"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSuffix(tt.file, ".json"), func(t *testing.T) {
+			body := quotaFixture(t, tt.file)
+
+			var unmarshalled padapi.Quota
+			uerr := json.Unmarshal(body, &unmarshalled)
+			got, gerr := serveBody(t, body).Quota.Get(context.Background())
+
+			if tt.wantErr != nil {
+				if uerr == nil {
+					t.Errorf("json.Unmarshal: no error, want one holding %q", tt.wantErr)
+				} else {
+					checkErrorText(t, "json.Unmarshal", uerr, tt.wantErr)
+				}
+				if gerr == nil {
+					t.Fatalf("Quota.Get: no error, want one holding %q; got %+v", tt.wantErr, got)
+				}
+				checkErrorText(t, "Quota.Get", gerr, tt.wantErr)
+				var apiErr *padapi.APIError
+				if !errors.As(gerr, &apiErr) || apiErr.StatusCode != http.StatusOK || apiErr.Path != "/api/quota" {
+					t.Errorf("Quota.Get error = %#v, want an *APIError for the 200 GET /api/quota", gerr)
+				}
+				return
+			}
+
+			if uerr != nil {
+				t.Fatalf("json.Unmarshal: %v", uerr)
+			}
+			if gerr != nil {
+				t.Fatalf("Quota.Get: %v", gerr)
+			}
+			if diff := cmp.Diff(tt.want, &unmarshalled); diff != "" {
+				t.Errorf("json.Unmarshal mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Quota.Get mismatch (-want +got):\n%s", diff)
+			}
+			// cmp compares times with Equal, which ignores the zone: the
+			// offset the service wrote must be kept as well.
+			checkOffset(t, "QuotaResetAt", tt.want.QuotaResetAt, got.QuotaResetAt)
+			if tt.want.TrialExpiresAt != nil {
+				checkOffset(t, "TrialExpiresAt", *tt.want.TrialExpiresAt, *got.TrialExpiresAt)
+			}
+			if !got.Unlimited && *got.PadsRemaining != *got.MonthlyPadLimit-got.PadsUsed {
+				t.Errorf("pads_remaining %d, want monthly_pad_limit - pads_used = %d", *got.PadsRemaining, *got.MonthlyPadLimit-got.PadsUsed)
+			}
+
+			// Marshalling gives the wire shape back, so a cached quota
+			// decodes to the same value.
+			out, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var again padapi.Quota
+			if err := json.Unmarshal(out, &again); err != nil {
+				t.Fatalf("decoding the marshalled quota %s: %v", out, err)
+			}
+			if diff := cmp.Diff(got, &again); diff != "" {
+				t.Errorf("marshal round trip mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func checkErrorText(t *testing.T, what string, err error, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s error %q does not hold %q", what, err, w)
+		}
+	}
+}
+
+func checkOffset(t *testing.T, field string, want, got time.Time) {
+	t.Helper()
+	_, wantOff := want.Zone()
+	_, gotOff := got.Zone()
+	if wantOff != gotOff {
+		t.Errorf("%s offset = %ds, want %ds", field, gotOff, wantOff)
+	}
+}
+
+func TestQuotaMarshalOmitsLimitsWhenUnlimited(t *testing.T) {
+	q := padapi.Quota{Status: "OK", Unlimited: true, QuotaResetAt: time.Date(2019, 2, 1, 0, 0, 0, 0, time.UTC)}
+	out, err := json.Marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(out, &fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"pads_remaining", "monthly_pad_limit", "trial_expires_at"} {
+		if _, ok := fields[name]; ok {
+			t.Errorf("marshalled unlimited quota %s has %q", out, name)
+		}
+	}
+	if fields["quota_reset_at"] != "2019-02-01T00:00:00Z" || fields["unlimited"] != true {
+		t.Errorf("marshalled quota %s lost quota_reset_at or unlimited", out)
+	}
+}
+
+func TestQuotaCanCreateAndRemaining(t *testing.T) {
+	tests := []struct {
+		name          string
+		q             padapi.Quota
+		n             int
+		wantCan       bool
+		wantRemaining int
+		wantUnlimited bool
+	}{
+		{"room for more", padapi.Quota{PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120)}, 1, true, 87, false},
+		{"exactly enough", padapi.Quota{PadsRemaining: padapi.Ptr(3), MonthlyPadLimit: padapi.Ptr(10)}, 3, true, 3, false},
+		{"one short", padapi.Quota{PadsRemaining: padapi.Ptr(3), MonthlyPadLimit: padapi.Ptr(10)}, 4, false, 3, false},
+		{"spent", padapi.Quota{PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120)}, 1, false, 0, false},
+		{"zero pads always fit", padapi.Quota{PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120)}, 0, true, 0, false},
+		{"unlimited", padapi.Quota{Unlimited: true}, 1_000_000, true, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.q.CanCreate(tt.n); got != tt.wantCan {
+				t.Errorf("CanCreate(%d) = %v, want %v", tt.n, got, tt.wantCan)
+			}
+			n, unlimited := tt.q.Remaining()
+			if n != tt.wantRemaining || unlimited != tt.wantUnlimited {
+				t.Errorf("Remaining() = %d, %v, want %d, %v", n, unlimited, tt.wantRemaining, tt.wantUnlimited)
+			}
+		})
+	}
+}
+
+// TestQuotaFromServer checks that a decoded fixture drives the helpers the
+// way the quota flow uses them: check, then create.
+func TestQuotaFromServer(t *testing.T) {
+	q, err := serveBody(t, quotaFixture(t, "quota_fractions.json")).Quota.Get(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.CanCreate(1) {
+		t.Errorf("CanCreate(1) on a spent quota = true")
+	}
+	if n, unlimited := q.Remaining(); n != 0 || unlimited {
+		t.Errorf("Remaining() = %d, %v, want 0, false", n, unlimited)
+	}
+}

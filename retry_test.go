@@ -1,0 +1,451 @@
+package padapi_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/padinterview/padapi"
+)
+
+// busyResponder answers 503 with the service's error body.
+var busyResponder = httpmock.NewStringResponder(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
+
+// dialError is what net/http returns when no connection could be made.
+var dialError = &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+
+func TestGetRetriedOn5xxThenSucceeds(t *testing.T) {
+	for _, status := range []int{500, 502, 503, 504} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			c, mt := newMockClient(t)
+			fail := httpmock.NewStringResponder(status, `{"status":"ERROR","message":"try later"}`)
+			mt.RegisterResponder(http.MethodGet, quotaURL, fail.Then(fail).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+			q, err := c.Quota.Get(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.PadsUsed != 1 {
+				t.Errorf("quota %+v, want the 200's", q)
+			}
+			if n := mt.GetTotalCallCount(); n != 3 {
+				t.Errorf("%d calls, want 3", n)
+			}
+		})
+	}
+}
+
+func TestIdempotentMethodsRetried(t *testing.T) {
+	calls := map[string]func(c *padapi.Client) error{
+		"PUT": func(c *padapi.Client) error {
+			_, err := c.Pads.Update(context.Background(), "DM32JWG2", &padapi.PadUpdateParams{Title: padapi.Ptr("y")})
+			return err
+		},
+		"DELETE": func(c *padapi.Client) error {
+			return c.Questions.Delete(context.Background(), "42")
+		},
+	}
+	urls := map[string]string{"PUT": padsURL + "/DM32JWG2", "DELETE": mockBaseURL + "/api/questions/42"}
+	bodies := map[string]string{"PUT": okPad, "DELETE": `{"status":"OK"}`}
+	for method, call := range calls {
+		t.Run(method, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder(method, urls[method], busyResponder.Then(httpmock.NewStringResponder(http.StatusOK, bodies[method])))
+			if err := call(c); err != nil {
+				t.Fatal(err)
+			}
+			if n := mt.GetTotalCallCount(); n != 2 {
+				t.Errorf("%d calls, want 2", n)
+			}
+
+			// After the last attempt a 5xx is ErrServer, never
+			// ErrOutcomeUnknown: these methods are idempotent.
+			c, mt = newMockClient(t)
+			mt.RegisterResponder(method, urls[method], busyResponder)
+			err := call(c)
+			if !errors.Is(err, padapi.ErrServer) || errors.Is(err, padapi.ErrOutcomeUnknown) {
+				t.Errorf("error = %v, want ErrServer and not ErrOutcomeUnknown", err)
+			}
+			if n := mt.GetTotalCallCount(); n != 4 {
+				t.Errorf("%d calls, want 4", n)
+			}
+		})
+	}
+}
+
+func TestGetRetriedOnConnectionError(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, quotaURL,
+		httpmock.NewErrorResponder(io.ErrUnexpectedEOF).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+func TestRetriesExhausted(t *testing.T) {
+	t.Parallel()
+	// Default retries and waits: the test shows what a caller gets out of
+	// the box (3 retries, so 4 attempts).
+	mt := httpmock.NewMockTransport()
+	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(&http.Client{Transport: mt}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int32
+	mt.RegisterResponder(http.MethodGet, quotaURL, func(*http.Request) (*http.Response, error) {
+		i := n.Add(1)
+		return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy `+strconv.Itoa(int(i))+`"}`), nil
+	})
+	_, err = c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("error = %v, want an *APIError", err)
+	}
+	if apiErr.StatusCode != 503 || apiErr.Attempts != 4 || apiErr.Message != "busy 4" || apiErr.Status != "ERROR" {
+		t.Errorf("error = %+v, want the 4th attempt's 503 \"busy 4\" with Attempts 4", apiErr)
+	}
+	if !errors.Is(err, padapi.ErrServer) {
+		t.Errorf("error %v does not match ErrServer", err)
+	}
+	if strings.Contains(err.Error(), "giving up") {
+		t.Errorf("error %q has go-retryablehttp's text", err)
+	}
+	if want := "padapi: GET /api/quota: 503: busy 4"; err.Error() != want {
+		t.Errorf("error text %q, want %q", err, want)
+	}
+	if got := mt.GetTotalCallCount(); got != 4 {
+		t.Errorf("%d calls, want 4", got)
+	}
+}
+
+func TestRetryOff(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(0, 0, 0))
+	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
+	_, err := c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.Attempts != 1 {
+		t.Errorf("error = %v, want an *APIError with 1 attempt", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+func TestPostNotRetriedOn5xx(t *testing.T) {
+	for _, status := range []int{500, 502, 503, 504} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(status, `{"status":"ERROR","message":"internal"}`))
+			pad, err := createPad(c)
+			if pad != nil {
+				t.Errorf("pad = %+v, want nil", pad)
+			}
+			if !errors.Is(err, padapi.ErrOutcomeUnknown) {
+				t.Errorf("error %v does not match ErrOutcomeUnknown", err)
+			}
+			if !errors.Is(err, padapi.ErrServer) {
+				t.Errorf("error %v does not match ErrServer", err)
+			}
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != status || apiErr.Method != http.MethodPost || apiErr.Attempts != 1 {
+				t.Errorf("error = %#v, want an *APIError %d for POST after 1 attempt", err, status)
+			}
+			if n := mt.GetTotalCallCount(); n != 1 {
+				t.Errorf("%d calls, want exactly 1", n)
+			}
+		})
+	}
+}
+
+func TestPostOverQuotaNotRetried(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 5*time.Second))
+	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"You have exceeded your monthly pad quota"}`)
+	// A Retry-After that fits under the cap still does not make a create
+	// retry: the quota is spent until the service says otherwise.
+	resp.Header.Set("Retry-After", "1")
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.ResponderFromResponse(resp))
+	_, err := createPad(c)
+	if !errors.Is(err, padapi.ErrOverQuota) {
+		t.Errorf("error %v does not match ErrOverQuota", err)
+	}
+	if errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("error %v matches ErrOutcomeUnknown, but a 429 is a definite no", err)
+	}
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.Message != "You have exceeded your monthly pad quota" || apiErr.RetryAfter != time.Second {
+		t.Errorf("error = %#v, want the service's message and RetryAfter 1s", err)
+	}
+	if want := "padapi: POST /api/pads: 429: You have exceeded your monthly pad quota"; err.Error() != want {
+		t.Errorf("error text %q, want %q", err, want)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+func TestPostRetriedWhenNeverConnected(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewErrorResponder(dialError).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
+	pad, err := createPad(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pad.ID != "DM32JWG2" {
+		t.Errorf("pad ID %q, want DM32JWG2", pad.ID)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+
+	// When no attempt ever connects, nothing can have been created.
+	c, mt = newMockClient(t)
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewErrorResponder(dialError))
+	_, err = createPad(c)
+	if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("error = %v, want an error that is not ErrOutcomeUnknown", err)
+	}
+	var opErr *net.OpError
+	if !errors.As(err, &opErr) || opErr.Op != "dial" {
+		t.Errorf("error %v does not wrap the dial error", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 4 {
+		t.Errorf("%d calls, want 4", n)
+	}
+}
+
+func TestPostNotRetriedAfterConnecting(t *testing.T) {
+	for name, cause := range map[string]error{
+		"unexpected EOF":   io.ErrUnexpectedEOF,
+		"connection reset": &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")},
+		"write failed":     &net.OpError{Op: "write", Net: "tcp", Err: errors.New("broken pipe")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewErrorResponder(cause).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
+			_, err := createPad(c)
+			if !errors.Is(err, padapi.ErrOutcomeUnknown) {
+				t.Errorf("error %v does not match ErrOutcomeUnknown", err)
+			}
+			if !errors.Is(err, cause) {
+				t.Errorf("error %v does not wrap %v", err, cause)
+			}
+			var apiErr *padapi.APIError
+			if errors.As(err, &apiErr) {
+				t.Errorf("error %v is an *APIError, but no answer came", err)
+			}
+			if n := mt.GetTotalCallCount(); n != 1 {
+				t.Errorf("%d calls, want exactly 1", n)
+			}
+		})
+	}
+}
+
+// TestPostDialThenDropped is a create whose first attempt could not connect
+// and whose retry connected and lost the answer: that retry may have created
+// the pad.
+func TestPostDialThenDropped(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodPost, padsURL,
+		httpmock.NewErrorResponder(dialError).Then(httpmock.NewErrorResponder(io.ErrUnexpectedEOF)).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
+	_, err := createPad(c)
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("error = %v, want ErrOutcomeUnknown wrapping io.ErrUnexpectedEOF", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+func TestRetryAfterOverCapNotRetried(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 50*time.Millisecond))
+	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+	resp.Header.Set("Retry-After", "86400")
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp))
+	start := time.Now()
+	_, err := c.Quota.Get(context.Background())
+	if elapsed := time.Since(start); elapsed > 250*time.Millisecond {
+		t.Errorf("took %v, want well under a second", elapsed)
+	}
+	if !errors.Is(err, padapi.ErrOverQuota) {
+		t.Errorf("error %v does not match ErrOverQuota", err)
+	}
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter != 24*time.Hour || apiErr.Attempts != 1 {
+		t.Errorf("error = %#v, want RetryAfter 24h after 1 attempt", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+func TestRetryAfterDateOverCapNotRetried(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 50*time.Millisecond))
+	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+	resp.Header.Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp))
+	_, err := c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter < 59*time.Minute || apiErr.RetryAfter > time.Hour {
+		t.Errorf("error = %#v, want an *APIError with RetryAfter about an hour", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+func TestTooManyRequestsWithoutRetryAfterNotRetried(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`))
+	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrOverQuota) {
+		t.Errorf("error %v does not match ErrOverQuota", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+// TestServerRetryAfterCapped checks that a 503 asking for a day's wait is
+// still retried, after a backoff that stays under the cap.
+func TestServerRetryAfterCapped(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, 50*time.Millisecond))
+	resp := httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
+	resp.Header.Set("Retry-After", "86400")
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+	start := time.Now()
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if elapsed := time.Since(start); elapsed > 250*time.Millisecond {
+		t.Errorf("took %v, want at most about the 50ms cap", elapsed)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+// TestRetryAfterHonoured checks that a 429 on a GET whose Retry-After fits
+// under the cap waits that long (not the 1ms backoff) and retries.
+func TestRetryAfterHonoured(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, 2*time.Second))
+	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+	resp.Header.Set("Retry-After", "1")
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+	start := time.Now()
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if elapsed := time.Since(start); elapsed < time.Second || elapsed > 1900*time.Millisecond {
+		t.Errorf("took %v, want the 1s Retry-After", elapsed)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+// TestRetryAfterDateHonoured is TestRetryAfterHonoured with an HTTP date.
+func TestRetryAfterDateHonoured(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, 2*time.Second))
+	retryAt := httpmock.Responder(func(*http.Request) (*http.Response, error) {
+		// An HTTP date has whole seconds: pick the next second at least
+		// 200ms away, so the wait is clearly longer than the backoff.
+		at := time.Now().Add(time.Second).Truncate(time.Second)
+		if time.Until(at) < 200*time.Millisecond {
+			at = at.Add(time.Second)
+		}
+		resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+		resp.Header.Set("Retry-After", at.UTC().Format(http.TimeFormat))
+		return resp, nil
+	})
+	mt.RegisterResponder(http.MethodGet, quotaURL, retryAt.Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+	start := time.Now()
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if elapsed := time.Since(start); elapsed < 150*time.Millisecond || elapsed > 1900*time.Millisecond {
+		t.Errorf("took %v, want the Retry-After date's wait (200ms to 1.2s)", elapsed)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+func TestDeadlineDuringBackoff(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(3, 5*time.Second, 5*time.Second))
+	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Quota.Get(ctx)
+	if elapsed := time.Since(start); elapsed > 500*time.Millisecond {
+		t.Errorf("took %v, want the call to end at the 50ms deadline", elapsed)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v does not match context.DeadlineExceeded", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+func TestCancelDuringRequest(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota).Delay(5*time.Second))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := c.Quota.Get(ctx)
+	if elapsed := time.Since(start); elapsed > 500*time.Millisecond {
+		t.Errorf("took %v, want the call to end at the cancel", elapsed)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v does not match context.Canceled", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1 (no retry after a cancel)", n)
+	}
+}
+
+func TestContextDoneBeforeCall(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Quota.Get(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v does not match context.Canceled", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 0 {
+		t.Errorf("%d calls, want 0", n)
+	}
+}
+
+// TestBackoffCapped checks that exponential backoff stops growing at the cap:
+// with waits of 10ms to 20ms, four attempts take tens of milliseconds.
+func TestBackoffCapped(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(3, 10*time.Millisecond, 20*time.Millisecond))
+	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
+	start := time.Now()
+	_, err := c.Quota.Get(context.Background())
+	elapsed := time.Since(start)
+	if !errors.Is(err, padapi.ErrServer) {
+		t.Errorf("error %v does not match ErrServer", err)
+	}
+	// Equal jitter waits at least half of 10ms, 20ms and 20ms.
+	if elapsed < 25*time.Millisecond || elapsed > 400*time.Millisecond {
+		t.Errorf("took %v, want between 25ms and the 60ms the cap allows (plus slack)", elapsed)
+	}
+	if n := mt.GetTotalCallCount(); n != 4 {
+		t.Errorf("%d calls, want 4", n)
+	}
+}
