@@ -49,7 +49,7 @@ type Client struct {
 	Organization *OrganizationService
 
 	// cfg is behind a pointer so that fmt of a Client (%v, %+v, %#v)
-	// prints an address, never the API key.
+	// prints an address; the key in it is behind a func (see auth).
 	cfg *config
 	rc  *retryablehttp.Client
 }
@@ -59,7 +59,6 @@ type service struct{ client *Client }
 // config is what NewClient and the options set up.
 type config struct {
 	base      string // the base URL without a trailing slash
-	auth      string // the Authorization header value
 	userAgent string
 	hc        *http.Client
 	retryMax  int
@@ -69,6 +68,12 @@ type config struct {
 	maxBody   int64
 	insecure  bool
 	err       error
+
+	// auth returns the Authorization header value. A func, because fmt
+	// prints a func as an address whatever the verb or depth, while a
+	// string in a struct behind a pointer is printed in full by %s or %q
+	// of the Client (fmt reprints a pointer it has no verb for with %v).
+	auth func() string
 }
 
 // Option configures a Client in NewClient.
@@ -170,7 +175,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.base, cfg.auth = base, authorization(apiKey)
+	header := authorization(apiKey)
+	cfg.base, cfg.auth = base, func() string { return header }
 
 	c := &Client{cfg: cfg}
 	hc := &http.Client{
@@ -305,7 +311,7 @@ func (c *Client) send(ctx context.Context, st *call, query, form url.Values, out
 	if err != nil {
 		return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
 	}
-	req.Header["Authorization"] = []string{c.cfg.auth}
+	req.Header["Authorization"] = []string{c.cfg.auth()}
 	req.Header["Accept"] = []string{"application/json"}
 	req.Header["User-Agent"] = []string{c.cfg.userAgent}
 	if form != nil {
@@ -369,8 +375,9 @@ func (c *Client) decode(st *call, resp *http.Response, out response) error {
 		return fail(describeDecodeError(err), err, data)
 	}
 	if status, message := out.envelope(); status != "OK" {
+		status, message = clip(status, maxErrorBody), clip(message, maxErrorBody)
 		if message == "" {
-			message = fmt.Sprintf("response status %q, want \"OK\"", status)
+			message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
 		}
 		e := fail(message, nil, data).(*APIError)
 		// The service answered, and said no: nothing was created.

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/token"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -126,17 +128,49 @@ func errorFromBody(resp *http.Response, snippet []byte) *APIError {
 	return e
 }
 
+// clip cuts s to at most n bytes, on a rune boundary: a field a 2xx body
+// carries into an error is otherwise only bounded by the body's cap.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}
+
+// typeName names a Go type for a reader of the JSON. The wire types
+// (padapi.padWire, []padapi.padWire) mean nothing outside the package, so
+// those are named by their JSON kind instead.
+func typeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	inner := t
+	for inner.Kind() == reflect.Slice || inner.Kind() == reflect.Array || inner.Kind() == reflect.Pointer {
+		inner = inner.Elem()
+	}
+	if inner.PkgPath() == "" || token.IsExported(inner.Name()) { // built in, or public
+		return t.String()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	}
+	return t.Kind().String()
+}
+
 // describeDecodeError turns an encoding/json error into a short message that
 // names the field and never repeats more than a few bytes of the body.
 func describeDecodeError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		// encoding/json names embedded structs in the path; the wire
-		// types embed their model as fooAlias, which means nothing to a
-		// reader of the JSON.
+		// types embed their model as fooAlias, and the status envelope
+		// as wireStatus, which mean nothing to a reader of the JSON.
 		var names []string
 		for _, name := range strings.Split(te.Field, ".") {
-			if !strings.HasSuffix(name, "Alias") {
+			if !strings.HasSuffix(name, "Alias") && name != "wireStatus" {
 				names = append(names, name)
 			}
 		}
@@ -144,7 +178,9 @@ func describeDecodeError(err error) string {
 		if field == "" {
 			field = "(top level)"
 		}
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + te.Value + " as " + te.Type.String()
+		// Value holds a number's literal in full, which can be as long as
+		// the body.
+		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + quoteShort([]byte(te.Value)) + " as " + typeName(te.Type)
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {

@@ -160,6 +160,9 @@ type padEvents struct {
 // decoding. encoding/json has validated b before calling this, so the walk
 // below can trust the JSON's structure.
 func (e *padEvents) UnmarshalJSON(b []byte) error {
+	// A body that repeats the key ("events", then "EVENTS") calls this
+	// twice: the last one wins, as for every other field.
+	*e = padEvents{}
 	switch b[0] {
 	case 'n':
 		return nil
