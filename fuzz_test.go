@@ -1,0 +1,305 @@
+package padapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+)
+
+// The fuzz targets below feed server answers through the whole pipeline
+// (status check, size cap, decoding, error building) and check what comes
+// out: never a panic, never an error holding more than a bounded slice of the
+// body, and the same result as encoding/json on the public types.
+
+const (
+	// rlBaseURL is the base URL of the in-memory clients.
+	rlBaseURL = "https://pad.example.test"
+	// rlKey is their API key.
+	rlKey = "rl-key-0123456789"
+	// rlMaxErrorBody is the documented cap of APIError.Body.
+	rlMaxErrorBody = 64 << 10
+	// rlMaxErrorText bounds the text of an error, leaving out a message the
+	// service wrote itself: enough for method, path, status and a short
+	// description, far less than a body.
+	rlMaxErrorText = 1 << 10
+)
+
+type rlAnswerKey struct{}
+
+// rlAnswer is the HTTP answer that rlTransport gives to one request.
+type rlAnswer struct {
+	status int
+	body   []byte
+}
+
+// rlTransport answers each request with the rlAnswer in its context, so one
+// client serves any number of fuzz inputs, concurrently if need be.
+type rlTransport struct{}
+
+func (rlTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	a := r.Context().Value(rlAnswerKey{}).(rlAnswer)
+	return &http.Response{
+		StatusCode:    a.status,
+		Header:        http.Header{"Content-Type": {"application/json"}},
+		Body:          io.NopCloser(bytes.NewReader(a.body)),
+		ContentLength: int64(len(a.body)),
+		Request:       r,
+	}, nil
+}
+
+// rlMemoryClient is a client whose answers come from the call's context
+// (see rlAnswering), without retries: every call is one request.
+func rlMemoryClient(tb testing.TB) *padapi.Client {
+	tb.Helper()
+	c, err := padapi.NewClient(rlBaseURL, rlKey, padapi.WithRetry(0, 0, 0),
+		padapi.WithHTTPClient(&http.Client{Transport: rlTransport{}}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// rlAnswering returns a context under which rlTransport answers with status
+// and body.
+func rlAnswering(status int, body []byte) context.Context {
+	return context.WithValue(context.Background(), rlAnswerKey{}, rlAnswer{status, body})
+}
+
+// rlAddFiles adds the JSON files of testdata matching pattern as seeds, so
+// the documented responses and edge cases seed the fuzzers as they change.
+func rlAddFiles(f *testing.F, pattern string) {
+	names, err := filepath.Glob(filepath.Join("testdata", pattern))
+	if err != nil || len(names) == 0 {
+		f.Fatalf("no seeds match testdata/%s (%v)", pattern, err)
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// rlServiceMessage is the "message" the service wrote in body, if any.
+func rlServiceMessage(body []byte) (string, bool) {
+	var w struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &w) != nil || w.Message == "" {
+		return "", false
+	}
+	return w.Message, true
+}
+
+// rlCheckError checks the bounds every error of a call answered with body
+// must keep: an *APIError's Body and Message fit the 64 KiB cap, and the
+// error's text is short unless it carries the service's own message.
+func rlCheckError(t *testing.T, err error, body []byte) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	text := err.Error()
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) {
+		if len(text) > rlMaxErrorText {
+			t.Fatalf("error text is %d bytes: %.200q...", len(text), text)
+		}
+		return
+	}
+	if _, ok := rlServiceMessage(body); !ok {
+		for _, internal := range []string{"Wire", "Alias", "wireStatus"} {
+			if strings.Contains(text, internal) {
+				t.Fatalf("error text names an internal type: %.300q", text)
+			}
+		}
+	}
+	if len(apiErr.Body) > rlMaxErrorBody {
+		t.Fatalf("APIError.Body is %d bytes, over 64 KiB", len(apiErr.Body))
+	}
+	if len(apiErr.Message) > rlMaxErrorBody {
+		t.Fatalf("APIError.Message is %d bytes, over 64 KiB", len(apiErr.Message))
+	}
+	limit := rlMaxErrorText
+	for _, b := range [][]byte{apiErr.Body, body} {
+		if msg, ok := rlServiceMessage(b); ok && strings.HasPrefix(msg, apiErr.Message) {
+			limit += len(apiErr.Message)
+			break
+		}
+	}
+	if len(text) > limit {
+		t.Fatalf("error text is %d bytes, over %d: %.200q...", len(text), limit, text)
+	}
+	if !bytes.HasPrefix(body, apiErr.Body) {
+		t.Fatalf("APIError.Body %.100q is not the start of the body", apiErr.Body)
+	}
+}
+
+// FuzzQuota decodes a quota with encoding/json and through the pipeline:
+// neither panics, both agree, what decodes keeps the unlimited rule, and a
+// decoded quota survives a trip through its own JSON.
+func FuzzQuota(f *testing.F) {
+	rlAddFiles(f, "quota_*.json")
+	c := rlMemoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var direct padapi.Quota
+		directErr := json.Unmarshal(body, &direct)
+		got, err := c.Quota.Get(rlAnswering(http.StatusOK, body))
+		rlCheckError(t, err, body)
+		if err == nil {
+			if directErr != nil {
+				t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, directErr)
+			}
+			if diff := cmp.Diff(&direct, got); diff != "" {
+				t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
+			}
+		} else if directErr == nil && direct.Status == "OK" {
+			t.Fatalf("json.Unmarshal decodes %q with status OK, the pipeline fails: %v", body, err)
+		}
+		if directErr != nil {
+			return
+		}
+		if direct.Unlimited != (direct.PadsRemaining == nil) || direct.Unlimited != (direct.MonthlyPadLimit == nil) {
+			t.Fatalf("%q decodes as %+v, breaking the unlimited rule", body, direct)
+		}
+		rlRoundTrip(t, body, &direct, new(padapi.Quota))
+	})
+}
+
+// rlRoundTrip marshals v, decodes it into fresh, and wants v back.
+func rlRoundTrip[T any](t *testing.T, body []byte, v, fresh *T) {
+	t.Helper()
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%q decodes, but does not marshal back: %v", body, err)
+	}
+	if err := json.Unmarshal(out, fresh); err != nil {
+		t.Fatalf("%q decodes and marshals as %s, which does not decode: %v", body, out, err)
+	}
+	if diff := cmp.Diff(v, fresh); diff != "" {
+		t.Fatalf("%q: a trip through %s changes it (-before +after):\n%s", body, out, diff)
+	}
+}
+
+// FuzzPad decodes a pad with encoding/json and through Pads.Get: neither
+// panics, both agree, and a decoded pad survives a trip through its JSON.
+func FuzzPad(f *testing.F) {
+	rlAddFiles(f, "pad_*.json")
+	c := rlMemoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var direct padapi.Pad
+		directErr := json.Unmarshal(body, &direct)
+		got, err := c.Pads.Get(rlAnswering(http.StatusOK, body), "P1")
+		rlCheckError(t, err, body)
+		if err == nil {
+			if directErr != nil {
+				t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, directErr)
+			}
+			if diff := cmp.Diff(&direct, got); diff != "" {
+				t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
+			}
+		}
+		if directErr == nil {
+			rlRoundTrip(t, body, &direct, new(padapi.Pad))
+		}
+	})
+}
+
+// rlPadPage is a pad list in its wire shape, decoded with encoding/json
+// alone.
+type rlPadPage struct {
+	Status   string       `json:"status"`
+	Pads     []padapi.Pad `json:"pads"`
+	Total    int          `json:"total"`
+	NextPage string       `json:"next_page"`
+	PrevPage string       `json:"prev_page"`
+}
+
+// FuzzPadsList sends a list page through Pads.List: no panic, bounded
+// errors, and a page that decodes holds what encoding/json finds in it.
+func FuzzPadsList(f *testing.F) {
+	rlAddFiles(f, "pads_*.json")
+	c := rlMemoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		page, err := c.Pads.List(rlAnswering(http.StatusOK, body), nil)
+		rlCheckError(t, err, body)
+		if err != nil {
+			return
+		}
+		var direct rlPadPage
+		if err := json.Unmarshal(body, &direct); err != nil {
+			t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, err)
+		}
+		if direct.Status != "OK" {
+			t.Fatalf("the pipeline accepts %q, whose status is %q", body, direct.Status)
+		}
+		if direct.Pads == nil {
+			// The pipeline reads a list under "questions" too, which
+			// the service never sends for pads; only "pads" is
+			// compared.
+			return
+		}
+		want := &padapi.Page[padapi.Pad]{Items: direct.Pads, Total: direct.Total, NextPage: direct.NextPage, PrevPage: direct.PrevPage}
+		if diff := cmp.Diff(want, page); diff != "" {
+			t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
+		}
+	})
+}
+
+// FuzzErrorBody sends a non-2xx answer with any body through the pipeline:
+// the error is always an *APIError with the status code, the first 64 KiB
+// of the body, the sentinel of the status, and a bounded text.
+func FuzzErrorBody(f *testing.F) {
+	for _, status := range []uint16{0, 100, 101, 104, 129, 200, 202, 299} {
+		f.Add(status, []byte(`{"status":"ERROR","message":"Over quota"}`))
+	}
+	for _, name := range []string{"error_over_quota.json", "error_pad_not_found.json", "error_server.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint16(200), b)
+	}
+	c := rlMemoryClient(f)
+	f.Fuzz(func(t *testing.T, code uint16, body []byte) {
+		status := 300 + int(code)%300 // every 3xx, 4xx and 5xx
+		for _, post := range []bool{false, true} {
+			ctx := rlAnswering(status, body)
+			var err error
+			if post {
+				_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t")})
+			} else {
+				_, err = c.Quota.Get(ctx)
+			}
+			rlCheckError(t, err, body)
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != status {
+				t.Fatalf("status %d, body %q: error %#v, want an *APIError %d", status, body, err, status)
+			}
+			if want := body[:min(len(body), rlMaxErrorBody)]; !bytes.Equal(apiErr.Body, want) {
+				t.Fatalf("status %d: APIError.Body has %d bytes, want the first %d of the body", status, len(apiErr.Body), len(want))
+			}
+			if !strings.Contains(err.Error(), " "+strconv.Itoa(status)+": ") {
+				t.Fatalf("error text %.200q does not name status %d", err.Error(), status)
+			}
+			if errors.Is(err, padapi.ErrServer) != (status >= 500) {
+				t.Fatalf("status %d: errors.Is(err, ErrServer) = %v", status, !(status >= 500))
+			}
+			if unknown := post && status >= 500; errors.Is(err, padapi.ErrOutcomeUnknown) != unknown {
+				t.Fatalf("POST %v, status %d: errors.Is(err, ErrOutcomeUnknown) = %v", post, status, !unknown)
+			}
+		}
+	})
+}
