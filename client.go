@@ -1,7 +1,6 @@
 package padapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -200,9 +199,9 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// attempts".
 		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) { return resp, err },
 	}
-	if cfg.logger != nil {
-		c.rc.RequestLogHook = c.logAttempt
-	}
+	// The hook runs before every attempt: it counts them for errors, and
+	// logs them when there is a logger.
+	c.rc.RequestLogHook = c.beforeAttempt
 	c.Quota = &QuotaService{client: c}
 	c.Pads = &PadsService{client: c}
 	c.Questions = &QuestionsService{client: c}
@@ -317,6 +316,19 @@ func (c *Client) send(ctx context.Context, st *call, query, form url.Values, out
 	if form != nil {
 		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 	}
+	// A success body is read inside the retry loop, so that a connection
+	// lost halfway through it is retried (where the method allows) like
+	// one lost before the answer.
+	req.SetResponseHandler(func(resp *http.Response) error {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			return nil
+		}
+		st.body, st.bodyErr = readBody(resp, c.cfg.maxBody)
+		if errors.Is(st.bodyErr, ErrResponseTooLarge) {
+			return nil // a definite answer, for decode to report
+		}
+		return st.bodyErr
+	})
 	resp, err := c.rc.Do(req)
 	if err != nil {
 		if resp != nil {
@@ -363,13 +375,9 @@ func (c *Client) decode(st *call, resp *http.Response, out response) error {
 			outcomeUnknown: st.method == http.MethodPost,
 		}
 	}
-	data, err := readBody(resp, c.cfg.maxBody)
-	if errors.Is(err, ErrResponseTooLarge) {
-		return fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), err, nil)
-	}
-	if err != nil {
-		st.lastErr = err
-		return st.transportError(err)
+	data := st.body
+	if st.bodyErr != nil {
+		return fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.bodyErr, nil)
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return fail(describeDecodeError(err), err, data)
@@ -397,17 +405,32 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 	if resp.ContentLength > max {
 		return nil, ErrResponseTooLarge
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 {
-		buf.Grow(int(resp.ContentLength) + bytes.MinRead)
+	r := io.LimitReader(resp.Body, max+1)
+	var data []byte
+	var err error
+	if resp.ContentLength >= 0 {
+		// One allocation of the announced size; the +1 lets the read see
+		// EOF (or a body longer than announced) without growing.
+		data = make([]byte, resp.ContentLength+1)
+		var n int
+		n, err = io.ReadFull(r, data)
+		data = data[:n]
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			err = nil
+			if int64(n) < resp.ContentLength {
+				err = io.ErrUnexpectedEOF
+			}
+		}
+	} else {
+		data, err = io.ReadAll(r)
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, max+1)); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	if int64(buf.Len()) > max {
+	if int64(len(data)) > max {
 		return nil, ErrResponseTooLarge
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // discard drains a little of what is left of a body, so the connection can
@@ -417,8 +440,12 @@ func discard(body io.ReadCloser) {
 	_ = body.Close()
 }
 
-func (c *Client) logAttempt(_ retryablehttp.Logger, r *http.Request, attempt int) {
+func (c *Client) beforeAttempt(_ retryablehttp.Logger, r *http.Request, attempt int) {
 	st := callFrom(r.Context())
+	st.attempts = attempt + 1
+	if c.cfg.logger == nil {
+		return
+	}
 	c.cfg.logger.LogAttrs(r.Context(), slog.LevelDebug, "padapi: sending",
 		slog.String("method", st.method), slog.String("path", st.path), slog.Int("attempt", attempt+1))
 }

@@ -17,7 +17,9 @@ import (
 type call struct {
 	method, path string
 	attempts     int
-	lastErr      error // the transport error of the last attempt
+	lastErr      error  // the transport error of the last attempt
+	body         []byte // the success body, read by the response handler
+	bodyErr      error  // ErrResponseTooLarge, when it was
 }
 
 type callKey struct{}
@@ -38,7 +40,6 @@ func callFrom(ctx context.Context) *call {
 // made: after that the service may have acted on it.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	st := callFrom(ctx)
-	st.attempts++
 	st.lastErr = err
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
