@@ -1,0 +1,463 @@
+package padapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// The benchmarks compare the SDK with what a caller would write by hand with
+// net/http and encoding/json, on the same server and the same bytes, so that
+// their ratio is the SDK's own cost. `make bench` runs them; the README's
+// Performance section gives the figures.
+
+const benchKey = "bench-key"
+
+// benchQuotaBody is the documented quota with RFC 3339 offsets ("-07:00"),
+// which time.Time's own UnmarshalJSON accepts too.
+var benchQuotaBody = []byte(`{"status":"OK","trial_expires_at":"2018-01-30T16:16:00.000-07:00","pads_used":33,` +
+	`"quota_reset_at":"2018-01-25T14:51:37.084-07:00","unlimited":false,"pads_remaining":87,"monthly_pad_limit":120}`)
+
+// benchQuota is what both ways must decode from benchQuotaBody.
+var benchQuota = func() *padapi.Quota {
+	zone := time.FixedZone("", -7*3600)
+	return &padapi.Quota{
+		Status:          "OK",
+		TrialExpiresAt:  padapi.Ptr(time.Date(2018, 1, 30, 16, 16, 0, 0, zone)),
+		PadsUsed:        33,
+		QuotaResetAt:    time.Date(2018, 1, 25, 14, 51, 37, 84e6, zone),
+		PadsRemaining:   padapi.Ptr(87),
+		MonthlyPadLimit: padapi.Ptr(120),
+	}
+}()
+
+// benchQuotaServer answers every request with benchQuotaBody and counts the
+// connections it accepts and those that close.
+func benchQuotaServer(b *testing.B) (srv *httptest.Server, conns, closed *atomic.Int64) {
+	conns, closed = new(atomic.Int64), new(atomic.Int64)
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_, _ = w.Write(benchQuotaBody)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+		if s == http.StateClosed {
+			closed.Add(1)
+		}
+	}
+	srv.Start()
+	b.Cleanup(srv.Close)
+	return srv, conns, closed
+}
+
+func benchClient(tb testing.TB, url string, opts ...padapi.Option) *padapi.Client {
+	tb.Helper()
+	c, err := padapi.NewClient(url, benchKey, opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func BenchmarkQuotaGet(b *testing.B) {
+	srv, _, _ := benchQuotaServer(b)
+	c := benchClient(b, srv.URL)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := c.Quota.Get(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchRawQuota mirrors padapi.Quota with plain encoding/json types.
+type benchRawQuota struct {
+	Status          string     `json:"status"`
+	TrialExpiresAt  *time.Time `json:"trial_expires_at"`
+	PadsUsed        int        `json:"pads_used"`
+	QuotaResetAt    time.Time  `json:"quota_reset_at"`
+	Unlimited       bool       `json:"unlimited"`
+	PadsRemaining   *int       `json:"pads_remaining"`
+	MonthlyPadLimit *int       `json:"monthly_pad_limit"`
+}
+
+// BenchmarkQuotaRaw is the call a caller would write without the SDK: the
+// same headers, a status check, json.Unmarshal. Its transport keeps as many
+// idle connections as the SDK's, so that both measure the same pool.
+func BenchmarkQuotaRaw(b *testing.B) {
+	srv, _, _ := benchQuotaServer(b)
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns, t.MaxIdleConnsPerHost = 100, 100
+	b.Cleanup(t.CloseIdleConnections)
+	hc := &http.Client{Transport: t}
+	ctx := context.Background()
+	auth := `Token token="` + benchKey + `"`
+	ua := "padapi-go/" + padapi.Version + " go/" + runtime.Version()
+	b.ReportAllocs()
+	for range b.N {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/quota", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Authorization", auth)
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("User-Agent", ua)
+		resp, err := hc.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatal(resp.StatusCode, err)
+		}
+		var q benchRawQuota
+		if err := json.Unmarshal(body, &q); err != nil || q.Status != "OK" {
+			b.Fatal(q.Status, err)
+		}
+	}
+}
+
+// BenchmarkQuotaGetParallel calls from 64 goroutines at once and reports
+// the connections the server accepted over the whole run ("conns") and saw
+// closed before the run ended ("closed"). With an idle pool smaller than the
+// concurrency, connections are closed and reopened all along (net/http's
+// default of 2 idle per host opens about one for every second call). At the
+// start, a call waiting for its dial takes a connection freed meanwhile and
+// the dialled one joins the pool (net/http's late binding), so a run can
+// count a few more connections than goroutines while closing none.
+func BenchmarkQuotaGetParallel(b *testing.B) {
+	const goroutines = 64
+	srv, conns, closed := benchQuotaServer(b)
+	c := benchClient(b, srv.URL)
+	ctx := context.Background()
+	procs := runtime.GOMAXPROCS(0)
+	b.SetParallelism((goroutines + procs - 1) / procs)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			q, err := c.Quota.Get(ctx)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if q.PadsUsed != benchQuota.PadsUsed {
+				b.Errorf("PadsUsed = %d, want %d", q.PadsUsed, benchQuota.PadsUsed)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(procs*((goroutines+procs-1)/procs)), "goroutines")
+	b.ReportMetric(float64(conns.Load()), "conns")
+	b.ReportMetric(float64(closed.Load()), "closed")
+}
+
+// benchPads returns n pads of the documented shape (three events each), with
+// distinct IDs.
+func benchPads(tb testing.TB, n int) []padapi.Pad {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/pad_documented.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var doc padapi.Pad
+	if err := json.Unmarshal(data, &doc); err != nil {
+		tb.Fatal(err)
+	}
+	if len(doc.Events) != 3 {
+		tb.Fatalf("documented pad has %d events, want 3", len(doc.Events))
+	}
+	pads := make([]padapi.Pad, n)
+	for i := range pads {
+		p := doc
+		p.ID = fmt.Sprintf("DM%06d", i)
+		p.URL, p.Playback = "https://coderpad.io/"+p.ID, "https://coderpad.io/"+p.ID+"/playback"
+		p.History, p.Drawing = "https://coderpad.io/"+p.ID+"/history", "https://coderpad.io/"+p.ID+"/drawing"
+		p.CreatedAt = p.CreatedAt.Add(time.Duration(i) * time.Minute)
+		p.Events = append([]padapi.PadEvent(nil), doc.Events...)
+		pads[i] = p
+	}
+	return pads
+}
+
+// benchPadPage is one full page of the pad list as the service sends it.
+func benchPadPage(tb testing.TB) (body []byte, pads []padapi.Pad) {
+	tb.Helper()
+	pads = benchPads(tb, 50)
+	body, err := json.Marshal(struct {
+		Status   string       `json:"status"`
+		Pads     []padapi.Pad `json:"pads"`
+		Total    int          `json:"total"`
+		NextPage string       `json:"next_page"`
+	}{"OK", pads, 5000, "https://app.coderpad.io/api/pads?page=2"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return body, pads
+}
+
+// benchMemory answers every request with one fixed body, without a network,
+// so that the decode benchmarks measure the SDK and not the loopback.
+type benchMemory []byte
+
+func benchMemoryClient(tb testing.TB, body []byte) *padapi.Client {
+	return benchClient(tb, "http://127.0.0.1", padapi.WithHTTPClient(&http.Client{Transport: benchMemory(body)}))
+}
+
+func (m benchMemory) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode:    http.StatusOK,
+		Header:        http.Header{"Content-Type": {"application/json; charset=utf-8"}},
+		Body:          io.NopCloser(bytes.NewReader(m)),
+		ContentLength: int64(len(m)),
+		Request:       r,
+	}, nil
+}
+
+// BenchmarkDecodePadPage is Pads.List of a 50-pad page, the whole SDK path
+// (request, pipeline, decode) on an in-memory transport.
+func BenchmarkDecodePadPage(b *testing.B) {
+	body, _ := benchPadPage(b)
+	c := benchMemoryClient(b, body)
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := c.Pads.List(ctx, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchStdEvent and benchStdPad mirror padapi.PadEvent and padapi.Pad with
+// plain time.Time fields, for encoding/json alone.
+type benchStdEvent struct {
+	Message   string    `json:"message"`
+	Kind      string    `json:"kind"`
+	Metadata  string    `json:"metadata"`
+	UserName  string    `json:"user_name"`
+	UserEmail string    `json:"user_email"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+type benchStdPad struct {
+	ID                        string          `json:"id"`
+	Title                     string          `json:"title"`
+	OwnerEmail                string          `json:"owner_email"`
+	Language                  string          `json:"language"`
+	Participants              []string        `json:"participants"`
+	Contents                  string          `json:"contents"`
+	Notes                     string          `json:"notes"`
+	Events                    []benchStdEvent `json:"events"`
+	Private                   bool            `json:"private"`
+	ExecutionEnabled          bool            `json:"execution_enabled"`
+	CreatedAt                 time.Time       `json:"created_at"`
+	UpdatedAt                 time.Time       `json:"updated_at"`
+	EndedAt                   *time.Time      `json:"ended_at"`
+	URL                       string          `json:"url"`
+	Playback                  string          `json:"playback"`
+	History                   string          `json:"history"`
+	Drawing                   string          `json:"drawing"`
+	State                     string          `json:"state"`
+	Type                      string          `json:"type"`
+	QuestionIDs               []int64         `json:"question_ids"`
+	PadEnvironmentIDs         []int64         `json:"pad_environment_ids"`
+	ActiveEnvironmentID       *int64          `json:"active_environment_id"`
+	Team                      *padapi.Team    `json:"team"`
+	RestrictInterviewerAccess *bool           `json:"restrict_interviewer_access"`
+}
+
+type benchStdPage struct {
+	Status   string        `json:"status"`
+	Message  string        `json:"message"`
+	Pads     []benchStdPad `json:"pads"`
+	Total    int           `json:"total"`
+	NextPage string        `json:"next_page"`
+	PrevPage string        `json:"prev_page"`
+}
+
+// pad converts the mirror, to check that it decodes what the SDK does.
+func (p *benchStdPad) pad() padapi.Pad {
+	events := make([]padapi.PadEvent, len(p.Events))
+	for i, e := range p.Events {
+		events[i] = padapi.PadEvent(e)
+	}
+	return padapi.Pad{
+		ID: p.ID, Title: p.Title, OwnerEmail: p.OwnerEmail, Language: p.Language,
+		Participants: p.Participants, Contents: p.Contents, Notes: p.Notes, Events: events,
+		Private: p.Private, ExecutionEnabled: p.ExecutionEnabled,
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, EndedAt: p.EndedAt,
+		URL: p.URL, Playback: p.Playback, History: p.History, Drawing: p.Drawing,
+		State: p.State, Type: p.Type, QuestionIDs: p.QuestionIDs, PadEnvironmentIDs: p.PadEnvironmentIDs,
+		ActiveEnvironmentID: p.ActiveEnvironmentID, Team: p.Team, RestrictInterviewerAccess: p.RestrictInterviewerAccess,
+	}
+}
+
+// TestBenchFixtures checks, in every test run, that the benchmarks compare
+// like with like: the SDK and the plain types they are measured against
+// decode their bodies to the same values.
+func TestBenchFixtures(t *testing.T) {
+	ctx := context.Background()
+	q, err := benchMemoryClient(t, benchQuotaBody).Quota.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(benchQuota, q); diff != "" {
+		t.Errorf("SDK quota (-want +got):\n%s", diff)
+	}
+	var raw benchRawQuota
+	if err := json.Unmarshal(benchQuotaBody, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(benchQuota, (*padapi.Quota)(&raw)); diff != "" {
+		t.Errorf("plain quota (-want +got):\n%s", diff)
+	}
+
+	body, want := benchPadPage(t)
+	page, err := benchMemoryClient(t, body).Pads.List(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, page.Items); diff != "" {
+		t.Errorf("SDK pads (-want +got):\n%s", diff)
+	}
+	var std benchStdPage
+	if err := json.Unmarshal(body, &std); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]padapi.Pad, len(std.Pads))
+	for i := range std.Pads {
+		got[i] = std.Pads[i].pad()
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("plain pads (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkDecodePadPageStdlib is the floor for BenchmarkDecodePadPage:
+// json.Unmarshal of the same bytes into the mirror types.
+func BenchmarkDecodePadPageStdlib(b *testing.B) {
+	body, _ := benchPadPage(b)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		var page benchStdPage
+		if err := json.Unmarshal(body, &page); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPadsAll iterates over 5000 pads (100 pages) of a padapitest fake
+// and reports the peak live heap of the iteration, in pages ("peak-pages").
+//
+// Method, in one measured pass before the timed loop: the live heap
+// (HeapAlloc right after a forced GC) is read at the first pad of every page,
+// when that page has just been decoded and the one before it has become
+// garbage. Its peak is taken above a baseline read before the pass, and
+// divided by the live heap one decoded page takes (Pads.List of page 1, held
+// across a GC). The fake keeps a record of every request it serves, which is
+// not the client's memory: that cost per request is measured the same way
+// beforehand (with requests for an empty page past the end, whose results are
+// dropped) and subtracted. An iteration that kept the pages it has passed
+// would report about 100; one page alive at a time reports about 1. The
+// transient memory inside one page's decode (body bytes, wire structs) is
+// not sampled.
+func BenchmarkPadsAll(b *testing.B) {
+	const pages, perPage = 100, 50
+	srv := padapitest.NewServer(b)
+	for _, p := range benchPads(b, pages*perPage) {
+		p.ID, p.URL, p.Playback, p.History, p.Drawing = "", "", "", "", ""
+		srv.AddPad(p)
+	}
+	c := srv.Client()
+	ctx := context.Background()
+	liveHeap := func() int64 {
+		var m runtime.MemStats
+		// Twice: what sync.Pools held before the first is freed by the
+		// second.
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+
+	// The first call sets up what later ones reuse (a connection and its
+	// buffers, on both ends), which is no page's memory.
+	if _, err := c.Pads.List(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	before := liveHeap()
+	for range pages {
+		if _, err := c.Pads.List(ctx, &padapi.PadListOptions{Page: pages + 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perRequest := float64(liveHeap()-before) / pages
+
+	before = liveHeap()
+	page, err := c.Pads.List(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pageBytes := float64(liveHeap()-before) - perRequest
+	if len(page.Items) != perPage || pageBytes <= 0 {
+		b.Fatalf("page 1: %d pads, %.0f bytes", len(page.Items), pageBytes)
+	}
+
+	base := liveHeap()
+	var peak float64
+	n := 0
+	for pad, err := range c.Pads.All(ctx, nil) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n%perPage == 0 {
+			requests := n/perPage + 1
+			peak = max(peak, float64(liveHeap()-base)-perRequest*float64(requests))
+		}
+		if want := "Frontend interview: Jane Doe"; pad.Title != want || len(pad.Events) != 3 {
+			b.Fatalf("pad %d: title %q, %d events", n, pad.Title, len(pad.Events))
+		}
+		n++
+	}
+	if n != pages*perPage {
+		b.Fatalf("iterated over %d pads, want %d", n, pages*perPage)
+	}
+
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		n := 0
+		for _, err := range c.Pads.All(ctx, nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != pages*perPage {
+			b.Fatalf("iterated over %d pads, want %d", n, pages*perPage)
+		}
+	}
+	b.ReportMetric(peak/pageBytes, "peak-pages")
+	b.ReportMetric(pageBytes, "page-bytes")
+	b.ReportMetric(perRequest, "fake-bytes/req")
+}
