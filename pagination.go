@@ -108,7 +108,8 @@ func list[W, T any](ctx context.Context, c *Client, path string, query url.Value
 // sort, when it has one) is taken, and sent to the same endpoint below the
 // base URL. So a link that names another host, or a backend's address
 // without the gateway's prefix, can neither receive the API key nor break
-// paging. A link back to a page already fetched ends the iteration with an
+// paging. A link back to a page number already fetched (whatever sort it
+// names), or a link onward from an empty page, ends the iteration with an
 // error, so a misbehaving service cannot make it loop forever.
 func all[W, T any](ctx context.Context, c *Client, path string, opts *ListOptions, conv func(*W) T) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
@@ -116,11 +117,9 @@ func all[W, T any](ctx context.Context, c *Client, path string, opts *ListOption
 		if opts != nil {
 			next = *opts
 		}
-		fetched := map[ListOptions]bool{}
+		fetched := map[int]bool{}
 		for {
-			seen := next
-			seen.Page = max(seen.Page, 1) // no page is page 1
-			fetched[seen] = true
+			fetched[max(next.Page, 1)] = true // no page is page 1
 			page, err := list(ctx, c, path, next.query(), conv)
 			if err != nil {
 				yield(nil, err)
@@ -134,11 +133,15 @@ func all[W, T any](ctx context.Context, c *Client, path string, opts *ListOption
 			if page.NextPage == "" {
 				return
 			}
+			if len(page.Items) == 0 {
+				yield(nil, fmt.Errorf("padapi: GET %s: page %d is empty but has a next_page link", path, max(next.Page, 1)))
+				return
+			}
 			if next, err = next.follow(page.NextPage); err != nil {
 				yield(nil, fmt.Errorf("padapi: GET %s: %w", path, err))
 				return
 			}
-			if fetched[next] {
+			if fetched[next.Page] {
 				yield(nil, fmt.Errorf("padapi: GET %s: next_page links back to page %d, already fetched", path, next.Page))
 				return
 			}

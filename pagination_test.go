@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -331,27 +332,64 @@ func TestAllNextPageRepeats(t *testing.T) {
 
 // A first request without a page number is page 1: a link back to ?page=1
 // is a repeat, and must not yield page 1's items twice.
+// TestAllNextPageBackToFirst: page 2 links back to page 1. The link may
+// spell out the sort that page 1 was fetched with by default, or name
+// another sort at every turn; either way page 1 is not fetched, nor its
+// items yielded, a second time.
 func TestAllNextPageBackToFirst(t *testing.T) {
+	sorts := map[string]func(sent string, next int) string{
+		"no sort":           func(string, int) string { return "" },
+		"default spelt out": func(string, int) string { return string(padapi.SortCreatedDesc) },
+		"sort changes":      func(_ string, next int) string { return "created_at,desc" + strings.Repeat(" ", next) },
+	}
 	for _, it := range epIters {
-		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
-				if next == 3 {
-					next = 1
+		for name, sortOf := range sorts {
+			t.Run(it.name+"/"+name, func(t *testing.T) {
+				p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, sent string) string {
+					if next == 3 {
+						next = 1
+					}
+					v := url.Values{"page": {strconv.Itoa(next)}}
+					if s := sortOf(sent, next); s != "" {
+						v.Set("sort", s)
+					}
+					return "http://" + host + epPrefix + it.path + "?" + v.Encode()
+				}}
+				c := p.start(t)
+				got := epCollect(it.all(context.Background(), c, nil), 1000)
+				ids, errs := epSplit(got)
+				if diff := cmp.Diff(it.wantIDs(1, 2*epPageSize), ids); diff != "" {
+					t.Errorf("IDs mismatch (-want +got):\n%s", diff)
 				}
-				return "http://" + host + epPrefix + it.path + "?page=" + strconv.Itoa(next)
-			}}
-			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, nil), 1000)
-			ids, errs := epSplit(got)
-			if diff := cmp.Diff(it.wantIDs(1, 2*epPageSize), ids); diff != "" {
-				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
-			}
-			if len(errs) != 1 || got[len(got)-1].Err == nil {
-				t.Errorf("errors %v, want exactly one, last", errs)
-			}
-			if got := p.requests(); len(got) != 2 {
-				t.Errorf("requests %q, want exactly 2", got)
-			}
-		})
+				if len(errs) != 1 || got[len(got)-1].Err == nil {
+					t.Errorf("errors %v, want exactly one, last", errs)
+				}
+				if got := p.requests(); len(got) != 2 {
+					t.Errorf("requests %q, want exactly 2", got)
+				}
+			})
+		}
+	}
+}
+
+// TestAllEmptyPageWithNextPage: a page with no items that still links to a
+// next one would let a service page the iterator forever with ever larger
+// page numbers; the iterator stops with an error instead.
+func TestAllEmptyPageWithNextPage(t *testing.T) {
+	var requests atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+epPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		epRespond(w, http.StatusOK, []byte(`{"status":"OK","pads":[],"total":5,"next_page":"http://`+r.Host+epPrefix+
+			`/api/pads?page=`+strconv.FormatInt(n+1, 10)+`"}`))
+	})
+	c := epClient(t, epServer(t, mux), padapi.WithRetry(0, 0, 0))
+	got := epCollect(epIDs(c.Pads.All(context.Background(), nil), epPadID), 1000)
+	ids, errs := epSplit(got)
+	if len(ids) != 0 || len(errs) != 1 {
+		t.Errorf("got IDs %v and errors %v, want no IDs and one error", ids, errs)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests, want 1", n)
 	}
 }
