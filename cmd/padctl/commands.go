@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,6 +23,11 @@ type command struct {
 	args string // the usage after the name
 	help string
 	run  func(a *app, cmd *command, args []string) error
+}
+
+// usage is the command's usage line, such as "padctl pads get ID".
+func (c *command) usage() string {
+	return strings.TrimSpace("padctl " + c.name + " " + c.args)
 }
 
 // commands is every command, in the order help lists them.
@@ -64,13 +70,7 @@ func init() {
 				return lister[padapi.Question]{c.Organization.Questions, c.Organization.AllQuestions}
 			})
 		}},
-		{"help", "", "list the commands", func(a *app, cmd *command, args []string) error {
-			if _, err := parseFlags(a, cmd, nil, args, 0); err != nil {
-				return err
-			}
-			printHelp(a.stdout)
-			return nil
-		}},
+		{"help", "[COMMAND]", "list the commands, or show one command's usage", runHelp},
 		{"version", "", "print the version", func(a *app, cmd *command, args []string) error {
 			if _, err := parseFlags(a, cmd, nil, args, 0); err != nil {
 				return err
@@ -88,8 +88,13 @@ const (
 )
 
 // findCommand picks the command named by the first one or two words of args
-// and returns it with the arguments that follow its name.
+// and returns it with the arguments that follow its name. A group's -h
+// ("pads -h") picks a command that lists the group.
 func findCommand(args []string) (*command, []string, error) {
+	subs := subcommands(args[0])
+	if len(subs) > 0 && len(args) >= 2 && isHelpFlag(args[1]) {
+		return &command{name: args[0], run: runGroupHelp}, nil, nil
+	}
 	if len(args) >= 2 {
 		if cmd := lookup(args[0] + " " + args[1]); cmd != nil {
 			return cmd, args[2:], nil
@@ -98,17 +103,15 @@ func findCommand(args []string) (*command, []string, error) {
 	if cmd := lookup(args[0]); cmd != nil {
 		return cmd, args[1:], nil
 	}
-	var subs []string
-	for _, c := range commands {
-		if sub, ok := strings.CutPrefix(c.name, args[0]+" "); ok {
-			subs = append(subs, sub)
-		}
-	}
 	if len(subs) > 0 {
-		if len(args) == 1 {
-			return nil, nil, usagef(nil, "%s needs a subcommand: %s", args[0], strings.Join(subs, ", "))
+		names := make([]string, len(subs))
+		for i, c := range subs {
+			names[i] = strings.TrimPrefix(c.name, args[0]+" ")
 		}
-		return nil, nil, usagef(nil, "unknown command %q; %s has: %s", args[0]+" "+args[1], args[0], strings.Join(subs, ", "))
+		if len(args) == 1 {
+			return nil, nil, usagef(nil, "%s needs a subcommand: %s", args[0], strings.Join(names, ", "))
+		}
+		return nil, nil, usagef(nil, "unknown command %q; %s has: %s", args[0]+" "+args[1], args[0], strings.Join(names, ", "))
 	}
 	return nil, nil, usagef(nil, "unknown command %q", args[0])
 }
@@ -122,6 +125,69 @@ func lookup(name string) *command {
 	return nil
 }
 
+// subcommands returns the commands of the group named by a first word, such
+// as pads list and pads get for "pads"; none for a word that is no group.
+func subcommands(group string) []*command {
+	var subs []*command
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, group+" ") {
+			subs = append(subs, c)
+		}
+	}
+	return subs
+}
+
+// isHelpFlag reports whether arg is one of the spellings of -h that the
+// flag package accepts.
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "--h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// runHelp lists the commands. "help pads get" is "pads get -h" and "help
+// pads" is "pads -h": the same text from the same code.
+func runHelp(a *app, cmd *command, args []string) error {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		target, rest, err := findCommand(append(slices.Clip(args), "-h"))
+		if err != nil {
+			return err
+		}
+		return target.run(a, target, rest)
+	}
+	if _, err := parseFlags(a, cmd, nil, args, 0); err != nil {
+		return err
+	}
+	printHelp(a.stdout)
+	return nil
+}
+
+// runGroupHelp lists the commands of the group cmd.name, with the command of
+// that name when there is one ("org").
+func runGroupHelp(a *app, cmd *command, _ []string) error {
+	cmds := subcommands(cmd.name)
+	if c := lookup(cmd.name); c != nil {
+		cmds = append([]*command{c}, cmds...)
+	}
+	fmt.Fprintln(a.stdout, "Commands:")
+	listCommands(a.stdout, cmds)
+	fmt.Fprint(a.stdout, `
+"padctl <command> -h" shows a command's flags; "padctl help" lists every command.
+`)
+	return nil
+}
+
+// listCommands writes one aligned line per command: its name and help.
+func listCommands(w io.Writer, cmds []*command) {
+	tw := newTable(w)
+	for _, c := range cmds {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.help)
+	}
+	tw.Flush()
+}
+
 func printHelp(w io.Writer) {
 	fmt.Fprint(w, `padctl: a command-line client for the Pad Interview Service.
 
@@ -129,11 +195,7 @@ Usage: padctl [global flags] <command> [flags] [args]
 
 Commands:
 `)
-	tw := newTable(w)
-	for _, c := range commands {
-		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.help)
-	}
-	tw.Flush()
+	listCommands(w, commands)
 	fmt.Fprint(w, `
 Global flags (before the command, as in "padctl --json pads list"):
   --base-url URL   the service (default $PAD_BASE_URL, else `+defaultBaseURL+`)
@@ -144,13 +206,13 @@ Global flags (before the command, as in "padctl --json pads list"):
 Exit codes: 0 success, 1 API error, 2 usage error, 3 over quota,
 4 outcome unknown (a create may have happened: list before retrying), 130 interrupted.
 
-"padctl <command> -h" shows a command's flags.
+"padctl <command> -h" or "padctl help <command>" shows a command's flags.
 `)
 }
 
 // parseFlags parses a command's flags, which may come before, between or
 // after its positional arguments ("pads update ID --title x"), and checks
-// that exactly nargs positional arguments were given.
+// that exactly nargs positional arguments, all IDs, were given.
 func parseFlags(a *app, cmd *command, fs *flag.FlagSet, args []string, nargs int) ([]string, error) {
 	if fs == nil {
 		fs = newFlags(cmd)
@@ -159,12 +221,12 @@ func parseFlags(a *app, cmd *command, fs *flag.FlagSet, args []string, nargs int
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(a.stdout, "usage: padctl %s %s\n%s.\n", cmd.name, cmd.args, cmd.help)
+				fmt.Fprintf(a.stdout, "usage: %s\n%s.\n", cmd.usage(), cmd.help)
 				fs.SetOutput(a.stdout)
 				fs.PrintDefaults()
 				return nil, errHelp
 			}
-			return nil, usagef(cmd, "%v", err)
+			return nil, a.flagError(cmd, err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -181,8 +243,25 @@ func parseFlags(a *app, cmd *command, fs *flag.FlagSet, args []string, nargs int
 		return nil, usagef(cmd, "%s needs an ID", cmd.name)
 	case len(pos) > nargs:
 		return nil, usagef(cmd, "unexpected argument %q", pos[nargs])
+	case slices.Contains(pos, ""):
+		// The library refuses it too, but as a failed call: the mistake is
+		// the command line's.
+		return nil, usagef(cmd, "%s needs an ID, not an empty one", cmd.name)
 	}
 	return pos, nil
+}
+
+// flagError is the usage error for a flag the command does not define. A
+// global flag given after the command says where it goes.
+func (a *app) flagError(cmd *command, err error) error {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		if g := a.globals.Lookup(name); g != nil {
+			value, _ := flag.UnquoteUsage(g) // "URL" for --base-url, "" for --json
+			example := strings.TrimSpace("--" + name + " " + value)
+			return usagef(cmd, "--%s is a global flag: put it before the command (padctl %s %s ...)", name, example, cmd.name)
+		}
+	}
+	return usagef(cmd, "%v", err)
 }
 
 func newFlags(cmd *command) *flag.FlagSet {
@@ -223,7 +302,8 @@ type lister[T any] struct {
 
 // runList lists one page (--page, default the first), or with --all or
 // --limit follows the pages. --json prints a JSON array of the items in
-// every case, so a script's parsing does not depend on the flags.
+// every case, so a script's parsing does not depend on the flags; the note
+// that a page is not all goes under the table, or with --json to stderr.
 func runList[T any](a *app, cmd *command, args []string, noun string, table func(io.Writer, []T), pick func(*padapi.Client) lister[T]) error {
 	fs := newFlags(cmd)
 	var order sortFlag
@@ -249,12 +329,17 @@ func runList[T any](a *app, cmd *command, args []string, noun string, table func
 		if err != nil {
 			return err
 		}
-		return a.print(p.Items, func(w io.Writer) {
-			table(w, p.Items)
-			if p.NextPage != "" {
-				fmt.Fprintf(w, "showing %d of %d %s; --all, --limit N or --page N for more\n", len(p.Items), p.Total, noun)
-			}
-		})
+		if err := a.print(p.Items, func(w io.Writer) { table(w, p.Items) }); err != nil {
+			return err
+		}
+		note := a.stdout
+		if a.json {
+			note = a.stderr
+		}
+		if p.NextPage != "" {
+			fmt.Fprintf(note, "showing %d of %d %s; --all, --limit N or --page N for more\n", len(p.Items), p.Total, noun)
+		}
+		return nil
 	}
 
 	items := []T{}

@@ -60,6 +60,7 @@ type app struct {
 	fake           bool
 	baseURL        string
 	apiKey         string
+	globals        *flag.FlagSet // to tell a global flag given after the command
 
 	client    *padapi.Client
 	closeFake func()
@@ -89,8 +90,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 
 	global := flag.NewFlagSet("padctl", flag.ContinueOnError)
 	global.SetOutput(io.Discard)
-	global.StringVar(&a.baseURL, "base-url", getenv("PAD_BASE_URL"), "service base URL (default $PAD_BASE_URL, else "+defaultBaseURL+")")
-	global.StringVar(&a.apiKey, "api-key", getenv("PAD_API_KEY"), "API key (default $PAD_API_KEY; prefer the variable, flags show in ps)")
+	a.globals = global
+	// The `URL` and `KEY` name the values in a misplaced flag's hint.
+	global.StringVar(&a.baseURL, "base-url", getenv("PAD_BASE_URL"), "service base `URL` (default $PAD_BASE_URL, else "+defaultBaseURL+")")
+	global.StringVar(&a.apiKey, "api-key", getenv("PAD_API_KEY"), "API `KEY` (default $PAD_API_KEY; prefer the variable, flags show in ps)")
 	global.BoolVar(&a.fake, "fake", false, "run against an in-process fake service seeded with sample data")
 	global.BoolVar(&a.json, "json", false, "print JSON in the service's wire shape instead of tables")
 	if err := global.Parse(args); err != nil {
@@ -159,7 +162,7 @@ func (a *app) fail(err error, cmdName string) int {
 	if errors.As(err, &ue) {
 		fmt.Fprintf(a.stderr, "padctl: %s\n", ue.msg)
 		if ue.cmd != nil {
-			fmt.Fprintf(a.stderr, "usage: padctl %s %s\n", ue.cmd.name, ue.cmd.args)
+			fmt.Fprintf(a.stderr, "usage: %s\n", ue.cmd.usage())
 		} else {
 			fmt.Fprintln(a.stderr, `run "padctl help" for the commands`)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -233,21 +234,28 @@ func TestPadsListPaging(t *testing.T) {
 		t.Errorf("first page has %d lines, want 52", n)
 	}
 
+	const more = "showing 50 of 120 pads; --all, --limit N or --page N for more\n"
 	tests := []struct {
 		args     []string
 		want     []padapi.Pad
 		requests int
+		stderr   string
 	}{
-		{[]string{"--sort", "created,asc"}, all[:50], 1},
-		{[]string{"--sort", "created,asc", "--page", "3"}, all[100:], 1},
-		{[]string{"--sort", "created,asc", "--all"}, all, 3},
-		{[]string{"--sort", "created,asc", "--limit", "60"}, all[:60], 2},
-		{[]string{"--sort", "created,asc", "--all", "--limit", "10"}, all[:10], 1},
+		{[]string{"--sort", "created,asc"}, all[:50], 1, more},
+		{[]string{"--sort", "created,asc", "--page", "3"}, all[100:], 1, ""},
+		{[]string{"--sort", "created,asc", "--all"}, all, 3, ""},
+		{[]string{"--sort", "created,asc", "--limit", "60"}, all[:60], 2, ""},
+		{[]string{"--sort", "created,asc", "--all", "--limit", "10"}, all[:10], 1, ""},
 	}
 	for _, tt := range tests {
 		before := count()
 		r := padctl(t, srv, append([]string{"--json", "pads", "list"}, tt.args...)...)
-		got := decode[[]padapi.Pad](t, r) // also checks stderr is empty: no progress off a terminal
+		// Only the note that a page is not all; no progress off a terminal.
+		if r.stderr != tt.stderr {
+			t.Errorf("pads list %q: stderr %q, want %q", tt.args, r.stderr, tt.stderr)
+		}
+		r.stderr = "" // checked above
+		got := decode[[]padapi.Pad](t, r)
 		if diff := cmp.Diff(tt.want, got, equateEmpty); diff != "" {
 			t.Errorf("pads list %q (-want +got):\n%s", tt.args, diff)
 		}
@@ -766,5 +774,180 @@ func TestIsTerminal(t *testing.T) {
 	defer dev.Close()
 	if !isTerminal(dev) {
 		t.Errorf("%s does not count as a character device", os.DevNull)
+	}
+}
+
+func TestListJSONNotesMoreOnStderr(t *testing.T) {
+	srv := newServer(t)
+	for i := range 120 {
+		srv.AddPad(padapi.Pad{Title: fmt.Sprintf("pad %d", i), CreatedAt: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	for i := range 60 {
+		srv.AddQuestion(padapi.Question{Title: fmt.Sprintf("question %d", i), CreatedAt: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	const pads = "showing 50 of 120 pads; --all, --limit N or --page N for more\n"
+	const questions = "showing 50 of 60 questions; --all, --limit N or --page N for more\n"
+	tests := []struct {
+		args []string
+		n    int
+		note string
+	}{
+		{[]string{"pads", "list"}, 50, pads},
+		{[]string{"pads", "list", "--page", "2"}, 50, pads},
+		{[]string{"pads", "list", "--page", "3"}, 20, ""},
+		{[]string{"pads", "list", "--all"}, 120, ""},
+		{[]string{"pads", "list", "--limit", "60"}, 60, ""},
+		{[]string{"questions", "list"}, 50, questions},
+		{[]string{"org", "pads"}, 50, pads},
+		{[]string{"org", "questions"}, 50, questions},
+	}
+	for _, tt := range tests {
+		r := padctl(t, srv, append([]string{"--json"}, tt.args...)...)
+		// stdout stays a bare array; the note is for the person or the log.
+		if r.code != 0 || r.stderr != tt.note {
+			t.Errorf("padctl --json %q: exit %d, stderr %q; want 0, %q", tt.args, r.code, r.stderr, tt.note)
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal([]byte(r.stdout), &items); err != nil || len(items) != tt.n {
+			t.Errorf("padctl --json %q: %d items (%v), want an array of %d", tt.args, len(items), err, tt.n)
+		}
+	}
+}
+
+func TestEmptyIDIsUsageError(t *testing.T) {
+	srv := newServer(t)
+	for _, args := range [][]string{
+		{"pads", "get", ""},
+		{"pads", "update", "", "--title", "x"},
+		{"questions", "get", ""},
+		{"questions", "update", "--title", "x", ""},
+		{"questions", "delete", ""},
+	} {
+		r := padctl(t, srv, args...)
+		name := args[0] + " " + args[1]
+		want := "padctl: " + name + " needs an ID, not an empty one\nusage: padctl " + name + " " + lookup(name).args + "\n"
+		if r.code != 2 || r.stdout != "" || r.stderr != want {
+			t.Errorf("padctl %q: exit %d, stdout %q, stderr %q; want 2, nothing, %q", args, r.code, r.stdout, r.stderr, want)
+		}
+	}
+	if reqs := srv.Requests(); len(reqs) != 0 {
+		t.Errorf("empty IDs sent %d requests, want none", len(reqs))
+	}
+}
+
+func TestGroupHelp(t *testing.T) {
+	groups := map[string][]string{
+		"pads":      {"pads list", "pads get", "pads create", "pads update"},
+		"questions": {"questions list", "questions get", "questions create", "questions update", "questions delete"},
+		"org":       {"org", "org stats", "org pads", "org questions"},
+	}
+	for group, names := range groups {
+		for _, args := range [][]string{{group, "-h"}, {group, "--help"}, {"help", group}} {
+			r := runWith(t, context.Background(), nil, args...)
+			ok(t, r)
+			for _, name := range names {
+				if !regexp.MustCompile(`(?m)^  ` + name + `  `).MatchString(r.stdout) {
+					t.Errorf("padctl %q does not list %q:\n%s", args, name, r.stdout)
+				}
+			}
+			if n := len(regexp.MustCompile(`(?m)^  \S`).FindAllString(r.stdout, -1)); n != len(names) {
+				t.Errorf("padctl %q lists %d commands, want %d:\n%s", args, n, len(names), r.stdout)
+			}
+		}
+	}
+
+	// help with a command is that command's -h.
+	r := runWith(t, context.Background(), nil, "help", "pads", "get")
+	ok(t, r)
+	if !strings.HasPrefix(r.stdout, "usage: padctl pads get ID\nshow one pad.\n") {
+		t.Errorf("help pads get printed:\n%s", r.stdout)
+	}
+	for _, args := range [][]string{{"help", "frobnicate"}, {"help", "pads", "frobnicate"}, {"help", "--bogus"}} {
+		r := runWith(t, context.Background(), nil, args...)
+		if r.code != 2 || r.stdout != "" || !strings.HasPrefix(r.stderr, "padctl: ") {
+			t.Errorf("padctl %q: exit %d, stdout %q, stderr %q; want 2, nothing, a message", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestGlobalFlagAfterCommand(t *testing.T) {
+	srv := newServer(t)
+	addPads(srv)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pads", "get", "AAAA1111", "--json"},
+			"padctl: --json is a global flag: put it before the command (padctl --json pads get ...)\nusage: padctl pads get ID\n"},
+		{[]string{"quota", "-fake"},
+			"padctl: --fake is a global flag: put it before the command (padctl --fake quota ...)\nusage: padctl quota\n"},
+		{[]string{"org", "--base-url=http://example.com"},
+			"padctl: --base-url is a global flag: put it before the command (padctl --base-url URL org ...)\nusage: padctl org\n"},
+		// The hint names the flag, never its value: here, a key.
+		{[]string{"pads", "list", "--api-key", testKey},
+			"padctl: --api-key is a global flag: put it before the command (padctl --api-key KEY pads list ...)\nusage: padctl pads list " + listArgs + "\n"},
+		// A flag that is not global is just unknown.
+		{[]string{"pads", "get", "AAAA1111", "--bogus"},
+			"padctl: flag provided but not defined: -bogus\nusage: padctl pads get ID\n"},
+	} {
+		r := padctl(t, srv, tt.args...)
+		if r.code != 2 || r.stdout != "" || r.stderr != tt.want {
+			t.Errorf("padctl %q: exit %d, stdout %q, stderr %q; want 2, nothing, %q", tt.args, r.code, r.stdout, r.stderr, tt.want)
+		}
+	}
+}
+
+func TestUsageLineHasNoTrailingSpace(t *testing.T) {
+	srv := newServer(t)
+	r := padctl(t, srv, "quota", "extra")
+	if want := "padctl: unexpected argument \"extra\"\nusage: padctl quota\n"; r.stderr != want {
+		t.Errorf("stderr = %q, want %q", r.stderr, want)
+	}
+	r = padctl(t, srv, "quota", "-h")
+	ok(t, r)
+	if want := "usage: padctl quota\nshow the monthly pad quota.\n"; r.stdout != want {
+		t.Errorf("quota -h printed %q, want %q", r.stdout, want)
+	}
+}
+
+func TestOrgForbidden(t *testing.T) {
+	const hint = "padctl: organization commands need an organization owner's key\n"
+	for _, tt := range []struct {
+		route string
+		args  []string
+		hint  bool
+	}{
+		{"GET /api/organization", []string{"org"}, true},
+		{"GET /api/organization/pads", []string{"org", "pads"}, true},
+		{"GET /api/pads", []string{"pads", "list"}, false}, // not an org command: no hint
+	} {
+		srv := newServer(t)
+		srv.FailNext(tt.route, 1, 403, "")
+		r := padctl(t, srv, tt.args...)
+		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "403 Forbidden") {
+			t.Errorf("padctl %q: exit %d, stdout %q, stderr %q; want 1, nothing, the status", tt.args, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stderr, hint) != tt.hint {
+			t.Errorf("padctl %q: stderr %q; want the owner's key hint: %v", tt.args, r.stderr, tt.hint)
+		}
+	}
+}
+
+func TestConnectionRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	env := map[string]string{"PAD_BASE_URL": "http://" + addr}
+	for _, args := range [][]string{
+		{"--api-key", testKey, "quota"},
+		{"--api-key", testKey, "pads", "list"},
+	} {
+		r := runWith(t, context.Background(), env, args...) // also checks no key is printed
+		if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "padctl: ") || !strings.Contains(r.stderr, addr) {
+			t.Errorf("padctl %q: exit %d, stdout %q, stderr %q; want 1, nothing, a message naming %s", args, r.code, r.stdout, r.stderr, addr)
+		}
 	}
 }
