@@ -178,8 +178,12 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	cfg.base, cfg.auth = base, func() string { return header }
 
 	c := &Client{cfg: cfg}
+	t := &transport{caller: cfg.hc}
+	if cfg.hc == nil {
+		t.own = newTransport()
+	}
 	hc := &http.Client{
-		Transport: &transport{caller: cfg.hc, own: newTransport()},
+		Transport: t,
 		// A redirect is returned as it is: following one could send the
 		// key to another host, or turn a POST into a GET.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -226,7 +230,7 @@ func checkBaseURL(raw string, insecure bool) (string, error) {
 		return "", errors.New("padapi: base URL must not carry user information")
 	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
 		return "", fmt.Errorf("padapi: base URL %q: need an absolute http or https URL", u.Redacted())
-	case u.RawQuery != "" || u.Fragment != "":
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 		return "", fmt.Errorf("padapi: base URL %q: must not have a query or fragment", u.Redacted())
 	case u.Scheme == "http" && !insecure && !isLoopback(u.Hostname()):
 		return "", fmt.Errorf("padapi: base URL %q: plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP", u.Redacted())
@@ -264,9 +268,15 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 // newTransport is the client's own connection pool. net/http keeps only two
 // idle connections per host by default (go-cleanhttp's pool GOMAXPROCS+1), so
 // a service making many concurrent calls would keep opening connections;
-// this keeps up to 100.
+// this keeps up to 100. An application that replaced http.DefaultTransport
+// (a tracing wrapper, httpmock.Activate) gets that transport as it is, as
+// its other net/http calls do.
 func newTransport() http.RoundTripper {
-	t := http.DefaultTransport.(*http.Transport).Clone()
+	def, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t := def.Clone()
 	t.MaxIdleConns = 100
 	t.MaxIdleConnsPerHost = 100
 	return t

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -136,6 +137,62 @@ func TestActivateNonDefaultAfterNewClient(t *testing.T) {
 	}
 }
 
+// TestReplacedDefaultTransport: an application may replace
+// http.DefaultTransport (httpmock.Activate, a tracing wrapper). NewClient
+// must not panic on it, and without WithHTTPClient the client sends through
+// it, as any net/http code of the application would.
+func TestReplacedDefaultTransport(t *testing.T) {
+	httpmock.Activate()
+	t.Cleanup(httpmock.DeactivateAndReset)
+	httpmock.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota))
+
+	c, err := padapi.NewClient(mockBaseURL, mockAPIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := httpmock.GetTotalCallCount(); n != 1 {
+		t.Errorf("the replaced http.DefaultTransport saw %d calls, want 1", n)
+	}
+	if _, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(&http.Client{})); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHTTPClientTimeout: the timeout of the caller's http.Client bounds each
+// attempt, as it would in the caller's own calls.
+func TestHTTPClientTimeout(t *testing.T) {
+	stall := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		select {
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		case <-time.After(5 * time.Second):
+			return nil, errors.New("the timeout did not end the attempt")
+		}
+	})
+	hc := &http.Client{Transport: stall, Timeout: 50 * time.Millisecond}
+	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(hc), padapi.WithRetry(0, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = c.Quota.Get(context.Background())
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("the call took %v with a 50ms http.Client timeout", elapsed)
+	}
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Errorf("error %v is not a timeout", err)
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
 func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
 	mt := httpmock.NewMockTransport()
 	hc := &http.Client{Transport: mt, Timeout: 7 * time.Second}
@@ -207,6 +264,7 @@ func TestNewClientValidation(t *testing.T) {
 		{"user info, unparsable", "https://user:SECRETpass@pad example.com/%zz", key, nil, true},
 		{"user info over http", "http://user:SECRETpass@pad.example.com", key, nil, true},
 		{"query", "https://app.coderpad.io/?x=1", key, nil, true},
+		{"empty query", "https://app.coderpad.io/pad?", key, nil, true},
 		{"empty key", "https://app.coderpad.io", "", nil, true},
 		{"key with quote", "https://app.coderpad.io", `SECRETk3y"x`, nil, true},
 		{"key with backslash", "https://app.coderpad.io", `SECRETk3y\x`, nil, true},

@@ -40,10 +40,14 @@ func (q *Quota) CanCreate(n int) bool {
 }
 
 // Remaining returns the pads left this cycle, or unlimited true (and n 0)
-// when the plan is unmetered.
+// when the plan is unmetered. A limited quota without a count, which the
+// service never sends but a hand-built stub may hold, has 0 left.
 func (q *Quota) Remaining() (n int, unlimited bool) {
-	if q.Unlimited || q.PadsRemaining == nil {
+	switch {
+	case q.Unlimited:
 		return 0, true
+	case q.PadsRemaining == nil:
+		return 0, false
 	}
 	return *q.PadsRemaining, false
 }

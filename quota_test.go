@@ -252,6 +252,9 @@ func TestQuotaCanCreateAndRemaining(t *testing.T) {
 		{"spent", padapi.Quota{PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120)}, 1, false, 0, false},
 		{"zero pads always fit", padapi.Quota{PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120)}, 0, true, 0, false},
 		{"unlimited", padapi.Quota{Unlimited: true}, 1_000_000, true, 0, true},
+		// Not from the service (it is a decode error there), but a stub a
+		// test builds by hand: a limited quota without a count has no room.
+		{"limited, count missing", padapi.Quota{PadsUsed: 120}, 1, false, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

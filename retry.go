@@ -82,10 +82,8 @@ func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Respons
 		}
 	}
 	d := max
-	if attempt < 32 {
-		if exp := min << attempt; exp > 0 && exp < max {
-			d = exp
-		}
+	if attempt < 63 && min <= max>>attempt { // so min<<attempt <= max, without overflow
+		d = min << attempt
 	}
 	// Equal jitter: half fixed, half random, so clients that failed together
 	// do not come back together.

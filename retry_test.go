@@ -432,6 +432,23 @@ func TestContextDoneBeforeCall(t *testing.T) {
 
 // TestBackoffCapped checks that exponential backoff stops growing at the cap:
 // with waits of 10ms to 20ms, four attempts take tens of milliseconds.
+// TestBackoffZeroMinWait: a minimum wait of 0 means retries that do not
+// wait, not waits near the cap.
+func TestBackoffZeroMinWait(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithRetry(3, 0, 400*time.Millisecond))
+	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
+	start := time.Now()
+	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrServer) {
+		t.Errorf("error %v does not match ErrServer", err)
+	}
+	if elapsed := time.Since(start); elapsed > 200*time.Millisecond {
+		t.Errorf("took %v; with a minimum wait of 0 the retries should not wait", elapsed)
+	}
+	if n := mt.GetTotalCallCount(); n != 4 {
+		t.Errorf("%d calls, want 4", n)
+	}
+}
+
 func TestBackoffCapped(t *testing.T) {
 	c, mt := newMockClient(t, padapi.WithRetry(3, 10*time.Millisecond, 20*time.Millisecond))
 	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
