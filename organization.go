@@ -128,8 +128,8 @@ func (o *StatsOptions) query() (url.Values, error) {
 	if o.End.Before(o.Start) {
 		return nil, errors.New("padapi: StatsOptions: End is before Start")
 	}
-	q.Set("start_time", o.Start.Format(time.RFC3339))
-	q.Set("end_time", o.End.Format(time.RFC3339))
+	q.Set("start_time", o.Start.Format(time.RFC3339Nano))
+	q.Set("end_time", o.End.Format(time.RFC3339Nano))
 	return q, nil
 }
 

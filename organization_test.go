@@ -101,6 +101,18 @@ func TestOrganizationEndpoints(t *testing.T) {
 			file:  "stats.json", want: epStats(),
 		},
 		{
+			name: "Stats with a window to the millisecond",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Organization.Stats(ctx, &padapi.StatsOptions{
+					Start: time.Date(2024, 1, 1, 0, 0, 0, 250e6, time.UTC),
+					End:   time.Date(2024, 1, 8, 0, 0, 0, 900e6, time.UTC),
+				})
+			},
+			method: "GET", path: "/gw/api/organization/stats",
+			query: url.Values{"start_time": {"2024-01-01T00:00:00.25Z"}, "end_time": {"2024-01-08T00:00:00.9Z"}},
+			file:  "stats.json", want: epStats(),
+		},
+		{
 			name:   "Pads",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.Pads(ctx, nil) },
 			method: "GET", path: "/gw/api/organization/pads",
