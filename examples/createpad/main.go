@@ -1,7 +1,7 @@
 // Createpad creates a pad the way a careful service would:
 //
-//	$ PAD_BASE_URL=https://app.coderpad.io PAD_API_KEY=... go run ./examples/createpad -title "Interview with Ada, 2026-10-14 10:00"
-//	created pad DM32JWG2 "Interview with Ada, 2026-10-14 10:00": https://app.coderpad.io/DM32JWG2
+//	$ PAD_BASE_URL=https://app.coderpad.io PAD_API_KEY=... go run ./examples/createpad -title "Interview with Ada"
+//	created pad DM32JWG2 "Interview with Ada [ref 7QX2KD6M]": https://app.coderpad.io/DM32JWG2
 //
 // It checks the quota first, and handles the two answers a create can give
 // besides success:
@@ -11,10 +11,18 @@
 //     answer is the real one.
 //   - ErrOutcomeUnknown: the request may have reached the service but no
 //     answer came back, so the pad may exist. The service has no idempotency
-//     keys, so creating again blindly could make two pads (and spend two
-//     pads of the quota). It looks among the newest pads for the title first,
-//     and creates again only when the pad is not there. Make titles unique
-//     (a candidate and a time) for that lookup to be sound.
+//     keys, so creating again blindly could make two pads (and spend two of
+//     the quota). Instead the title carries a request token ("[ref ...]"),
+//     and createpad looks for a pad with that title. Lists can lag about a
+//     minute behind creates, so it looks again until -wait has passed. If
+//     the pad is still not there it reports that the outcome is unknown
+//     (exit status 3) rather than risk a second pad; with -recreate it
+//     creates it once more instead. A service would store the token with its
+//     own record (the booking) so that a person or a later run can find the
+//     pad.
+//
+// Exit status: 0 created, 1 not created, 2 usage, 3 outcome unknown (the
+// pad may exist).
 //
 // With neither PAD_BASE_URL nor PAD_API_KEY set it uses an in-process fake
 // service (padapitest).
@@ -22,11 +30,13 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -34,23 +44,32 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
-// createAttempts bounds the creates one run makes when outcomes stay
-// unknown.
-const createAttempts = 2
+// lookEvery is how often createpad lists the pads while it looks for one
+// whose create got no answer.
+const lookEvery = 10 * time.Second
 
-// errNoPadsLeft is the quota saying no, before or at the create.
-var errNoPadsLeft = errors.New("no pads left this month")
+var (
+	// errNoPadsLeft is the quota saying no, before or at the create.
+	errNoPadsLeft = errors.New("no pads left this month")
+	// errMayExist is a create whose pad could not be found, nor ruled out.
+	errMayExist = errors.New("outcome unknown: the pad may exist")
+)
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run creates the pad and returns the exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("createpad", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	title := fs.String("title", "Interview "+time.Now().Format("2006-01-02 15:04:05"), "the pad's `title`; make it unique")
+	title := fs.String("title", "Interview "+time.Now().Format("2006-01-02 15:04"), "the pad's `title`; a request token is added to it")
 	language := fs.String("language", "", "the pad's `language` (default: the account's)")
+	wait := fs.Duration("wait", 90*time.Second, "how long to look for a pad whose create got no answer (lists lag about a minute)")
+	recreate := fs.Bool("recreate", false, "create again when a pad whose create got no answer is not found within -wait")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -69,25 +88,30 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer done()
 
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	// Time for the requests, and for up to two looks of -wait each.
+	ctx, cancel := context.WithTimeout(ctx, time.Minute+2**wait)
 	defer cancel()
-	params := &padapi.PadCreateParams{Title: title}
+	params := &padapi.PadCreateParams{Title: padapi.Ptr(fmt.Sprintf("%s [ref %s]", *title, rand.Text()[:8]))}
 	if *language != "" {
 		params.Language = language
 	}
-	pad, err := createPad(ctx, c, params, stderr)
+	pad, err := createPad(ctx, c, params, *wait, *recreate, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "createpad: %v\n", err)
+		if errors.Is(err, errMayExist) {
+			return 3
+		}
 		return 1
 	}
 	fmt.Fprintf(stdout, "created pad %s %q: %s\n", pad.ID, pad.Title, pad.URL)
 	return 0
 }
 
-// createPad checks the quota, then creates the pad, looking for it before
-// each new attempt when an attempt's outcome is unknown. It says on log why
-// it tries again.
-func createPad(ctx context.Context, c *padapi.Client, params *padapi.PadCreateParams, log io.Writer) (*padapi.Pad, error) {
+// createPad checks the quota, then creates the pad. When the create's outcome
+// is unknown it looks for the pad for up to wait and, if the pad is not
+// there, gives up with errMayExist or, with recreate, creates it once more.
+// It says on log what it does.
+func createPad(ctx context.Context, c *padapi.Client, params *padapi.PadCreateParams, wait time.Duration, recreate bool, log io.Writer) (*padapi.Pad, error) {
 	q, err := c.Quota.Get(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("checking the quota: %w", err)
@@ -107,32 +131,47 @@ func createPad(ctx context.Context, c *padapi.Client, params *padapi.PadCreatePa
 			return nil, err
 		}
 
-		found, lookErr := findPad(ctx, c, *params.Title)
+		fmt.Fprintf(log, "createpad: %v; looking for the pad titled %q\n", err, *params.Title)
+		found, lookErr := findPad(ctx, c, *params.Title, wait)
 		switch {
 		case lookErr != nil:
-			return nil, fmt.Errorf("%w; looking for the pad failed, so it may exist: %w", err, lookErr)
+			return nil, fmt.Errorf("%w (%w); looking for it failed: %w", errMayExist, err, lookErr)
 		case found != nil:
 			return found, nil
-		case attempt == createAttempts:
-			return nil, fmt.Errorf("%w; gave up after %d attempts (no pad titled %q found)", err, attempt, *params.Title)
+		case !recreate || attempt == 2:
+			return nil, fmt.Errorf("%w (%w); no pad titled %q found after %v", errMayExist, err, *params.Title, wait)
 		}
-		fmt.Fprintf(log, "createpad: %v; no pad titled %q found, creating again\n", err, *params.Title)
+		fmt.Fprintf(log, "createpad: no pad titled %q found after %v; creating it again (-recreate)\n", *params.Title, wait)
 	}
 }
 
-// findPad looks for the pad titled title among the newest page of pads.
-// The list can lag up to about a minute behind creates, so "not found" is
-// likely rather than certain; a service that must never make a second pad
-// would wait and look again, or ask a person.
-func findPad(ctx context.Context, c *padapi.Client, title string) (*padapi.Pad, error) {
-	page, err := c.Pads.List(ctx, &padapi.PadListOptions{Sort: padapi.SortCreatedDesc})
-	if err != nil {
-		return nil, err
-	}
-	for i := range page.Items {
-		if page.Items[i].Title == title {
-			return &page.Items[i], nil
+// findPad looks among the pads created lately for the one titled title,
+// again every lookEvery until wait has passed, since lists lag behind
+// creates. It returns nil, nil when the pad is not found.
+func findPad(ctx context.Context, c *padapi.Client, title string, wait time.Duration) (*padapi.Pad, error) {
+	deadline := time.Now().Add(wait)
+	// Pads created before this were not this run's (with room for clock skew).
+	since := time.Now().Add(-10 * time.Minute)
+	for {
+		for p, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortCreatedDesc}) {
+			if err != nil {
+				return nil, err
+			}
+			if p.Title == title {
+				return p, nil
+			}
+			if p.CreatedAt.Before(since) {
+				break
+			}
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(left, lookEvery)):
 		}
 	}
-	return nil, nil
 }

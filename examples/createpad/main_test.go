@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/padapitest"
@@ -14,12 +15,12 @@ import (
 
 const overQuota = `{"status":"ERROR","message":"Over quota"}`
 
-// createpad runs the example against srv with the given title.
-func createpad(t *testing.T, srv *padapitest.Server, title string) (code int, stdout, stderr string) {
+// createpad runs the example against srv with the given title and flags.
+func createpad(ctx context.Context, t *testing.T, srv *padapitest.Server, title string, flags ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	vars := map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": srv.APIKey}
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), []string{"-title", title}, func(k string) string { return vars[k] }, &out, &errOut)
+	code = run(ctx, append([]string{"-title", title}, flags...), func(k string) string { return vars[k] }, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -32,58 +33,112 @@ func calls(srv *padapitest.Server) []string {
 	return out
 }
 
+// made counts the pads in srv whose title is title with a request token.
+func made(srv *padapitest.Server, title string) int {
+	var n int
+	for _, p := range srv.Pads() {
+		if strings.HasPrefix(p.Title, title+" [ref ") {
+			n++
+		}
+	}
+	return n
+}
+
 func TestCreatepad(t *testing.T) {
 	const title = "Interview with Ada"
+	const (
+		quota  = "GET /api/quota"
+		create = "POST /api/pads"
+		list   = "GET /api/pads"
+	)
 	for _, tc := range []struct {
-		name      string
-		setup     func(*padapitest.Server)
-		code      int
-		stdout    string // a regexp
-		stderr    string // a substring
-		calls     []string
-		pads      int
-		padsTitle string
+		name   string
+		flags  []string
+		setup  func(*padapitest.Server)
+		code   int
+		stdout string // a regexp
+		stderr string // a substring
+		calls  []string
+		pads   int
 	}{{
 		name:   "created",
 		code:   0,
-		stdout: `^created pad [A-Z0-9]{8} "Interview with Ada": http://127\.0\.0\.1:\d+/[A-Z0-9]{8}\n$`,
-		calls:  []string{"GET /api/quota", "POST /api/pads"},
+		stdout: `^created pad [A-Z0-9]{8} "Interview with Ada \[ref [A-Z2-7]{8}\]": http://127\.0\.0\.1:\d+/[A-Z0-9]{8}\n$`,
+		calls:  []string{quota, create},
 		pads:   1,
 	}, {
 		name:   "quota spent before the create",
 		setup:  func(s *padapitest.Server) { s.SetQuota(10, 10) },
 		code:   1,
 		stderr: "no pads left this month: 10 pads used of 10",
-		calls:  []string{"GET /api/quota"},
+		calls:  []string{quota},
 	}, {
 		name:   "quota spent between check and create",
-		setup:  func(s *padapitest.Server) { s.FailNext("POST /api/pads", 1, http.StatusTooManyRequests, overQuota) },
+		setup:  func(s *padapitest.Server) { s.FailNext(create, 1, http.StatusTooManyRequests, overQuota) },
 		code:   1,
 		stderr: "no pads left this month: the quota was spent since the check",
-		calls:  []string{"GET /api/quota", "POST /api/pads"},
+		calls:  []string{quota, create},
 	}, {
 		// The pad was made but the answer lost: found, not made twice.
 		name:   "answer lost",
-		setup:  func(s *padapitest.Server) { s.DropNext("POST /api/pads", 1) },
+		flags:  []string{"-recreate"},
+		setup:  func(s *padapitest.Server) { s.DropNext(create, 1) },
 		code:   0,
-		stdout: `^created pad [A-Z0-9]{8} "Interview with Ada"`,
-		calls:  []string{"GET /api/quota", "POST /api/pads", "GET /api/pads"},
+		stdout: `^created pad [A-Z0-9]{8} "Interview with Ada \[ref [A-Z2-7]{8}\]"`,
+		calls:  []string{quota, create, list},
 		pads:   1,
 	}, {
-		// A 502 from a proxy: the pad was not made, so it is made again.
-		name:   "outcome unknown, pad not made",
-		setup:  func(s *padapitest.Server) { s.FailNext("POST /api/pads", 1, http.StatusBadGateway, "") },
+		// The answer was lost and the list lags: the first look comes back
+		// without the pad, a later one finds it.
+		name:  "answer lost, list lagging",
+		flags: []string{"-wait", "50ms", "-recreate"},
+		setup: func(s *padapitest.Server) {
+			s.DropNext(create, 1)
+			s.FailNext(list, 1, http.StatusOK, `{"status":"OK","pads":[],"total":0}`)
+		},
+		code:   0,
+		stdout: `^created pad [A-Z0-9]{8} "Interview with Ada \[ref [A-Z2-7]{8}\]"`,
+		calls:  []string{quota, create, list, list},
+		pads:   1,
+	}, {
+		// A 502 from a proxy: the pad was not made, but createpad cannot
+		// know that, so it looks until -wait has passed and does not create
+		// again.
+		name:   "outcome unknown, pad not found",
+		flags:  []string{"-wait", "50ms"},
+		setup:  func(s *padapitest.Server) { s.FailNext(create, 1, http.StatusBadGateway, "") },
+		code:   3,
+		stderr: "outcome unknown: the pad may exist",
+		calls:  []string{quota, create, list, list},
+	}, {
+		// With -recreate, a pad not found after -wait is created again.
+		name:   "outcome unknown, pad not found, recreate",
+		flags:  []string{"-wait", "0", "-recreate"},
+		setup:  func(s *padapitest.Server) { s.FailNext(create, 1, http.StatusBadGateway, "") },
 		code:   0,
 		stdout: `^created pad [A-Z0-9]{8}`,
-		stderr: "no pad titled \"Interview with Ada\" found, creating again",
-		calls:  []string{"GET /api/quota", "POST /api/pads", "GET /api/pads", "POST /api/pads"},
+		stderr: "found after 0s; creating it again (-recreate)",
+		calls:  []string{quota, create, list, create},
 		pads:   1,
 	}, {
-		name:   "outcome unknown every time",
-		setup:  func(s *padapitest.Server) { s.FailNext("POST /api/pads", 5, http.StatusBadGateway, "") },
-		code:   1,
-		stderr: "gave up after 2 attempts",
-		calls:  []string{"GET /api/quota", "POST /api/pads", "GET /api/pads", "POST /api/pads", "GET /api/pads"},
+		name:   "outcome unknown every time, recreate",
+		flags:  []string{"-wait", "0", "-recreate"},
+		setup:  func(s *padapitest.Server) { s.FailNext(create, 5, http.StatusBadGateway, "") },
+		code:   3,
+		stderr: "outcome unknown: the pad may exist",
+		calls:  []string{quota, create, list, create, list},
+	}, {
+		// The create got no answer and neither did the lookup.
+		name:  "outcome unknown, lookup failed",
+		flags: []string{"-recreate"},
+		setup: func(s *padapitest.Server) {
+			s.DropNext(create, 1)
+			s.FailNext(list, 1, http.StatusUnauthorized, "")
+		},
+		code:   3,
+		stderr: "looking for it failed",
+		calls:  []string{quota, create, list},
+		pads:   1,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := padapitest.NewServer(t)
@@ -91,23 +146,50 @@ func TestCreatepad(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(srv)
 			}
-			code, stdout, stderr := createpad(t, srv, title)
+			code, stdout, stderr := createpad(t.Context(), t, srv, title, tc.flags...)
 			if code != tc.code || !regexp.MustCompile(tc.stdout).MatchString(stdout) || !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout like %q, stderr with %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 			}
 			if got := calls(srv); strings.Join(got, ", ") != strings.Join(tc.calls, ", ") {
 				t.Errorf("requests %q, want %q", got, tc.calls)
 			}
-			var made int
-			for _, p := range srv.Pads() {
-				if p.Title == title {
-					made++
-				}
-			}
-			if made != tc.pads {
-				t.Errorf("%d pads titled %q, want %d", made, title, tc.pads)
+			if n := made(srv, title); n != tc.pads {
+				t.Errorf("%d pads titled %q with a token, want %d", n, title, tc.pads)
 			}
 		})
+	}
+}
+
+// Looking for a pad ends when the context does.
+func TestCreatepadCancelWhileLooking(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	srv.FailNext("POST /api/pads", 1, http.StatusBadGateway, "")
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+
+	start := time.Now()
+	code, _, stderr := createpad(ctx, t, srv, "Interview with Ada", "-wait", "1h", "-recreate")
+	if code != 3 || !strings.Contains(stderr, "outcome unknown: the pad may exist") || !strings.Contains(stderr, "context deadline exceeded") {
+		t.Errorf("exit %d, stderr %q; want exit 3, outcome unknown, context deadline exceeded", code, stderr)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v after the context ended", d)
+	}
+	if n := made(srv, "Interview with Ada"); n != 0 {
+		t.Errorf("%d pads made", n)
+	}
+}
+
+// Every run tags its title with a token of its own.
+func TestCreatepadTokens(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	for range 2 {
+		if code, _, stderr := createpad(t.Context(), t, srv, "Interview with Ada"); code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	}
+	if p := srv.Pads(); len(p) != 2 || p[0].Title == p[1].Title {
+		t.Errorf("pads %q and %q: want two titles that differ", p[0].Title, p[1].Title)
 	}
 }
 
