@@ -4,8 +4,8 @@
 //   - scheduler_padapitest_test.go runs the code against padapitest's fake
 //     service: three lines of setup, real state, real errors and faults.
 //   - scheduler_httpmock_test.go answers each request with
-//     github.com/jarcoal/httpmock on the test's own *http.Client, passed to
-//     padapi with WithHTTPClient.
+//     github.com/jarcoal/httpmock: a per-test httpmock.NewMockTransport in
+//     the test's own *http.Client, passed to padapi with WithHTTPClient.
 //
 // Scheduler depends on two one-method interfaces rather than on
 // *padapi.Client, so a test may also hand it a stub of its own.

@@ -13,21 +13,23 @@ import (
 
 const base = "https://pad.example.test"
 
-// The httpmock way: the test owns an *http.Client, lets httpmock take over
-// its transport, and gives it to padapi with WithHTTPClient. Every request,
-// retries included, then meets the responders below; none reaches a network.
+// The httpmock way: the test makes its own mock transport, puts it in an
+// *http.Client of its own, and gives that to padapi with WithHTTPClient.
+// Every request, retries included, then meets the responders below; none
+// reaches a network. A per-test transport holds no global state, so such
+// tests may run in parallel.
 //
-// ActivateNonDefault installs httpmock's one global mock transport, so a test
+// To mock an *http.Client that already exists, httpmock.ActivateNonDefault(hc)
+// (with t.Cleanup(httpmock.DeactivateAndReset)) works too, even after
+// NewClient; but it installs httpmock's one global mock transport, so a test
 // that uses it must not run in parallel with another that does.
 func TestScheduleHTTPMock(t *testing.T) {
-	hc := &http.Client{}
-	httpmock.ActivateNonDefault(hc)
-	t.Cleanup(httpmock.DeactivateAndReset)
-
-	httpmock.RegisterResponder("GET", base+"/api/quota",
+	t.Parallel()
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder("GET", base+"/api/quota",
 		httpmock.NewStringResponder(200, `{"status":"OK","pads_used":33,"quota_reset_at":"2026-10-01T00:00:00Z",
 			"unlimited":false,"pads_remaining":87,"monthly_pad_limit":120}`))
-	httpmock.RegisterResponder("POST", base+"/api/pads", func(r *http.Request) (*http.Response, error) {
+	mt.RegisterResponder("POST", base+"/api/pads", func(r *http.Request) (*http.Response, error) {
 		if err := r.ParseForm(); err != nil {
 			return nil, err
 		}
@@ -40,6 +42,7 @@ func TestScheduleHTTPMock(t *testing.T) {
 		return httpmock.NewStringResponse(200, `{"status":"OK","id":"DM32JWG2","title":"Interview with Ada",
 			"language":"python","private":true,"created_at":"2026-10-14T09:30:00Z","updated_at":"2026-10-14T09:30:00Z"}`), nil
 	})
+	hc := &http.Client{Transport: mt}
 
 	c, err := padapi.NewClient(base, "test-key", padapi.WithHTTPClient(hc))
 	if err != nil {
@@ -52,13 +55,11 @@ func TestScheduleHTTPMock(t *testing.T) {
 	if pad.ID != "DM32JWG2" || pad.Title != "Interview with Ada" {
 		t.Errorf("pad %+v", pad)
 	}
-	if got := httpmock.GetCallCountInfo(); got["GET "+base+"/api/quota"] != 1 || got["POST "+base+"/api/pads"] != 1 {
+	if got := mt.GetCallCountInfo(); got["GET "+base+"/api/quota"] != 1 || got["POST "+base+"/api/pads"] != 1 {
 		t.Errorf("calls %v, want one quota check and one create", got)
 	}
 }
 
-// A per-test mock transport set as the client's Transport needs no global
-// state, so such tests may run in parallel.
 func TestScheduleNoPadsLeftHTTPMock(t *testing.T) {
 	t.Parallel()
 	mt := httpmock.NewMockTransport()
