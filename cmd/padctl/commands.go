@@ -279,19 +279,26 @@ func given(fs *flag.FlagSet) map[string]bool {
 	return set
 }
 
-func runQuota(a *app, cmd *command, args []string) error {
-	if _, err := parseFlags(a, cmd, nil, args, 0); err != nil {
-		return err
-	}
+// call connects, makes one API call and prints its result: the three beats
+// of every command but the lists.
+func call[T any](a *app, do func(*padapi.Client) (T, error), table func(io.Writer, T)) error {
 	c, err := a.connect()
 	if err != nil {
 		return err
 	}
-	q, err := c.Quota.Get(a.ctx)
+	v, err := do(c)
 	if err != nil {
 		return err
 	}
-	return a.print(q, func(w io.Writer) { printQuota(w, q, time.Now()) })
+	return a.print(v, func(w io.Writer) { table(w, v) })
+}
+
+func runQuota(a *app, cmd *command, args []string) error {
+	if _, err := parseFlags(a, cmd, nil, args, 0); err != nil {
+		return err
+	}
+	return call(a, func(c *padapi.Client) (*padapi.Quota, error) { return c.Quota.Get(a.ctx) },
+		func(w io.Writer, q *padapi.Quota) { printQuota(w, q, time.Now()) })
 }
 
 // lister is one of the four lists: a page at a time, or all of it.
@@ -366,15 +373,7 @@ func runGet[T any](a *app, cmd *command, args []string, show func(io.Writer, *T)
 	if err != nil {
 		return err
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
-	v, err := pick(c)(a.ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	return a.print(v, func(w io.Writer) { show(w, v) })
+	return call(a, func(c *padapi.Client) (*T, error) { return pick(c)(a.ctx, pos[0]) }, show)
 }
 
 // padFlags are the flags pads create and pads update share.
@@ -417,13 +416,9 @@ func runPadsCreate(a *app, cmd *command, args []string) error {
 	if set["contents"] && set["question"] {
 		return usagef(cmd, "--contents and --question cannot be combined: a pad started from a question takes its contents")
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
 	// Nothing is checked first (not even the quota): the service's answer
 	// to the create is the only reliable one.
-	p, err := c.Pads.Create(a.ctx, &padapi.PadCreateParams{
+	params := &padapi.PadCreateParams{
 		Title:            ptrIf(set, "title", f.title),
 		Language:         ptrIf(set, "language", f.language),
 		Contents:         ptrIf(set, "contents", f.contents),
@@ -431,11 +426,8 @@ func runPadsCreate(a *app, cmd *command, args []string) error {
 		Private:          ptrIf(set, "private", f.private),
 		ExecutionEnabled: ptrIf(set, "execution", f.execution),
 		UserEmail:        ptrIf(set, "owner", f.owner),
-	})
-	if err != nil {
-		return err
 	}
-	return a.print(p, func(w io.Writer) { printPad(w, p) })
+	return call(a, func(c *padapi.Client) (*padapi.Pad, error) { return c.Pads.Create(a.ctx, params) }, printPad)
 }
 
 func runPadsUpdate(a *app, cmd *command, args []string) error {
@@ -450,11 +442,7 @@ func runPadsUpdate(a *app, cmd *command, args []string) error {
 	if len(set) == 0 {
 		return usagef(cmd, "nothing to change: give at least one flag")
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
-	p, err := c.Pads.Update(a.ctx, pos[0], &padapi.PadUpdateParams{
+	params := &padapi.PadUpdateParams{
 		Title:            ptrIf(set, "title", f.title),
 		Language:         ptrIf(set, "language", f.language),
 		Contents:         ptrIf(set, "contents", f.contents),
@@ -462,11 +450,8 @@ func runPadsUpdate(a *app, cmd *command, args []string) error {
 		Private:          ptrIf(set, "private", f.private),
 		ExecutionEnabled: ptrIf(set, "execution", f.execution),
 		Ended:            ptrIf(set, "end", f.end),
-	})
-	if err != nil {
-		return err
 	}
-	return a.print(p, func(w io.Writer) { printPad(w, p) })
+	return call(a, func(c *padapi.Client) (*padapi.Pad, error) { return c.Pads.Update(a.ctx, pos[0], params) }, printPad)
 }
 
 // questionParams parses the flags questions create and questions update
@@ -501,15 +486,7 @@ func runQuestionsCreate(a *app, cmd *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
-	q, err := c.Questions.Create(a.ctx, params)
-	if err != nil {
-		return err
-	}
-	return a.print(q, func(w io.Writer) { printQuestion(w, q) })
+	return call(a, func(c *padapi.Client) (*padapi.Question, error) { return c.Questions.Create(a.ctx, params) }, printQuestion)
 }
 
 func runQuestionsUpdate(a *app, cmd *command, args []string) error {
@@ -520,15 +497,7 @@ func runQuestionsUpdate(a *app, cmd *command, args []string) error {
 	if *params == (padapi.QuestionUpdateParams{}) {
 		return usagef(cmd, "nothing to change: give at least one flag")
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
-	q, err := c.Questions.Update(a.ctx, pos[0], params)
-	if err != nil {
-		return err
-	}
-	return a.print(q, func(w io.Writer) { printQuestion(w, q) })
+	return call(a, func(c *padapi.Client) (*padapi.Question, error) { return c.Questions.Update(a.ctx, pos[0], params) }, printQuestion)
 }
 
 func runQuestionsDelete(a *app, cmd *command, args []string) error {
@@ -536,32 +505,17 @@ func runQuestionsDelete(a *app, cmd *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
-	if err := c.Questions.Delete(a.ctx, pos[0]); err != nil {
-		return err
-	}
 	// The service's answer to a delete is {"status":"OK"}; --json prints that.
-	return a.print(map[string]string{"status": "OK"}, func(w io.Writer) {
-		fmt.Fprintf(w, "deleted question %s\n", pos[0])
-	})
+	return call(a, func(c *padapi.Client) (map[string]string, error) {
+		return map[string]string{"status": "OK"}, c.Questions.Delete(a.ctx, pos[0])
+	}, func(w io.Writer, _ map[string]string) { fmt.Fprintf(w, "deleted question %s\n", pos[0]) })
 }
 
 func runOrg(a *app, cmd *command, args []string) error {
 	if _, err := parseFlags(a, cmd, nil, args, 0); err != nil {
 		return err
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
-	o, err := c.Organization.Get(a.ctx)
-	if err != nil {
-		return err
-	}
-	return a.print(o, func(w io.Writer) { printOrganization(w, o) })
+	return call(a, func(c *padapi.Client) (*padapi.Organization, error) { return c.Organization.Get(a.ctx) }, printOrganization)
 }
 
 func runOrgStats(a *app, cmd *command, args []string) error {
@@ -578,15 +532,8 @@ func runOrgStats(a *app, cmd *command, args []string) error {
 	if end.Before(start.Time) {
 		return usagef(cmd, "--end is before --start")
 	}
-	c, err := a.connect()
-	if err != nil {
-		return err
-	}
-	st, err := c.Organization.Stats(a.ctx, &padapi.StatsOptions{Start: start.Time, End: end.Time})
-	if err != nil {
-		return err
-	}
-	return a.print(st, func(w io.Writer) { printStats(w, st) })
+	opts := &padapi.StatsOptions{Start: start.Time, End: end.Time}
+	return call(a, func(c *padapi.Client) (*padapi.OrganizationStats, error) { return c.Organization.Stats(a.ctx, opts) }, printStats)
 }
 
 // sortFlag is --sort: created or updated, optionally followed by ,asc or
