@@ -1,17 +1,11 @@
 package padapi_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,140 +14,68 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
-// rlFault is what the chaos proxy does with one request.
-type rlFault int
+// rlChaos draws a fault for each request that reaches a padapitest fake,
+// through Server.SetFaults, from a seeded generator, and counts them. The
+// sequence of draws is fixed; which request gets which draw depends on the
+// scheduler.
+type rlChaos struct {
+	failure int     // the status of a failure
+	fail    float64 // the share of requests answered failure before the handler runs
+	drop    float64 // the share dropped after the handler ran
 
+	mu     sync.Mutex
+	rng    *rand.Rand
+	counts map[string]int // per kind: "served", "failed", "dropped"
+	titles map[string][]string
+}
+
+// Kinds of draw.
 const (
-	rlPass       rlFault = iota // forward it and send the fake's answer back
-	rlFailBefore                // answer with a 5xx; the fake never sees it
-	rlDropBefore                // close the connection; the fake never sees it
-	rlFailAfter                 // forward it, then answer 500 instead
-	rlDropAfter                 // forward it, then close the connection
+	rlServed  = "served"
+	rlFailed  = "failed"
+	rlDropped = "dropped"
 )
 
-func (f rlFault) String() string {
-	return [...]string{"pass", "5xx before", "drop before", "500 after", "drop after"}[f]
+func rlNewChaos(fake *padapitest.Server, failure int, fail, drop float64) *rlChaos {
+	ch := &rlChaos{
+		failure: failure, fail: fail, drop: drop,
+		rng:    rand.New(rand.NewPCG(5, 20)),
+		counts: map[string]int{},
+		titles: map[string][]string{},
+	}
+	fake.SetFaults(ch.draw)
+	return ch
 }
 
-// rlChaosProxy stands in front of a padapitest fake on loopback and gives
-// each request a fault drawn at random.
-//
-// padapitest arms faults by count on a route (FailNext, DropNext), used up in
-// order by whichever request comes next; that cannot give each of many
-// concurrent requests, retries included, an independent 20 % chance of a
-// 503. A hook on the fake, such as
-// srv.SetFaultFunc(func(*http.Request) padapitest.Fault), would; until then
-// the proxy draws the faults and the fake keeps the state.
-type rlChaosProxy struct {
-	url     string
-	fake    *padapitest.Server
-	fwd     *http.Client
-	failure int // the status of rlFailBefore
-	choose  func(x float64, r *http.Request) rlFault
-
-	mu      sync.Mutex
-	rng     *rand.Rand
-	counts  map[rlFault]int
-	created map[string]bool // per pad title: whether the fake made the pad
+func (ch *rlChaos) draw(route string, r padapitest.Request) padapitest.Fault {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	kind, f := rlServed, padapitest.Fault{}
+	switch x := ch.rng.Float64(); {
+	case x < ch.fail:
+		kind, f = rlFailed, padapitest.Fault{Status: ch.failure, Body: `{"status":"ERROR","message":"injected"}`}
+	case x < ch.fail+ch.drop:
+		kind, f = rlDropped, padapitest.Fault{Drop: true}
+	}
+	ch.counts[kind]++
+	if route == "POST /api/pads" {
+		title := r.Form.Get("title")
+		ch.titles[title] = append(ch.titles[title], kind)
+	}
+	return f
 }
 
-func rlNewChaosProxy(t *testing.T, fake *padapitest.Server, failure int, choose func(float64, *http.Request) rlFault) *rlChaosProxy {
-	fwdTransport := &http.Transport{MaxIdleConnsPerHost: 64}
-	p := &rlChaosProxy{
-		fake:    fake,
-		fwd:     &http.Client{Transport: fwdTransport},
-		failure: failure,
-		choose:  choose,
-		rng:     rand.New(rand.NewPCG(5, 20)),
-		counts:  map[rlFault]int{},
-		created: map[string]bool{},
-	}
-	srv := httptest.NewServer(http.HandlerFunc(p.serve))
-	t.Cleanup(func() {
-		srv.Close()
-		fwdTransport.CloseIdleConnections()
-	})
-	p.url = srv.URL
-	return p
+func (ch *rlChaos) count(kind string) int {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.counts[kind]
 }
 
-func (p *rlChaosProxy) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return
-	}
-	p.mu.Lock()
-	fault := p.choose(p.rng.Float64(), r)
-	p.counts[fault]++
-	p.mu.Unlock()
-
-	switch fault {
-	case rlFailBefore:
-		http.Error(w, `{"status":"ERROR","message":"injected"}`, p.failure)
-		return
-	case rlDropBefore:
-		rlDrop(w)
-		return
-	}
-	resp, err := p.forward(r, body)
-	if err != nil {
-		http.Error(w, "proxy: "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	answer, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		http.Error(w, "proxy: "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	if r.Method == http.MethodPost {
-		form, _ := url.ParseQuery(string(body))
-		p.mu.Lock()
-		p.created[form.Get("title")] = resp.StatusCode == http.StatusOK
-		p.mu.Unlock()
-	}
-	switch fault {
-	case rlFailAfter:
-		http.Error(w, `{"status":"ERROR","message":"injected"}`, http.StatusInternalServerError)
-		return
-	case rlDropAfter:
-		rlDrop(w)
-		return
-	}
-	w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
-	w.WriteHeader(resp.StatusCode)
-	_, _ = w.Write(answer)
-}
-
-func (p *rlChaosProxy) forward(r *http.Request, body []byte) (*http.Response, error) {
-	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.fake.URL+r.URL.RequestURI(), bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	out.Header = r.Header.Clone()
-	return p.fwd.Do(out)
-}
-
-// rlDrop closes the connection without an answer.
-func rlDrop(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
-	_ = conn.Close()
-}
-
-// madePad reports whether the fake answered the create of title with success.
-func (p *rlChaosProxy) madePad(title string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.created[title]
-}
-
-func (p *rlChaosProxy) count(f rlFault) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.counts[f]
+// drawn returns the draws of the creates of title, in order.
+func (ch *rlChaos) drawn(title string) []string {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.titles[title]
 }
 
 // rlChaosRetries is the retry count of the chaos clients. An attempt fails
@@ -165,25 +87,15 @@ func (p *rlChaosProxy) count(f rlFault) int {
 const rlChaosRetries = 20
 
 // TestChaosReads sends 1000 GETs across seven endpoints from 16 goroutines
-// on one client, with 20 % of requests answered 503 and 5 % dropped: every
-// call must succeed, and each must have reached the fake exactly once.
+// on one client, with 20 % of requests answered 503 and 5 % dropped after
+// the fake served them: every call must succeed, and each must have been
+// answered by the fake exactly once.
 func TestChaosReads(t *testing.T) {
 	const calls, workers = 1000, 16
 	fake := padapitest.NewServer(t)
 	fake.Seed(20)
-	proxy := rlNewChaosProxy(t, fake, http.StatusServiceUnavailable, func(x float64, _ *http.Request) rlFault {
-		switch {
-		case x < 0.20:
-			return rlFailBefore
-		case x < 0.25:
-			return rlDropBefore
-		}
-		return rlPass
-	})
-	c, err := padapi.NewClient(proxy.url, fake.APIKey, padapi.WithRetry(rlChaosRetries, time.Millisecond, 5*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	chaos := rlNewChaos(fake, http.StatusServiceUnavailable, 0.20, 0.05)
+	c := fake.Client(padapi.WithRetry(rlChaosRetries, time.Millisecond, 5*time.Millisecond))
 	pads, questions := fake.Pads(), fake.Questions()
 	ctx := context.Background()
 	endpoints := []func(i int) error{
@@ -220,56 +132,43 @@ func TestChaosReads(t *testing.T) {
 		failed++
 		t.Error(err)
 	}
-	passed, fails, drops := proxy.count(rlPass), proxy.count(rlFailBefore), proxy.count(rlDropBefore)
-	t.Logf("%d GETs in %v: %d failed; the proxy saw %d requests: %d passed, %d answered 503, %d dropped",
-		calls, time.Since(start).Round(time.Millisecond), failed, passed+fails+drops, passed, fails, drops)
-	if passed != calls {
-		t.Errorf("%d requests reached the fake and were answered, want one per call (%d)", passed, calls)
+	served, fails, drops := chaos.count(rlServed), chaos.count(rlFailed), chaos.count(rlDropped)
+	t.Logf("%d GETs in %v: %d failed; the fake saw %d requests: %d served, %d answered 503, %d dropped",
+		calls, time.Since(start).Round(time.Millisecond), failed, served+fails+drops, served, fails, drops)
+	// A call ends at its first answer that got through.
+	if served != calls {
+		t.Errorf("%d requests were served and answered, want one per call (%d)", served, calls)
 	}
-	if got := len(fake.Requests()); got != passed {
-		t.Errorf("the fake recorded %d requests, the proxy passed %d", got, passed)
+	if got := len(fake.Requests()); got != served+fails+drops {
+		t.Errorf("the fake recorded %d requests, %d faults were drawn: want one draw per request", got, served+fails+drops)
 	}
 	// A run without faults would prove nothing; 1000+ draws at 20 % and 5 %
-	// give at least 150 and 20 unless the proxy is broken.
+	// give at least 150 and 20 unless the faults are broken.
 	if fails < 150 || drops < 20 {
 		t.Errorf("only %d 503s and %d drops were injected", fails, drops)
 	}
 }
 
 // TestChaosCreates sends 200 creates, each with its own title, from 16
-// goroutines through a proxy that answers 500 before or after the fake made
-// the pad, or drops the connection before or after, while the quota runs
-// out. No create may be sent twice; a create that succeeded made exactly
-// one pad, one that failed with another error made none, and one whose
-// outcome is unknown made at most one.
+// goroutines while the quota runs out; 15 % of requests are answered 500
+// before the fake acts, and 20 % are dropped after it acted. No create may
+// be sent twice; a create that succeeded made exactly one pad, one that
+// failed with another error made none, and one whose outcome is unknown
+// made at most one.
 func TestChaosCreates(t *testing.T) {
 	const creates, workers = 200, 16
 	fake := padapitest.NewServer(t)
 	// Fewer pads than creates reach the fake, so some creates meet a
 	// definite no (429) as well.
 	fake.SetQuota(120, 0)
-	proxy := rlNewChaosProxy(t, fake, http.StatusInternalServerError, func(x float64, _ *http.Request) rlFault {
-		switch {
-		case x < 0.10:
-			return rlFailBefore
-		case x < 0.15:
-			return rlDropBefore
-		case x < 0.25:
-			return rlFailAfter
-		case x < 0.35:
-			return rlDropAfter
-		}
-		return rlPass
-	})
-	c, err := padapi.NewClient(proxy.url, fake.APIKey, padapi.WithRetry(rlChaosRetries, time.Millisecond, 5*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	chaos := rlNewChaos(fake, http.StatusInternalServerError, 0.15, 0.20)
+	c := fake.Client(padapi.WithRetry(rlChaosRetries, time.Millisecond, 5*time.Millisecond))
 
 	type result struct {
 		pad *padapi.Pad
 		err error
 	}
+	start := time.Now()
 	results := make([]result, creates)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -310,28 +209,47 @@ func TestChaosCreates(t *testing.T) {
 				t.Errorf("%s failed with %v, want ErrOverQuota and no pad; it made %d", title, r.err, len(made))
 			}
 		}
-		if ok := proxy.madePad(title); ok != (len(made) == 1) {
-			t.Errorf("%s: the fake answered success %v, but it holds %d pads with the title", title, ok, len(made))
+		// Each create reached the fake once, and its outcome is the one
+		// its fault allows.
+		drawn := chaos.drawn(title)
+		if len(drawn) != 1 {
+			t.Errorf("%s was sent %d times (%v), want once", title, len(drawn), drawn)
+			continue
+		}
+		switch drawn[0] {
+		case rlFailed:
+			if len(made) != 0 || !errors.Is(r.err, padapi.ErrOutcomeUnknown) {
+				t.Errorf("%s met a 500 before the fake acted: %v and %d pads, want ErrOutcomeUnknown and none", title, r.err, len(made))
+			}
+		case rlDropped:
+			if !errors.Is(r.err, padapi.ErrOutcomeUnknown) {
+				t.Errorf("%s was dropped after the fake acted: %v, want ErrOutcomeUnknown", title, r.err)
+			}
+		case rlServed:
+			if errors.Is(r.err, padapi.ErrOutcomeUnknown) {
+				t.Errorf("%s was answered, yet its outcome is unknown: %v", title, r.err)
+			}
 		}
 	}
 	total := len(fake.Pads())
-	var counts []string
-	for f := rlPass; f <= rlDropAfter; f++ {
-		counts = append(counts, fmt.Sprintf("%s %d", f, proxy.count(f)))
-	}
-	sort.Strings(counts)
-	t.Logf("%d creates: %d succeeded, %d outcome unknown (%d of them made a pad), %d refused; the fake holds %d pads; faults: %s",
-		creates, succeeded, unknown, unknownMade, refused, total, strings.Join(counts, ", "))
+	served, fails, drops := chaos.count(rlServed), chaos.count(rlFailed), chaos.count(rlDropped)
+	t.Logf("%d creates in %v: %d succeeded, %d outcome unknown (%d of them made a pad), %d refused; the fake holds %d pads; faults: %d served, %d answered 500, %d dropped",
+		creates, time.Since(start).Round(time.Millisecond), succeeded, unknown, unknownMade, refused, total, served, fails, drops)
 	if total != succeeded+unknownMade {
 		t.Errorf("the fake holds %d pads, want %d successes + %d unknown that made one", total, succeeded, unknownMade)
 	}
 	if total > creates {
 		t.Errorf("%d pads from %d creates", total, creates)
 	}
-	if n := len(fake.Requests()) + proxy.count(rlFailBefore) + proxy.count(rlDropBefore); n != creates {
-		t.Errorf("%d create requests were sent, want one per create (%d): a create was retried", n, creates)
+	if n := len(fake.Requests()); n != creates || served+fails+drops != creates {
+		t.Errorf("the fake recorded %d create requests and drew %d faults, want one per create (%d): a create was retried", n, served+fails+drops, creates)
 	}
-	// Each outcome must have happened, or the test proved less than it says.
+	// Each fault and each outcome must have happened, or the test proved
+	// less than it says. 200 draws at 15 % and 20 % give at least 15 and 20
+	// unless the faults are broken.
+	if fails < 15 || drops < 20 {
+		t.Errorf("only %d 500s and %d drops were injected", fails, drops)
+	}
 	if succeeded == 0 || unknown == 0 || unknownMade == 0 || unknownMade == unknown || refused == 0 {
 		t.Errorf("an outcome never happened: %d succeeded, %d unknown (%d made a pad), %d refused", succeeded, unknown, unknownMade, refused)
 	}

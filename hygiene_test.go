@@ -337,3 +337,12 @@ func TestResourceHygiene(t *testing.T) {
 		t.Errorf("%d new connections for %d requests, want at most %d", conns, requests.Load(), max)
 	}
 }
+
+// rlDrop closes the connection without an answer.
+func rlDrop(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
+}

@@ -88,6 +88,30 @@ func ExampleServer_FailNext() {
 	// GET /api/quota
 }
 
+// SetFaults draws a fault for each request, here from what it carries:
+// every create of a pad titled "flaky" gets a 500 before the fake acts, so
+// the client cannot know whether it happened, and nothing is created.
+func ExampleServer_SetFaults() {
+	srv := padapitest.Start()
+	defer srv.Close()
+	srv.SetFaults(func(route string, r padapitest.Request) padapitest.Fault {
+		if route == "POST /api/pads" && r.Form.Get("title") == "flaky" {
+			return padapitest.Fault{Status: http.StatusInternalServerError}
+		}
+		return padapitest.Fault{}
+	})
+
+	c := srv.Client()
+	ctx := context.Background()
+	_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("flaky")})
+	fmt.Println(errors.Is(err, padapi.ErrOutcomeUnknown), len(srv.Pads()))
+	_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("steady")})
+	fmt.Println(err, len(srv.Pads()))
+	// Output:
+	// true 0
+	// <nil> 1
+}
+
 // Requests shows what the code under test sent, with the API key redacted.
 func ExampleServer_Requests() {
 	srv := padapitest.Start()

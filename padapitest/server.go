@@ -34,7 +34,10 @@
 //   - Lists give 50 items a page, the total, and absolute next_page and
 //     prev_page links on the fake's own URL; sort is created_at or
 //     updated_at with ,asc or ,desc (default created_at,desc), anything else
-//     is 400; a page past the end is empty. Ties keep creation order.
+//     is 400; a page past the end is empty. Items with equal times come in
+//     the order they were stored (created or added) for ,asc and in the
+//     reverse order for ,desc, as when a database breaks ties by row ID in
+//     the requested direction.
 //   - Unknown IDs and unknown paths get 404 with the service's error body.
 //   - The organization has two users; the API key belongs to the first, who
 //     owns new pads and questions unless user_email says otherwise. The key
@@ -46,9 +49,10 @@
 //
 // # Inspection and faults
 //
-// Requests records every request in arrival order, the API key redacted.
-// FailNext, DropNext and Delay inject faults on one route, named by the
-// ServeMux pattern the fake registers (see Routes), such as "POST /api/pads".
+// Requests records every request in arrival order, the API key redacted
+// wherever it appears. FailNext, DropNext and Delay inject faults on one
+// route, named by the ServeMux pattern the fake registers (see Routes), such
+// as "POST /api/pads"; SetFaults draws a fault for each request.
 //
 // Every method of Server is safe for concurrent use.
 package padapitest
@@ -64,6 +68,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,6 +90,7 @@ type Server struct {
 	t         testing.TB // nil when started by Start or Listen
 	cfg       config
 	auth      string // the Authorization header value that is accepted
+	redact    *strings.Replacer
 	done      chan struct{}
 	closeOnce sync.Once
 	mux       *http.ServeMux
@@ -97,10 +103,14 @@ type Server struct {
 	nextQuestion int64
 	ids          *rand.Rand
 	requests     []Request
-	faults       map[string]*fault
+	faults       map[string]*counted
+	draw         func(route string, r Request) Fault // set by SetFaults
 }
 
-// Request is a request the fake received.
+// Request is a request the fake received. The API key never appears in it:
+// the Authorization value is replaced by "[REDACTED]", and so is the key,
+// as is or URL-escaped, wherever else it appears in Path or in a value of
+// Query, Form or Header.
 type Request struct {
 	// Method is the HTTP method.
 	Method string
@@ -114,6 +124,9 @@ type Request struct {
 	// "[REDACTED]".
 	Header http.Header
 }
+
+// redacted stands for the API key in recorded requests.
+const redacted = "[REDACTED]"
 
 type config struct {
 	apiKey string
@@ -181,10 +194,11 @@ func Listen(opts ...Option) (*Server, error) {
 		APIKey:       cfg.apiKey,
 		cfg:          cfg,
 		auth:         `Token token="` + cfg.apiKey + `"`,
+		redact:       newRedacter(cfg.apiKey),
 		done:         make(chan struct{}),
 		nextQuestion: 1,
 		ids:          rand.New(rand.NewPCG(1, 2)),
-		faults:       map[string]*fault{},
+		faults:       map[string]*counted{},
 		org:          defaultOrganization(),
 	}
 	now := s.now()
@@ -304,7 +318,7 @@ func (s *Server) routes() map[string]handler {
 }
 
 // Routes returns the ServeMux patterns of the fake's endpoints, sorted: the
-// names FailNext, DropNext and Delay take.
+// names FailNext, DropNext and Delay take, and SetFaults gives.
 func Routes() []string {
 	names := make([]string, 0, 14)
 	for name := range new(Server).routes() {
@@ -337,20 +351,53 @@ func (s *Server) newMux() *http.ServeMux {
 }
 
 func (s *Server) record(r *http.Request) {
-	h := r.Header.Clone()
-	if _, ok := h["Authorization"]; ok {
-		h["Authorization"] = []string{"[REDACTED]"}
-	}
-	req := Request{Method: r.Method, Path: r.URL.Path, Header: h}
-	if len(r.URL.Query()) > 0 {
-		req.Query = r.URL.Query()
-	}
-	if len(r.PostForm) > 0 {
-		req.Form = cloneValues(r.PostForm)
-	}
+	req := s.snapshot(r)
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
+}
+
+// snapshot copies r as Requests shows it: the Authorization value replaced
+// by [REDACTED], and the API key, as is or URL-escaped, replaced by
+// [REDACTED] in the path and in every header, query and form value, where a
+// caller's hand-made request may carry it too.
+func (s *Server) snapshot(r *http.Request) Request {
+	req := Request{
+		Method: r.Method,
+		Path:   s.redact.Replace(r.URL.Path),
+		Header: s.scrub(map[string][]string(r.Header)),
+	}
+	if _, ok := req.Header["Authorization"]; ok {
+		req.Header["Authorization"] = []string{redacted}
+	}
+	if q := r.URL.Query(); len(q) > 0 {
+		req.Query = s.scrub(q)
+	}
+	if len(r.PostForm) > 0 {
+		req.Form = s.scrub(r.PostForm)
+	}
+	return req
+}
+
+// scrub copies a header or url.Values with the key redacted in every value.
+func (s *Server) scrub(m map[string][]string) map[string][]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string][]string, len(m))
+	for name, values := range m {
+		clean := make([]string, len(values))
+		for i, v := range values {
+			clean[i] = s.redact.Replace(v)
+		}
+		out[name] = clean
+	}
+	return out
+}
+
+// newRedacter replaces the key, and its escaped forms in a query or path.
+func newRedacter(key string) *strings.Replacer {
+	return strings.NewReplacer(key, redacted, url.QueryEscape(key), redacted, url.PathEscape(key), redacted)
 }
 
 // endpoint wraps a handler with the faults of its route and the auth check.
@@ -367,9 +414,9 @@ func (s *Server) endpoint(pattern string, h handler) http.Handler {
 				return
 			}
 		}
-		f := s.takeFault(pattern)
-		if f.fail {
-			writeRaw(w, f.status, f.body)
+		f := s.takeFault(pattern, r)
+		if f.Status != 0 {
+			writeRaw(w, f.Status, f.Body)
 			return
 		}
 		var status int
@@ -383,7 +430,7 @@ func (s *Server) endpoint(pattern string, h handler) http.Handler {
 			s.mu.Unlock()
 			body = encode(status, v)
 		}
-		if f.drop {
+		if f.Drop {
 			dropConnection(w)
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -538,6 +539,79 @@ func TestListPagingAndSort(t *testing.T) {
 	}
 }
 
+// TestListTies: items with equal times come in the order they were stored
+// for ,asc and in the reverse order for ,desc, on every page, for pads and
+// questions alike.
+func TestListTies(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	// 60 pads in two groups of equal times, stored out of time order.
+	var later, earlier []string
+	for i := range 60 {
+		at := t0
+		if i%2 == 0 {
+			at = t0.Add(time.Hour)
+		}
+		p := srv.AddPad(padapi.Pad{CreatedAt: at, UpdatedAt: at})
+		if i%2 == 0 {
+			later = append(later, p.ID)
+		} else {
+			earlier = append(earlier, p.ID)
+		}
+	}
+	reversed := func(ids []string) []string {
+		out := slices.Clone(ids)
+		slices.Reverse(out)
+		return out
+	}
+	asc := append(slices.Clone(earlier), later...)
+	desc := append(reversed(later), reversed(earlier)...)
+	for _, tc := range []struct {
+		sort padapi.Sort
+		want []string
+	}{
+		{"", desc},
+		{padapi.SortCreatedAsc, asc},
+		{padapi.SortCreatedDesc, desc},
+		{padapi.SortUpdatedAsc, asc},
+		{padapi.SortUpdatedDesc, desc},
+	} {
+		var got []string
+		for p, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: tc.sort}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, p.ID)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("pads by %q (-want +got):\n%s", tc.sort, diff)
+		}
+	}
+
+	// Questions: all created at the same time, IDs 1 to 3 in creation order.
+	for range 3 {
+		srv.AddQuestion(padapi.Question{CreatedAt: t0, UpdatedAt: t0})
+	}
+	for sort, want := range map[padapi.Sort][]padapi.ID{
+		padapi.SortCreatedAsc:  {"1", "2", "3"},
+		padapi.SortCreatedDesc: {"3", "2", "1"},
+		padapi.SortUpdatedAsc:  {"1", "2", "3"},
+		padapi.SortUpdatedDesc: {"3", "2", "1"},
+	} {
+		page, err := c.Questions.List(ctx, &padapi.QuestionListOptions{Sort: sort})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []padapi.ID
+		for _, q := range page.Items {
+			got = append(got, q.ID)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("questions by %s (-want +got):\n%s", sort, diff)
+		}
+	}
+}
+
 func TestAllPages(t *testing.T) {
 	srv, c, _ := newFake(t)
 	want := map[string]bool{}
@@ -819,6 +893,84 @@ func TestRequestsRedactKey(t *testing.T) {
 	reqs[0].Form.Set("title", "changed")
 	if again := srv.Requests()[0]; again.Header.Get("Authorization") != "[REDACTED]" || again.Form.Get("title") != "t" {
 		t.Errorf("Requests() returned the fake's own maps: %+v", again)
+	}
+}
+
+// TestRequestsRedactKeyEverywhere sends hand-made requests that carry the
+// key outside the Authorization header, as is and URL-escaped: Requests, and
+// the requests SetFaults hands to its function, show it nowhere.
+func TestRequestsRedactKeyEverywhere(t *testing.T) {
+	const key = "s3cret key/+&=?" // escapes differently in a query and a path
+	srv := padapitest.NewServer(t, padapitest.WithAPIKey(key))
+	var drawn []padapitest.Request
+	var mu sync.Mutex
+	srv.SetFaults(func(_ string, r padapitest.Request) padapitest.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		drawn = append(drawn, r)
+		return padapitest.Fault{}
+	})
+	query := url.Values{"api_key": {key}, "note": {"before" + key + "after"}, "sort": {"updated_at,asc"}}
+	form := url.Values{"title": {"t"}, "notes": {"key: " + key}}
+	send := func(method, target string, form url.Values) {
+		t.Helper()
+		var body io.Reader
+		if form != nil {
+			body = strings.NewReader(form.Encode())
+		}
+		req, err := http.NewRequest(method, srv.URL+target, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", authOf(srv))
+		req.Header.Set("X-Api-Key", key)
+		req.Header.Add("X-Api-Key", "other")
+		req.Header.Set("Referer", "https://example.com/?key="+url.QueryEscape(key))
+		req.Header.Set("X-Path", "/keys/"+url.PathEscape(key))
+		if form != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	send("GET", "/api/pads?"+query.Encode(), nil)
+	send("POST", "/api/pads?"+query.Encode(), form)
+	send("GET", "/api/pads/"+url.PathEscape(key), nil)
+
+	reqs := srv.Requests()
+	if len(reqs) != 3 || len(drawn) != 3 {
+		t.Fatalf("%d requests recorded and %d drawn, want 3 and 3", len(reqs), len(drawn))
+	}
+	for i, r := range append(reqs, drawn...) {
+		dump, _ := json.Marshal(r)
+		for _, form := range []string{key, url.QueryEscape(key), url.PathEscape(key), "s3cret"} {
+			if strings.Contains(string(dump), form) {
+				t.Errorf("request %d holds the key as %q: %s", i, form, dump)
+			}
+		}
+		if !cmp.Equal(r.Header["X-Api-Key"], []string{"[REDACTED]", "other"}) ||
+			r.Header.Get("Authorization") != "[REDACTED]" ||
+			r.Header.Get("Referer") != "https://example.com/?key=[REDACTED]" ||
+			r.Header.Get("X-Path") != "/keys/[REDACTED]" {
+			t.Errorf("request %d headers: %v", i, r.Header)
+		}
+	}
+	wantQuery := url.Values{"api_key": {"[REDACTED]"}, "note": {"before[REDACTED]after"}, "sort": {"updated_at,asc"}}
+	if !cmp.Equal(reqs[0].Query, wantQuery) || !cmp.Equal(reqs[1].Query, wantQuery) {
+		t.Errorf("queries recorded as %v and %v, want %v", reqs[0].Query, reqs[1].Query, wantQuery)
+	}
+	if want := (url.Values{"title": {"t"}, "notes": {"key: [REDACTED]"}}); !cmp.Equal(reqs[1].Form, want) {
+		t.Errorf("form recorded as %v, want %v", reqs[1].Form, want)
+	}
+	if reqs[2].Path != "/api/pads/[REDACTED]" {
+		t.Errorf("path recorded as %q", reqs[2].Path)
+	}
+	// Only the key is redacted: the create ran with the form as sent.
+	if pads := srv.Pads(); len(pads) != 1 || pads[0].Notes != "key: "+key {
+		t.Errorf("the fake holds %+v, want the pad with its notes as sent", pads)
 	}
 }
 
