@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -182,84 +183,127 @@ var rlCallKinds = []struct {
 	}},
 }
 
+// rlStall is how long the stalling servers below stay silent before they
+// give up on the request: a client that waits for the server rather than
+// for its caller's deadline is late by about that much, every time, and the
+// test still ends.
+const rlStall = 2 * time.Second
+
+// rlDeadlineAttempts is how many times rlCheckDeadline may measure a call
+// against the 50 ms bound. The bound holds when one attempt keeps it: a
+// client that waits for the server, or for anything but the deadline, is
+// late on every attempt, while a scheduler busy with other test binaries
+// (one CI run saw 396 ms) delays one attempt, not three in a row.
+const rlDeadlineAttempts = 3
+
 // rlCheckDeadline calls each kind of call against url with a 100 ms
-// deadline and wants DeadlineExceeded within 50 ms of it; a create must also
-// say its outcome is unknown, since the request was sent.
+// deadline and wants DeadlineExceeded within 50 ms of it, in the best of up
+// to rlDeadlineAttempts attempts; every attempt must end with
+// DeadlineExceeded, and a create must also say its outcome is unknown, since
+// the request was sent.
 func rlCheckDeadline(t *testing.T, url string) {
+	t.Helper()
+	const deadline, bound = 100 * time.Millisecond, 50 * time.Millisecond
 	c, err := padapi.NewClient(url, rlKey, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, kind := range rlCallKinds {
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		deadline, _ := ctx.Deadline()
-		err := kind.call(ctx, c)
-		late := time.Since(deadline)
-		cancel()
-		t.Logf("%s returned %v after the deadline: %v", kind.name, late.Round(time.Microsecond), err)
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("%s: error = %v, want context.DeadlineExceeded", kind.name, err)
+		var lates []time.Duration
+		for len(lates) < rlDeadlineAttempts && (len(lates) == 0 || slices.Min(lates) > bound) {
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			at, _ := ctx.Deadline()
+			err := kind.call(ctx, c)
+			late := time.Since(at)
+			cancel()
+			lates = append(lates, late)
+			attempt := len(lates)
+			t.Logf("%s attempt %d returned %v after the deadline: %v", kind.name, attempt, late.Round(time.Microsecond), err)
+			if unknown := errors.Is(err, padapi.ErrOutcomeUnknown); unknown != (kind.name == "POST") {
+				t.Errorf("%s attempt %d: errors.Is(err, ErrOutcomeUnknown) = %v", kind.name, attempt, unknown)
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), "padapi: "+kind.name+" /api/") {
+				t.Errorf("%s attempt %d: error text %q does not name the call", kind.name, attempt, err)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) {
+				// Not the deadline: no scheduler delay explains that.
+				t.Errorf("%s attempt %d: error = %v, want context.DeadlineExceeded", kind.name, attempt, err)
+				break
+			}
 		}
-		if late > 50*time.Millisecond {
-			t.Errorf("%s returned %v after the deadline, want within 50ms", kind.name, late)
-		}
-		if unknown := errors.Is(err, padapi.ErrOutcomeUnknown); unknown != (kind.name == "POST") {
-			t.Errorf("%s: errors.Is(err, ErrOutcomeUnknown) = %v", kind.name, unknown)
-		}
-		if !strings.HasPrefix(err.Error(), "padapi: "+kind.name+" /api/") {
-			t.Errorf("%s: error text %q does not name the call", kind.name, err)
+		if best := slices.Min(lates); best > bound {
+			t.Errorf("%s returned %v after the deadline at best, in %d attempts (%v), want within %v", kind.name, best, len(lates), lates, bound)
 		}
 	}
 }
 
-// TestHostileStalledBody: the server sends the headers and the start of the
-// body, then nothing. The caller's deadline ends the call.
+// TestHostileStalledBody: the server sends the headers, and perhaps the
+// start of the body, then nothing. The caller's deadline ends the call.
 func TestHostileStalledBody(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write([]byte(`{"status":"OK",`))
-		w.(http.Flusher).Flush()
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	rlCheckDeadline(t, srv.URL)
+	for _, tt := range []struct {
+		name   string
+		header http.Header
+		body   string
+	}{
+		{"headers, no body", nil, ""},
+		{"headers with a Content-Length, no body", http.Header{"Content-Length": {"100"}}, ""},
+		{"headers and part of the body", nil, `{"status":"OK",`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range tt.header {
+					w.Header()[k] = v
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusOK)
+				_, _ = io.WriteString(w, tt.body)
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+				case <-release:
+				case <-time.After(rlStall):
+				}
+			}))
+			defer srv.Close()
+			defer close(release)
+			rlCheckDeadline(t, srv.URL)
+		})
+	}
 }
 
-// TestHostileSilentServer: the server accepts connections and never answers.
+// TestHostileSilentServer: the server accepts connections and sends
+// nothing, not even headers.
 func TestHostileSilentServer(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var (
-		mu    sync.Mutex
-		conns []net.Conn
-		done  = make(chan struct{})
-	)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
 	go func() {
-		defer close(done)
+		defer wg.Done()
 		for {
 			conn, err := l.Accept()
 			if err != nil {
 				return
 			}
-			mu.Lock()
-			conns = append(conns, conn)
-			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				select {
+				case <-stop:
+				case <-time.After(rlStall):
+				}
+				conn.Close()
+			}()
 		}
 	}()
 	defer func() {
 		l.Close()
-		<-done
-		for _, c := range conns {
-			c.Close()
-		}
+		close(stop)
+		wg.Wait()
 	}()
 	rlCheckDeadline(t, "http://"+l.Addr().String())
 }
