@@ -265,20 +265,32 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// poolSize is how many connections the client's own pool holds to the
+// service, at most: all of them may stay idle between calls, and a call
+// beyond them waits for a free one (within its context).
+const poolSize = 64
+
 // newTransport is the client's own connection pool. net/http keeps only two
 // idle connections per host by default (go-cleanhttp's pool GOMAXPROCS+1), so
-// a service making many concurrent calls would keep opening connections;
-// this keeps up to 100. An application that replaced http.DefaultTransport
-// (a tracing wrapper, httpmock.Activate) gets that transport as it is, as
-// its other net/http calls do.
+// a service making many concurrent calls would keep opening connections and
+// closing them again. This pool keeps every connection it opens, up to
+// poolSize: as many may be idle as may be open, so none is ever closed for
+// lack of room. The bound also covers the dials net/http starts for calls
+// that a connection freed meanwhile then serves ("late binding"): without
+// it, 64 calls starting at once opened up to 90 connections.
+//
+// An application that replaced http.DefaultTransport (a tracing wrapper,
+// httpmock.Activate) gets that transport as it is, as its other net/http
+// calls do; WithHTTPClient brings any other.
 func newTransport() http.RoundTripper {
 	def, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
 		return http.DefaultTransport
 	}
 	t := def.Clone()
-	t.MaxIdleConns = 100
-	t.MaxIdleConnsPerHost = 100
+	t.MaxIdleConns = poolSize
+	t.MaxIdleConnsPerHost = poolSize
+	t.MaxConnsPerHost = poolSize
 	return t
 }
 

@@ -3,6 +3,10 @@ package padapi_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -91,5 +95,62 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	if n := len(fake.Requests()); n != calls {
 		t.Errorf("the fake got %d requests, want one per call (%d)", n, calls)
+	}
+}
+
+// TestConnectionPoolBounded sends 100 slow calls at once through one client
+// with its own pool. The pool holds at most 64 connections to the service,
+// all of which may stay idle: the calls beyond 64 wait for a free
+// connection rather than open one to close it afterwards, so every call
+// succeeds over at most 64 connections and none is closed.
+func TestConnectionPoolBounded(t *testing.T) {
+	const calls, poolSize = 100, 64
+	var open, most, opened, closed atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond) // long enough for every call to be in flight at once
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"OK","pads_used":1,"quota_reset_at":"2026-11-01T00:00:00Z","unlimited":true}`)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		switch s {
+		case http.StateNew:
+			opened.Add(1)
+			n := open.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+		case http.StateClosed, http.StateHijacked:
+			open.Add(-1)
+			closed.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c, err := padapi.NewClient(srv.URL, "pool-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var wg sync.WaitGroup
+	errs := make(chan error, calls)
+	for range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.Quota.Get(context.Background()); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	t.Logf("%d calls at once: %d connections opened, at most %d open together, %d closed", calls, opened.Load(), most.Load(), closed.Load())
+	if most.Load() > poolSize || opened.Load() > poolSize {
+		t.Errorf("%d connections opened (%d at once), want at most %d", opened.Load(), most.Load(), poolSize)
+	}
+	if closed.Load() != 0 {
+		t.Errorf("%d connections closed during the run, want 0", closed.Load())
 	}
 }
