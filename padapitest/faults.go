@@ -121,8 +121,9 @@ func (s *Server) takeFault(route string, r *http.Request) Fault {
 	draw := s.draw
 	if f := s.faults[route]; f != nil && f.failN > 0 {
 		f.failN--
+		armed := Fault{Status: f.failStatus, Body: f.failBody} // read under the lock: FailNext may rewrite them
 		s.mu.Unlock()
-		return Fault{Status: f.failStatus, Body: f.failBody}
+		return armed
 	} else if f != nil && f.dropN > 0 {
 		f.dropN--
 		s.mu.Unlock()

@@ -219,3 +219,37 @@ func TestFaultBodyIsJSONOnlyWhenJSON(t *testing.T) {
 		t.Errorf("HTML fault body: %d %q, want 502 text/plain", resp.StatusCode, ct)
 	}
 }
+
+// TestFailNextWhileServing arms FailNext while other requests use up what
+// was armed before; under -race it checks that arming and taking a fault
+// share no unguarded state.
+func TestFailNextWhileServing(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	c := srv.Client(padapi.WithRetry(0, 0, 0))
+	done := make(chan struct{})
+	var arming, calling sync.WaitGroup
+	for i := range 4 {
+		arming.Add(1)
+		go func() {
+			defer arming.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+					srv.FailNext("GET /api/quota", 1, http.StatusServiceUnavailable+i%2, "")
+				}
+			}
+		}()
+		calling.Add(1)
+		go func() {
+			defer calling.Done()
+			for range 50 {
+				_, _ = c.Quota.Get(context.Background())
+			}
+		}()
+	}
+	calling.Wait()
+	close(done)
+	arming.Wait()
+}
