@@ -94,9 +94,11 @@ func WithHTTPClient(hc *http.Client) Option {
 }
 
 // WithRetry sets how many times a failed request is retried (0 turns retries
-// off) and the bounds of the backoff between tries. No wait is ever longer
-// than maxWait, including waits asked for by Retry-After. The defaults are 3
-// retries waiting 100ms to 2s.
+// off) and the bounds of the backoff between tries: minWait, doubled at each
+// retry up to maxWait, with jitter. No wait is ever longer than maxWait,
+// including waits asked for by Retry-After; a minWait of 0 retries without
+// waiting, but for a Retry-After. The defaults are 3 retries waiting 100ms
+// to 2s.
 func WithRetry(max int, minWait, maxWait time.Duration) Option {
 	return func(c *config) {
 		if max < 0 || minWait < 0 || maxWait < minWait {
@@ -247,7 +249,7 @@ func isLoopback(host string) bool {
 }
 
 // transport sends each request through the caller's http.Client transport,
-// read at every request, or through the client's own pool. It does not
+// read at every request, or through the client's own (newTransport). It does not
 // offer CloseIdleConnections, so go-retryablehttp's habit of closing idle
 // connections after every failed call cannot empty a pool it does not own.
 type transport struct {

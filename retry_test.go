@@ -430,8 +430,6 @@ func TestContextDoneBeforeCall(t *testing.T) {
 	}
 }
 
-// TestBackoffCapped checks that exponential backoff stops growing at the cap:
-// with waits of 10ms to 20ms, four attempts take tens of milliseconds.
 // TestBackoffZeroMinWait: a minimum wait of 0 means retries that do not
 // wait, not waits near the cap.
 func TestBackoffZeroMinWait(t *testing.T) {
@@ -449,6 +447,8 @@ func TestBackoffZeroMinWait(t *testing.T) {
 	}
 }
 
+// TestBackoffCapped checks that exponential backoff stops growing at the cap:
+// with waits of 10ms to 20ms, four attempts take tens of milliseconds.
 func TestBackoffCapped(t *testing.T) {
 	c, mt := newMockClient(t, padapi.WithRetry(3, 10*time.Millisecond, 20*time.Millisecond))
 	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
