@@ -117,7 +117,8 @@ func createPad(ctx context.Context, c *padapi.Client, params *padapi.PadCreatePa
 		return nil, fmt.Errorf("checking the quota: %w", err)
 	}
 	if !q.CanCreate(1) {
-		return nil, fmt.Errorf("%w: %d pads used of %d", errNoPadsLeft, q.PadsUsed, *q.MonthlyPadLimit)
+		left, _ := q.Remaining()
+		return nil, fmt.Errorf("%w: %d pads used, %d left", errNoPadsLeft, q.PadsUsed, left)
 	}
 
 	for attempt := 1; ; attempt++ {

@@ -70,7 +70,7 @@ func TestCreatepad(t *testing.T) {
 		name:   "quota spent before the create",
 		setup:  func(s *padapitest.Server) { s.SetQuota(10, 10) },
 		code:   1,
-		stderr: "no pads left this month: 10 pads used of 10",
+		stderr: "no pads left this month: 10 pads used, 0 left",
 		calls:  []string{quota},
 	}, {
 		name:   "quota spent between check and create",
@@ -91,7 +91,7 @@ func TestCreatepad(t *testing.T) {
 		// The answer was lost and the list lags: the first look comes back
 		// without the pad, a later one finds it.
 		name:  "answer lost, list lagging",
-		flags: []string{"-wait", "50ms", "-recreate"},
+		flags: []string{"-wait", "500ms", "-recreate"},
 		setup: func(s *padapitest.Server) {
 			s.DropNext(create, 1)
 			s.FailNext(list, 1, http.StatusOK, `{"status":"OK","pads":[],"total":0}`)
@@ -105,7 +105,7 @@ func TestCreatepad(t *testing.T) {
 		// know that, so it looks until -wait has passed and does not create
 		// again.
 		name:   "outcome unknown, pad not found",
-		flags:  []string{"-wait", "50ms"},
+		flags:  []string{"-wait", "500ms"},
 		setup:  func(s *padapitest.Server) { s.FailNext(create, 1, http.StatusBadGateway, "") },
 		code:   3,
 		stderr: "outcome unknown: the pad may exist",
