@@ -48,9 +48,10 @@ func newFake(t *testing.T, opts ...padapitest.Option) (*padapitest.Server, *pada
 	return srv, srv.Client(), clk
 }
 
-// raw sends a request by hand, for what the client will not send, and
-// returns the status and the decoded JSON body.
-func raw(t *testing.T, srv *padapitest.Server, method, target, auth string, form url.Values) (int, map[string]any) {
+// handMade builds a request to the fake by hand, for what the client will
+// not send: auth ("" for none) as the Authorization header and, when form is
+// not nil, a form body.
+func handMade(t *testing.T, srv *padapitest.Server, method, target, auth string, form url.Values) *http.Request {
 	t.Helper()
 	var body io.Reader
 	if form != nil {
@@ -66,7 +67,14 @@ func raw(t *testing.T, srv *padapitest.Server, method, target, auth string, form
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return req
+}
+
+// raw sends a hand-made request and returns the status and the decoded
+// JSON body.
+func raw(t *testing.T, srv *padapitest.Server, method, target, auth string, form url.Values) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(handMade(t, srv, method, target, auth, form))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -914,22 +922,11 @@ func TestRequestsRedactKeyEverywhere(t *testing.T) {
 	form := url.Values{"title": {"t"}, "notes": {"key: " + key}}
 	send := func(method, target string, form url.Values) {
 		t.Helper()
-		var body io.Reader
-		if form != nil {
-			body = strings.NewReader(form.Encode())
-		}
-		req, err := http.NewRequest(method, srv.URL+target, body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", authOf(srv))
+		req := handMade(t, srv, method, target, authOf(srv), form)
 		req.Header.Set("X-Api-Key", key)
 		req.Header.Add("X-Api-Key", "other")
 		req.Header.Set("Referer", "https://example.com/?key="+url.QueryEscape(key))
 		req.Header.Set("X-Path", "/keys/"+url.PathEscape(key))
-		if form != nil {
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
