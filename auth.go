@@ -1,8 +1,11 @@
 package padapi
 
 import (
-	"errors"
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"net/url"
+	"strings"
 )
 
 // checkAPIKey reports what is wrong with a key without ever quoting it: the
@@ -10,7 +13,7 @@ import (
 // control character would corrupt the header or smuggle another one in.
 func checkAPIKey(key string) error {
 	if key == "" {
-		return errors.New("padapi: the API key is empty")
+		return fmt.Errorf("padapi: the API key is empty")
 	}
 	for i := 0; i < len(key); i++ {
 		c := key[i]
@@ -21,7 +24,43 @@ func checkAPIKey(key string) error {
 	return nil
 }
 
-// authorization is the header value the service expects on every request.
-func authorization(key string) string {
-	return `Token token="` + key + `"`
+// redacted stands for the API key wherever the client scrubs it out.
+const redacted = "[REDACTED]"
+
+// credential is what the client keeps of its API key: the header that carries
+// it, and what it needs to scrub the key out of text a response brings.
+type credential struct {
+	// header is the Authorization value the service expects.
+	header string
+	// redact replaces the key in the forms a response may echo it in: as
+	// is, URL-escaped (a query or path), JSON-escaped (<, >, & as \u003c).
+	redact *strings.Replacer
+	// longest is the length of the longest of those forms.
+	longest int
 }
+
+func newCredential(key string) *credential {
+	j, _ := json.Marshal(key)
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), string(j[1 : len(j)-1])}
+	k := &credential{header: `Token token="` + key + `"`}
+	var pairs []string
+	for _, f := range forms {
+		pairs = append(pairs, f, redacted)
+		k.longest = max(k.longest, len(f))
+	}
+	k.redact = strings.NewReplacer(pairs...)
+	return k
+}
+
+// scrub returns b with the key replaced by [REDACTED] wherever it appears,
+// or b itself when it does not.
+func (k *credential) scrub(b []byte) []byte {
+	s := k.redact.Replace(string(b))
+	if len(s) == len(b) && s == string(b) {
+		return b
+	}
+	return []byte(s)
+}
+
+// has reports whether b holds the key in any form scrub replaces.
+func (k *credential) has(b []byte) bool { return !bytes.Equal(k.scrub(b), b) }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -96,6 +97,7 @@ type benchRawQuota struct {
 	Unlimited       bool       `json:"unlimited"`
 	PadsRemaining   *int       `json:"pads_remaining"`
 	MonthlyPadLimit *int       `json:"monthly_pad_limit"`
+	OveragesEnabled *bool      `json:"overages_enabled"`
 }
 
 // BenchmarkQuotaRaw is the call a caller would write without the SDK: the
@@ -188,9 +190,10 @@ func benchPads(tb testing.TB, n int) []padapi.Pad {
 	pads := make([]padapi.Pad, n)
 	for i := range pads {
 		p := doc
-		p.ID = fmt.Sprintf("DM%06d", i)
-		p.URL, p.Playback = "https://coderpad.io/"+p.ID, "https://coderpad.io/"+p.ID+"/playback"
-		p.History, p.Drawing = "https://coderpad.io/"+p.ID+"/history", "https://coderpad.io/"+p.ID+"/drawing"
+		id := fmt.Sprintf("DM%06d", i)
+		p.ID = padapi.ID(id)
+		p.URL, p.Playback = "https://coderpad.io/"+id, "https://coderpad.io/"+id+"/playback"
+		p.History, p.Drawing = "https://coderpad.io/"+id+"/history", "https://coderpad.io/"+id+"/drawing"
 		p.CreatedAt = p.CreatedAt.Add(time.Duration(i) * time.Minute)
 		p.Events = append([]padapi.PadEvent(nil), doc.Events...)
 		pads[i] = p
@@ -301,14 +304,33 @@ func (p *benchStdPad) pad() padapi.Pad {
 		events[i] = padapi.PadEvent(e)
 	}
 	return padapi.Pad{
-		ID: p.ID, Title: p.Title, OwnerEmail: p.OwnerEmail, Language: p.Language,
+		ID: padapi.ID(p.ID), Title: p.Title, OwnerEmail: p.OwnerEmail, Language: p.Language,
 		Participants: p.Participants, Contents: p.Contents, Notes: p.Notes, Events: events,
 		Private: p.Private, ExecutionEnabled: p.ExecutionEnabled,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, EndedAt: p.EndedAt,
 		URL: p.URL, Playback: p.Playback, History: p.History, Drawing: p.Drawing,
-		State: p.State, Type: p.Type, QuestionIDs: p.QuestionIDs, PadEnvironmentIDs: p.PadEnvironmentIDs,
-		ActiveEnvironmentID: p.ActiveEnvironmentID, Team: p.Team, RestrictInterviewerAccess: p.RestrictInterviewerAccess,
+		State: p.State, Type: p.Type, QuestionIDs: benchIDs(p.QuestionIDs), PadEnvironmentIDs: benchIDs(p.PadEnvironmentIDs),
+		ActiveEnvironmentID: benchIDPtr(p.ActiveEnvironmentID), Team: p.Team, RestrictInterviewerAccess: p.RestrictInterviewerAccess,
 	}
+}
+
+// benchIDs converts the plain mirror's numeric IDs.
+func benchIDs(ns []int64) []padapi.ID {
+	if ns == nil {
+		return nil
+	}
+	ids := make([]padapi.ID, len(ns))
+	for i, n := range ns {
+		ids[i] = padapi.ID(strconv.FormatInt(n, 10))
+	}
+	return ids
+}
+
+func benchIDPtr(n *int64) *padapi.ID {
+	if n == nil {
+		return nil
+	}
+	return padapi.Ptr(benchIDs([]int64{*n})[0])
 }
 
 // TestBenchFixtures checks, in every test run, that the benchmarks compare

@@ -106,7 +106,7 @@ func TestChaosReads(t *testing.T) {
 		},
 		func(i int) error { _, err := c.Pads.Get(ctx, pads[i%len(pads)].ID); return err },
 		func(int) error { _, err := c.Questions.List(ctx, nil); return err },
-		func(i int) error { _, err := c.Questions.Get(ctx, string(questions[i%len(questions)].ID)); return err },
+		func(i int) error { _, err := c.Questions.Get(ctx, questions[i%len(questions)].ID); return err },
 		func(int) error { _, err := c.Organization.Get(ctx); return err },
 		func(int) error { _, err := c.Organization.Stats(ctx, nil); return err },
 	}

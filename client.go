@@ -1,6 +1,7 @@
 package padapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,9 +10,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -68,11 +71,11 @@ type config struct {
 	insecure  bool
 	err       error
 
-	// auth returns the Authorization header value. A func, because fmt
-	// prints a func as an address whatever the verb or depth, while a
+	// key returns what the client knows of its API key. A func, because
+	// fmt prints a func as an address whatever the verb or depth, while a
 	// string in a struct behind a pointer is printed in full by %s or %q
 	// of the Client (fmt reprints a pointer it has no verb for with %v).
-	auth func() string
+	key func() *credential
 }
 
 // Option configures a Client in NewClient.
@@ -176,8 +179,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	header := authorization(apiKey)
-	cfg.base, cfg.auth = base, func() string { return header }
+	key := newCredential(apiKey)
+	cfg.base, cfg.key = base, func() *credential { return key }
 
 	c := &Client{cfg: cfg}
 	t := &transport{caller: cfg.hc}
@@ -236,6 +239,9 @@ func checkBaseURL(raw string, insecure bool) (string, error) {
 		return "", fmt.Errorf("padapi: base URL %q: must not have a query or fragment", u.Redacted())
 	case u.Scheme == "http" && !insecure && !isLoopback(u.Hostname()):
 		return "", fmt.Errorf("padapi: base URL %q: plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP", u.Redacted())
+	case strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/api"):
+		// Kept, every call would go to .../api/api/... and get a 404.
+		return "", fmt.Errorf("padapi: base URL %q: drop the trailing /api; the client adds /api/... to every path itself", u.Redacted())
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }
@@ -296,49 +302,104 @@ func newTransport() http.RoundTripper {
 	return t
 }
 
-// response is implemented by every wire type the pipeline decodes into.
-type response interface {
-	envelope() (status, message string)
+// request is one API call as the pipeline sends it.
+type request struct {
+	method string
+	// path is the API path, escaped (/api/pads/ABC), below the base URL.
+	path  string
+	query url.Values
+	body  *body // nil: no body
+	// link, when set, is an absolute URL requested instead of the base URL
+	// and path, without the API key: an edit-history link on another host.
+	link string
+	// quota marks a request that spends the pad quota: its 429 is
+	// ErrOverQuota rather than ErrRateLimited.
+	quota bool
+	// gone marks a delete: a 404 after an attempt that got no definite
+	// answer means that attempt deleted the resource.
+	gone bool
 }
 
-// checker is implemented by wire types with rules beyond JSON shape.
-type checker interface{ check() error }
+// call is the state of one request across its attempts. go-retryablehttp's
+// CheckRetry sees the context but not the request, so the pipeline puts the
+// call in the request's context.
+type call struct {
+	request
+	attempts  int
+	lastErr   error  // the transport error of the last attempt
+	uncertain bool   // an attempt may have reached the service and got no definite answer
+	answer    []byte // the success body, read by the response handler
+	answerErr error  // ErrResponseTooLarge, when it was
+
+	// What httptrace reported of the current attempt (creates only): the
+	// transport took the request (traced), and wrote its headers (wrote).
+	// Atomic, because a transport may report from its own goroutines.
+	traced, wrote atomic.Bool
+}
+
+type callKey struct{}
+
+func callFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	if c == nil {
+		c = &call{}
+	}
+	return c
+}
 
 // do is the one request pipeline: every endpoint goes through it. It sends
-// method to path (an escaped API path such as /api/pads/ABC) below the base
-// URL with the query and, when form is not nil, a form-encoded body; retries
-// as the method allows; and decodes a 2xx body with status "OK" into out.
-// Every other outcome is an error that names method and path.
-func (c *Client) do(ctx context.Context, method, path string, query, form url.Values, out response) error {
-	st := &call{method: method, path: path}
-	err := c.send(context.WithValue(ctx, callKey{}, st), st, query, form, out)
+// r, retries as the method allows, and decodes a 2xx body with status "OK"
+// into out. Every other outcome is an error that names method and path.
+//
+// found is false, with a nil error, only for a PUT or DELETE that the
+// service answered with a status alone or an empty body: success without
+// the resource. A GET or POST answered so is an error.
+func (c *Client) do(ctx context.Context, r request, out response) (found bool, err error) {
+	if ctx == nil {
+		return false, argError("nil context")
+	}
+	st := &call{request: r}
+	found, err = c.send(context.WithValue(ctx, callKey{}, st), st, out)
 	if c.cfg.logger != nil {
 		c.logResult(ctx, st, err)
 	}
-	return err
+	return found, err
 }
 
-func (c *Client) send(ctx context.Context, st *call, query, form url.Values, out response) error {
+func (c *Client) send(ctx context.Context, st *call, out response) (bool, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+		return false, fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
 	}
-	target := c.cfg.base + st.path
-	if len(query) > 0 {
-		target += "?" + query.Encode()
+	target := st.link
+	if target == "" {
+		target = c.cfg.base + st.path
+		if len(st.query) > 0 {
+			target += "?" + st.query.Encode()
+		}
 	}
-	var body any
-	if form != nil {
-		body = []byte(form.Encode())
+	var data any
+	if st.body != nil {
+		data = st.body.data
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, st.method, target, body)
+	if st.method == http.MethodPost {
+		// Only a create needs to know whether its request was written;
+		// reads pay nothing for the trace.
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			GetConn:      func(string) { st.traced.Store(true) },
+			WroteHeaders: func() { st.wrote.Store(true) },
+		})
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, st.method, target, data)
 	if err != nil {
-		return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+		return false, fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
 	}
-	req.Header["Authorization"] = []string{c.cfg.auth()}
+	if st.link == "" {
+		req.Header["Authorization"] = []string{c.cfg.key().header}
+	}
 	req.Header["Accept"] = []string{"application/json"}
 	req.Header["User-Agent"] = []string{c.cfg.userAgent}
-	if form != nil {
-		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
+	if st.body != nil {
+		req.Header["Content-Type"] = []string{st.body.contentType}
 	}
 	// A success body is read inside the retry loop, so that a connection
 	// lost halfway through it is retried (where the method allows) like
@@ -347,18 +408,18 @@ func (c *Client) send(ctx context.Context, st *call, query, form url.Values, out
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil
 		}
-		st.body, st.bodyErr = readBody(resp, c.cfg.maxBody)
-		if errors.Is(st.bodyErr, ErrResponseTooLarge) {
+		st.answer, st.answerErr = readBody(resp, c.cfg.maxBody)
+		if errors.Is(st.answerErr, ErrResponseTooLarge) {
 			return nil // a definite answer, for decode to report
 		}
-		return st.bodyErr
+		return st.answerErr
 	})
 	resp, err := c.rc.Do(req)
 	if err != nil {
 		if resp != nil {
 			discard(resp.Body)
 		}
-		return st.transportError(err)
+		return false, st.transportError(err)
 	}
 	defer discard(resp.Body)
 	return c.decode(st, resp, out)
@@ -366,62 +427,90 @@ func (c *Client) send(ctx context.Context, st *call, query, form url.Values, out
 
 // transportError is the error for a call that got no HTTP answer. It wraps
 // the cause without the URL (url.Error would add it, query and all), and
-// marks a POST whose connection had been made as ErrOutcomeUnknown.
+// marks a create whose request may have been written as ErrOutcomeUnknown.
 func (st *call) transportError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	if st.method == http.MethodPost && !neverConnected(st.lastErr) {
+	if st.method == http.MethodPost && st.mayHaveSent(st.lastErr) {
 		return fmt.Errorf("padapi: %s %s: %w: %w", st.method, st.path, ErrOutcomeUnknown, err)
 	}
 	return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
 }
 
 // decode turns an HTTP answer into out or into an *APIError.
-func (c *Client) decode(st *call, resp *http.Response, out response) error {
+func (c *Client) decode(st *call, resp *http.Response, out response) (bool, error) {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		e := errorFromBody(resp, snippet)
-		e.Method, e.Path, e.Attempts = st.method, st.path, st.attempts
+		if st.gone && resp.StatusCode == http.StatusNotFound && st.uncertain {
+			// An earlier attempt got no definite answer, and the
+			// resource is gone now: that attempt deleted it.
+			return false, nil
+		}
+		k := c.cfg.key()
+		// Read past the kept snippet by the key's length, so that a key
+		// cut at the snippet's end is still found and scrubbed.
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
+		e := errorFromBody(resp, k.scrub(snippet))
+		e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
 		e.outcomeUnknown = st.method == http.MethodPost && resp.StatusCode >= 500
-		return e
+		return false, e
 	}
-	fail := func(msg string, cause error, body []byte) error {
+	fail := func(msg string, cause error, body []byte) *APIError {
 		if len(body) > maxErrorBody {
 			body = body[:maxErrorBody]
 		}
 		return &APIError{
 			StatusCode: resp.StatusCode, Message: msg, Method: st.method, Path: st.path,
-			Attempts: st.attempts, Body: body, err: cause,
+			Attempts: st.attempts, Body: body, quota: st.quota, err: cause,
 			// A create that succeeded but whose answer was lost did
 			// happen: the caller must not create again blindly.
 			outcomeUnknown: st.method == http.MethodPost,
 		}
 	}
-	data := st.body
-	if st.bodyErr != nil {
-		return fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.bodyErr, nil)
+	if st.answerErr != nil {
+		return false, fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.answerErr, nil)
 	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fail(describeDecodeError(err), err, data)
-	}
-	if status, message := out.envelope(); status != "OK" {
-		status, message = clip(status, maxErrorBody), clip(message, maxErrorBody)
-		if message == "" {
-			message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
+	data := st.answer
+	missing := ""
+	if len(bytes.TrimSpace(data)) == 0 {
+		missing = "body"
+	} else {
+		if err := json.Unmarshal(data, out); err != nil {
+			if clean := c.cfg.key().scrub(data); !bytes.Equal(clean, data) {
+				// Describe the error from the scrubbed bytes, so that
+				// no part of the key reaches the message.
+				data, err = clean, json.Unmarshal(clean, out)
+			}
+			return false, fail(describeDecodeError(err), err, data)
 		}
-		e := fail(message, nil, data).(*APIError)
-		// The service answered, and said no: nothing was created.
-		e.Status, e.outcomeUnknown = status, false
-		return e
-	}
-	if ch, ok := out.(checker); ok {
-		if err := ch.check(); err != nil {
-			return fail("malformed response: "+err.Error(), err, data)
+		if status, message, code := out.envelope(); status != "OK" {
+			k := c.cfg.key()
+			status, message, code = clip(k.redact.Replace(status), maxErrorBody), clip(k.redact.Replace(message), maxErrorBody), clip(k.redact.Replace(code), maxErrorBody)
+			if message == "" {
+				message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
+			}
+			e := fail(message, nil, k.scrub(data))
+			// The service answered, and said no: nothing was created.
+			e.Status, e.Code, e.outcomeUnknown = status, code, false
+			return false, e
 		}
+		if ch, ok := out.(checker); ok {
+			if err := ch.check(); err != nil {
+				return false, fail("malformed response: "+err.Error(), err, c.cfg.key().scrub(data))
+			}
+		}
+		missing = out.missing()
 	}
-	return nil
+	if missing == "" {
+		return true, nil
+	}
+	if st.method == http.MethodPut || st.method == http.MethodDelete {
+		return false, nil // done, and the answer says no more
+	}
+	// A read must carry what it asked for; a create that brings nothing
+	// back may or may not have happened (fail marks it).
+	return false, fail("the answer has no "+missing, nil, c.cfg.key().scrub(data))
 }
 
 // readBody reads a success body up to max bytes.
@@ -467,6 +556,8 @@ func discard(body io.ReadCloser) {
 func (c *Client) beforeAttempt(_ retryablehttp.Logger, r *http.Request, attempt int) {
 	st := callFrom(r.Context())
 	st.attempts = attempt + 1
+	st.traced.Store(false)
+	st.wrote.Store(false)
 	if c.cfg.logger == nil {
 		return
 	}
@@ -483,36 +574,26 @@ func (c *Client) logResult(ctx context.Context, st *call, err error) {
 }
 
 // one sends a request through do and converts the wire type it decodes into
-// the public type, so that each endpoint method is a line or two.
+// the public type, so that each endpoint method is a line or two. It returns
+// nil, nil only for a PUT or DELETE answered without the resource.
 func one[W any, PW interface {
 	*W
 	response
-}, T any](ctx context.Context, c *Client, method, path string, query, form url.Values, conv func(*W) T) (*T, error) {
+}, T any](ctx context.Context, c *Client, r request, conv func(*W) T) (*T, error) {
 	w := PW(new(W))
-	if err := c.do(ctx, method, path, query, form, w); err != nil {
+	found, err := c.do(ctx, r, w)
+	if err != nil || !found {
 		return nil, err
 	}
 	v := conv(w)
 	return &v, nil
 }
 
-// byID is one for a request about one resource of collection.
-func byID[W any, PW interface {
-	*W
-	response
-}, T any](ctx context.Context, c *Client, method, collection, id string, form url.Values, conv func(*W) T) (*T, error) {
-	path, err := resourcePath(collection, id)
-	if err != nil {
-		return nil, err
-	}
-	return one[W, PW](ctx, c, method, path, nil, form, conv)
-}
-
 // resourcePath joins a collection path and an ID, escaped so that an ID can
 // never reach another endpoint ("../quota" stays one path segment).
-func resourcePath(collection, id string) (string, error) {
+func resourcePath(collection string, id ID) (string, error) {
 	if id == "" || id == "." || id == ".." {
-		return "", fmt.Errorf("padapi: invalid ID %q", id)
+		return "", argError(fmt.Sprintf("ID %q: need a non-empty ID other than . and ..", string(id)))
 	}
-	return collection + "/" + url.PathEscape(id), nil
+	return collection + "/" + url.PathEscape(string(id)), nil
 }

@@ -45,14 +45,14 @@ func TestConcurrentCalls(t *testing.T) {
 					var pad *padapi.Pad
 					pad, err = c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr(fmt.Sprintf("concurrent %d", i))})
 					if err == nil {
-						created[w] = append(created[w], pad.ID)
+						created[w] = append(created[w], string(pad.ID))
 					}
 				case 1:
 					_, err = c.Quota.Get(ctx)
 				case 2:
 					_, err = c.Pads.Get(ctx, seededPads[i%seeded].ID)
 				case 3:
-					_, err = c.Questions.Get(ctx, string(questions[i%seeded].ID))
+					_, err = c.Questions.Get(ctx, questions[i%seeded].ID)
 				case 5:
 					_, err = c.Organization.Get(ctx)
 				case 6:
@@ -89,7 +89,7 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Errorf("the fake holds %d pads, want %d seeded + %d created", len(pads), seeded, len(ids))
 	}
 	for _, p := range pads[seeded:] {
-		if !ids[p.ID] {
+		if !ids[string(p.ID)] {
 			t.Errorf("the fake holds pad %s, which no create returned", p.ID)
 		}
 	}

@@ -25,8 +25,13 @@ var (
 	ErrForbidden = errors.New("forbidden")
 	// ErrNotFound matches a 404: no such pad, question or endpoint.
 	ErrNotFound = errors.New("not found")
-	// ErrOverQuota matches a 429: the monthly pad quota is spent.
+	// ErrOverQuota matches a 429 answer to a pad create (Pads.Create): the
+	// monthly pad quota is spent, and no pad was created.
 	ErrOverQuota = errors.New("over quota")
+	// ErrRateLimited matches a 429 answer to any other request, a question
+	// create included: the service or a gateway is throttling the caller.
+	// APIError.RetryAfter says how long it asked the caller to wait.
+	ErrRateLimited = errors.New("rate limited")
 	// ErrServer matches any 5xx answer that was still failing after the
 	// last retry.
 	ErrServer = errors.New("server error")
@@ -39,7 +44,19 @@ var (
 	// ErrResponseTooLarge marks a response body over the client's cap
 	// (WithMaxResponseBytes).
 	ErrResponseTooLarge = errors.New("response too large")
+	// ErrInvalidArgument marks a call the client refused before sending
+	// anything: an empty or dot ID, a nil context, params that cannot go
+	// together (contents with a question ID), a question create without a
+	// title or language, a stats window with one end, a history link that
+	// is not https.
+	ErrInvalidArgument = errors.New("invalid argument")
 )
+
+// argError is an argument the client refused before sending anything.
+type argError string
+
+func (e argError) Error() string        { return "padapi: invalid argument: " + string(e) }
+func (e argError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // maxErrorBody caps how much of a failed response is read and kept.
 const maxErrorBody = 64 << 10
@@ -57,6 +74,9 @@ type APIError struct {
 	// Message is the service's message, or a description of what was wrong
 	// with the response.
 	Message string
+	// Code is the body's "code" field (such as "Unauthorized"), or "" when
+	// the body had none.
+	Code string
 	// Method and Path name the request; Path is the API path, without the
 	// base URL's prefix or the query.
 	Method, Path string
@@ -68,20 +88,27 @@ type APIError struct {
 	Body []byte
 
 	outcomeUnknown bool
+	quota          bool // the request spends the pad quota: a 429 is ErrOverQuota
 	err            error
 }
 
-// Error reads like "padapi: POST /api/pads: 429: Over quota".
+// Error reads like "padapi: POST /api/pads: 429: Over quota". For a create
+// whose outcome is unknown it ends in ": outcome unknown".
 func (e *APIError) Error() string {
 	msg := e.Message
 	if msg == "" {
 		msg = http.StatusText(e.StatusCode)
 	}
-	return fmt.Sprintf("padapi: %s %s: %d: %s", e.Method, e.Path, e.StatusCode, msg)
+	s := fmt.Sprintf("padapi: %s %s: %d: %s", e.Method, e.Path, e.StatusCode, msg)
+	if e.outcomeUnknown {
+		s += ": " + ErrOutcomeUnknown.Error()
+	}
+	return s
 }
 
 // Is matches the sentinel that the status code stands for, and
-// ErrOutcomeUnknown for a create whose answer did not settle the outcome.
+// ErrOutcomeUnknown for a create whose answer did not settle the outcome. A
+// 429 is ErrOverQuota on a pad create and ErrRateLimited on anything else.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrOutcomeUnknown:
@@ -95,7 +122,9 @@ func (e *APIError) Is(target error) bool {
 	case ErrNotFound:
 		return e.StatusCode == http.StatusNotFound
 	case ErrOverQuota:
-		return e.StatusCode == http.StatusTooManyRequests
+		return e.StatusCode == http.StatusTooManyRequests && e.quota
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests && !e.quota
 	case ErrServer:
 		return e.StatusCode >= 500 && e.StatusCode <= 599
 	}
@@ -105,23 +134,20 @@ func (e *APIError) Is(target error) bool {
 // Unwrap returns the decoding or reading error behind the APIError, if any.
 func (e *APIError) Unwrap() error { return e.err }
 
-// wireStatus is the part every response body shares.
-type wireStatus struct {
-	Status  string `json:"status"`
-	Message string `json:"message"`
-}
-
-func (w *wireStatus) envelope() (status, message string) { return w.Status, w.Message }
-
 // errorFromBody builds the APIError for a non-2xx answer from the start of
 // its body. Bodies that are not the service's JSON (a proxy's HTML page, an
 // empty body) still give the status code, with the status text as message.
 func errorFromBody(resp *http.Response, snippet []byte) *APIError {
-	e := &APIError{StatusCode: resp.StatusCode, Body: snippet, RetryAfter: retryAfter(resp)}
+	e := &APIError{StatusCode: resp.StatusCode}
+	e.RetryAfter, _ = retryAfter(resp)
 	var w wireStatus
 	if json.Unmarshal(snippet, &w) == nil {
-		e.Status, e.Message = w.Status, w.Message
+		e.Status, e.Message, e.Code = clip(w.Status, maxErrorBody), clip(w.Message, maxErrorBody), clip(string(w.Code), maxErrorBody)
 	}
+	if len(snippet) > maxErrorBody {
+		snippet = snippet[:maxErrorBody]
+	}
+	e.Body = snippet
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 && e.Message == "" {
 		e.Message = "redirect not followed"
 	}

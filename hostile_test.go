@@ -465,7 +465,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &want); err != nil {
 				t.Fatal(err)
 			}
-			mirror := plain{ID: got.ID, Title: got.Title}
+			mirror := plain{ID: string(got.ID), Title: got.Title}
 			for _, e := range got.Events {
 				mirror.Events = append(mirror.Events, rlPlainEvent{e.Message, e.Kind, e.UserName})
 			}

@@ -58,7 +58,7 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 			}
 			body = `{"status":"OK","pads":[],"total":0,"next_page":"` + other.URL + `/api/pads?page=2"}`
 		case "/api/pads/decode":
-			body = `{"status":"OK","id":12}`
+			body = `{"status":"OK","id":"P1","title":12}`
 		case "/api/pads/large":
 			body = `{"status":"OK","id":"` + strings.Repeat("x", 8<<10) + `"}`
 		case "/api/pads/redirect":
@@ -107,7 +107,7 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 	}
 	c, opts := newClient(srv.URL, text)
 	getPad := func(c *padapi.Client, id string) func(context.Context) (any, error) {
-		return func(ctx context.Context) (any, error) { return c.Pads.Get(ctx, id) }
+		return func(ctx context.Context) (any, error) { return c.Pads.Get(ctx, padapi.ID(id)) }
 	}
 	create := func(c *padapi.Client) func(context.Context) (any, error) {
 		return func(ctx context.Context) (any, error) {
@@ -300,7 +300,7 @@ func TestResourceHygiene(t *testing.T) {
 				if id == "ok" {
 					_, err = c.Quota.Get(ctx)
 				} else {
-					_, err = c.Pads.Get(ctx, id)
+					_, err = c.Pads.Get(ctx, padapi.ID(id))
 				}
 				cancel()
 				if (err == nil) != (id == "ok") {

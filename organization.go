@@ -3,7 +3,6 @@ package padapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"iter"
 	"net/http"
 	"net/url"
@@ -60,15 +59,18 @@ type organizationWire struct {
 
 func (w *organizationWire) organization() Organization {
 	o := Organization(w.organizationAlias)
-	if string(o.ChildOrganizations) == "null" {
-		// encoding/json hands a RawMessage the literal null; the field
-		// promises nil.
-		o.ChildOrganizations = nil
-	}
+	o.ChildOrganizations = nullRaw(o.ChildOrganizations)
 	if o.DefaultLanguage == "" {
 		o.DefaultLanguage = w.DocumentedDefaultLanguage
 	}
 	return o
+}
+
+func (w *organizationWire) missing() string {
+	if w.ID == "" && w.Name == "" && w.UserCount == 0 && w.Users == nil {
+		return "organization"
+	}
+	return ""
 }
 
 // OrganizationStats counts the pads created in a window of time.
@@ -111,6 +113,14 @@ func (w *statsWire) stats() OrganizationStats {
 	return s
 }
 
+// missing: the service always returns the window it counted over.
+func (w *statsWire) missing() string {
+	if w.StartTime.IsZero() && w.EndTime.IsZero() {
+		return "stats window"
+	}
+	return ""
+}
+
 // StatsOptions choose the window of Stats. Set both times or neither; the
 // zero StatsOptions, like nil, means the service's default: the last 7 days.
 type StatsOptions struct {
@@ -123,10 +133,10 @@ func (o *StatsOptions) query() (url.Values, error) {
 		return q, nil
 	}
 	if o.Start.IsZero() || o.End.IsZero() {
-		return nil, errors.New("padapi: StatsOptions: set both Start and End, or neither")
+		return nil, argError("StatsOptions: set both Start and End, or neither")
 	}
 	if o.End.Before(o.Start) {
-		return nil, errors.New("padapi: StatsOptions: End is before Start")
+		return nil, argError("StatsOptions: End is before Start")
 	}
 	q.Set("start_time", o.Start.Format(time.RFC3339Nano))
 	q.Set("end_time", o.End.Format(time.RFC3339Nano))
@@ -140,7 +150,7 @@ type OrganizationService service
 
 // Get returns the organization (GET /api/organization).
 func (s *OrganizationService) Get(ctx context.Context) (*Organization, error) {
-	return one(ctx, s.client, http.MethodGet, "/api/organization", nil, nil, (*organizationWire).organization)
+	return one(ctx, s.client, request{method: http.MethodGet, path: "/api/organization"}, (*organizationWire).organization)
 }
 
 // Stats counts the pads created in a window (GET /api/organization/stats).
@@ -149,29 +159,72 @@ func (s *OrganizationService) Stats(ctx context.Context, opts *StatsOptions) (*O
 	if err != nil {
 		return nil, err
 	}
-	return one(ctx, s.client, http.MethodGet, "/api/organization/stats", q, nil, (*statsWire).stats)
+	return one(ctx, s.client, request{method: http.MethodGet, path: "/api/organization/stats", query: q}, (*statsWire).stats)
 }
 
-// Pads returns one page of all of the organization's pads
+// OrganizationPadListOptions choose the order and page of
+// Organization.ListPads and Organization.AllPads. A nil value means the
+// service's defaults: newest first, first page.
+type OrganizationPadListOptions struct {
+	// Sort is the order; "" means SortCreatedDesc.
+	Sort Sort
+	// Page is the 1-based page number; 0 means the first page.
+	Page int
+}
+
+// ListPads returns one page of all of the organization's pads
 // (GET /api/organization/pads).
-func (s *OrganizationService) Pads(ctx context.Context, opts *PadListOptions) (*Page[Pad], error) {
-	return list(ctx, s.client, "/api/organization/pads", opts.query(), (*padWire).pad)
+func (s *OrganizationService) ListPads(ctx context.Context, opts *OrganizationPadListOptions) (*Page[Pad], error) {
+	return list(ctx, s.client, "/api/organization/pads", "pads", pageOf(opts), (*padWire).pad)
 }
 
 // AllPads iterates over all of the organization's pads, a page at a time as
-// the loop reaches it.
-func (s *OrganizationService) AllPads(ctx context.Context, opts *PadListOptions) iter.Seq2[*Pad, error] {
-	return all(ctx, s.client, "/api/organization/pads", opts, (*padWire).pad)
+// the loop reaches it. It stops at the first error, which it yields once.
+func (s *OrganizationService) AllPads(ctx context.Context, opts *OrganizationPadListOptions) iter.Seq2[*Pad, error] {
+	return all(ctx, s.client, "/api/organization/pads", "pads", pageOf(opts), (*padWire).pad)
 }
 
-// Questions returns one page of all of the organization's questions
+// OrganizationQuestionListOptions choose the order and page of
+// Organization.ListQuestions and Organization.AllQuestions. A nil value
+// means the service's defaults: newest first, first page.
+type OrganizationQuestionListOptions struct {
+	// Sort is the order; "" means SortCreatedDesc.
+	Sort Sort
+	// Page is the 1-based page number; 0 means the first page.
+	Page int
+}
+
+// ListQuestions returns one page of all of the organization's questions
 // (GET /api/organization/questions).
-func (s *OrganizationService) Questions(ctx context.Context, opts *QuestionListOptions) (*Page[Question], error) {
-	return list(ctx, s.client, "/api/organization/questions", opts.query(), (*questionWire).question)
+func (s *OrganizationService) ListQuestions(ctx context.Context, opts *OrganizationQuestionListOptions) (*Page[Question], error) {
+	return list(ctx, s.client, "/api/organization/questions", "questions", pageOf(opts), (*questionWire).question)
 }
 
 // AllQuestions iterates over all of the organization's questions, a page at
-// a time as the loop reaches it.
-func (s *OrganizationService) AllQuestions(ctx context.Context, opts *QuestionListOptions) iter.Seq2[*Question, error] {
-	return all(ctx, s.client, "/api/organization/questions", opts, (*questionWire).question)
+// a time as the loop reaches it. It stops at the first error, which it
+// yields once.
+func (s *OrganizationService) AllQuestions(ctx context.Context, opts *OrganizationQuestionListOptions) iter.Seq2[*Question, error] {
+	return all(ctx, s.client, "/api/organization/questions", "questions", pageOf(opts), (*questionWire).question)
+}
+
+// OrganizationUserListOptions filter Organization.ListUsers. A nil value
+// lists every user.
+type OrganizationUserListOptions struct {
+	// Email, when not "", returns only the user with that email.
+	Email string
+}
+
+// ListUsers returns the organization's users (GET /api/organization/users),
+// or with opts.Email only that user. The service sends them in one answer,
+// not in pages.
+func (s *OrganizationService) ListUsers(ctx context.Context, opts *OrganizationUserListOptions) ([]OrganizationUser, error) {
+	q := url.Values{}
+	if opts != nil && opts.Email != "" {
+		q.Set("email", opts.Email)
+	}
+	w := newPageWire[OrganizationUser]("users")
+	if _, err := s.client.do(ctx, request{method: http.MethodGet, path: "/api/organization/users", query: q}, w); err != nil {
+		return nil, err
+	}
+	return *w.items, nil
 }

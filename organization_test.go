@@ -114,14 +114,14 @@ func TestOrganizationEndpoints(t *testing.T) {
 		},
 		{
 			name:   "Pads",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.Pads(ctx, nil) },
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.ListPads(ctx, nil) },
 			method: "GET", path: "/gw/api/organization/pads",
 			file: "pads_page1.json", want: epPadsPage1(),
 		},
 		{
 			name: "Pads sorted page",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Organization.Pads(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc, Page: 2})
+				return c.Organization.ListPads(ctx, &padapi.OrganizationPadListOptions{Sort: padapi.SortUpdatedDesc, Page: 2})
 			},
 			method: "GET", path: "/gw/api/organization/pads",
 			query: url.Values{"sort": {"updated_at,desc"}, "page": {"2"}},
@@ -129,14 +129,14 @@ func TestOrganizationEndpoints(t *testing.T) {
 		},
 		{
 			name:   "Questions",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.Questions(ctx, nil) },
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.ListQuestions(ctx, nil) },
 			method: "GET", path: "/gw/api/organization/questions",
 			file: "questions_list.json", want: epQuestionsList(),
 		},
 		{
 			name: "Questions sorted",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Organization.Questions(ctx, &padapi.QuestionListOptions{Sort: padapi.SortCreatedDesc})
+				return c.Organization.ListQuestions(ctx, &padapi.OrganizationQuestionListOptions{Sort: padapi.SortCreatedDesc})
 			},
 			method: "GET", path: "/gw/api/organization/questions",
 			query: url.Values{"sort": {"created_at,desc"}},

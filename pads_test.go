@@ -237,9 +237,9 @@ func epPadLive() *padapi.Pad {
 		Playback:            "https://app.coderpad.io/K3P9ZR2A/playback",
 		State:               "started",
 		Type:                "live",
-		QuestionIDs:         []int64{1234, 5678},
-		PadEnvironmentIDs:   []int64{98765},
-		ActiveEnvironmentID: padapi.Ptr[int64](98765),
+		QuestionIDs:         []padapi.ID{"1234", "5678"},
+		PadEnvironmentIDs:   []padapi.ID{"98765"},
+		ActiveEnvironmentID: padapi.Ptr[padapi.ID]("98765"),
 		Team:                &padapi.Team{ID: "42", Name: "Platform"},
 	}
 }
@@ -398,7 +398,7 @@ func TestPadsEndpoints(t *testing.T) {
 		{
 			name: "Create from a question",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr("1234")})
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr[padapi.ID]("1234")})
 			},
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{"question_id": {"1234"}},
@@ -460,7 +460,7 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 func TestPadsCreateContentsWithQuestionID(t *testing.T) {
 	c, n := epCounter(t)
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{
-		Contents: padapi.Ptr("print(1)"), QuestionID: padapi.Ptr("1234"),
+		Contents: padapi.Ptr("print(1)"), QuestionID: padapi.Ptr[padapi.ID]("1234"),
 	})
 	if err == nil {
 		t.Error("Create with Contents and QuestionID: no error")
@@ -471,8 +471,8 @@ func TestPadsCreateContentsWithQuestionID(t *testing.T) {
 }
 
 func TestPadsInvalidID(t *testing.T) {
-	for _, id := range []string{"", ".", ".."} {
-		t.Run(id, func(t *testing.T) {
+	for _, id := range []padapi.ID{"", ".", ".."} {
+		t.Run(string(id), func(t *testing.T) {
 			c, n := epCounter(t)
 			ctx := context.Background()
 			if _, err := c.Pads.Get(ctx, id); err == nil {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 )
 
 // Page is one page of a list: at most 50 items, the total across all pages,
@@ -35,26 +34,27 @@ const (
 	SortUpdatedAsc  Sort = "updated_at,asc"
 )
 
-// ListOptions choose the order and the page of a list. A nil *ListOptions
-// means the service's defaults: newest first, first page.
-type ListOptions struct {
-	// Sort is the order; "" means SortCreatedDesc.
+// listOptions are the sort and page every paged list takes. Each list
+// method has its own public options type of this shape (PadListOptions,
+// QuestionListOptions, ...), converted by pageOf.
+type listOptions struct {
 	Sort Sort
-	// Page is the 1-based page number; 0 means the first page.
 	Page int
 }
 
-// PadListOptions are the options of the pad lists.
-type PadListOptions = ListOptions
-
-// QuestionListOptions are the options of the question lists.
-type QuestionListOptions = ListOptions
-
-func (o *ListOptions) query() url.Values {
-	q := url.Values{}
+// pageOf converts a list method's options (nil: the service's defaults).
+func pageOf[O ~struct {
+	Sort Sort
+	Page int
+}](o *O) listOptions {
 	if o == nil {
-		return q
+		return listOptions{}
 	}
+	return listOptions(*o)
+}
+
+func (o listOptions) query() url.Values {
+	q := url.Values{}
 	if o.Sort != "" {
 		q.Set("sort", string(o.Sort))
 	}
@@ -64,36 +64,65 @@ func (o *ListOptions) query() url.Values {
 	return q
 }
 
-// pageWire is a list response. The items come under the resource's name;
-// one struct serves both lists, and list reads the one its path names.
+// pageWire is a list response. Its items come under a key that depends on
+// the list ("pads", "questions", "events", "users"); list names the key,
+// and reads the field that holds it.
 type pageWire[W any] struct {
 	wireStatus
 	Pads      []W    `json:"pads"`
 	Questions []W    `json:"questions"`
+	Events    []W    `json:"events"`
+	Users     []W    `json:"users"`
 	Total     int    `json:"total"`
 	NextPage  string `json:"next_page"`
 	PrevPage  string `json:"prev_page"`
+
+	key   string
+	items *[]W // the field of key
+}
+
+func newPageWire[W any](key string) *pageWire[W] {
+	w := &pageWire[W]{key: key}
+	switch key {
+	case "pads":
+		w.items = &w.Pads
+	case "questions":
+		w.items = &w.Questions
+	case "events":
+		w.items = &w.Events
+	default:
+		w.items = &w.Users
+	}
+	// encoding/json appends to the slice it finds: given room for a full
+	// page, it does not grow the slice from nothing, copying every item at
+	// each doubling (a quarter of the bytes a page decode allocates). The
+	// room also tells an absent key from an empty list: encoding/json
+	// replaces the slice for [] and null, and leaves it alone when the key
+	// is absent.
+	*w.items = make([]W, 0, pageSize)
+	return w
+}
+
+// missing names the list's key when the body did not have it: a page
+// without its items is malformed, not empty.
+func (w *pageWire[W]) missing() string {
+	if len(*w.items) == 0 && cap(*w.items) == pageSize {
+		return strconv.Quote(w.key) + " list"
+	}
+	return ""
 }
 
 // pageSize is the most items the service puts in one page.
 const pageSize = 50
 
-// list fetches one page of the list at path and converts its items.
-func list[W, T any](ctx context.Context, c *Client, path string, query url.Values, conv func(*W) T) (*Page[T], error) {
-	// The items come under the resource's name, the path's last segment.
-	// encoding/json appends to the slice it finds there: given room for a
-	// full page, it does not grow the slice from nothing, copying every
-	// item at each doubling (a quarter of the bytes a page decode allocates).
-	var w pageWire[W]
-	wanted := &w.Pads
-	if strings.HasSuffix(path, "/questions") {
-		wanted = &w.Questions
-	}
-	*wanted = make([]W, 0, pageSize)
-	if err := c.do(ctx, http.MethodGet, path, query, nil, &w); err != nil {
+// list fetches one page of the list at path, whose items come under key,
+// and converts them.
+func list[W, T any](ctx context.Context, c *Client, path, key string, opts listOptions, conv func(*W) T) (*Page[T], error) {
+	w := newPageWire[W](key)
+	if _, err := c.do(ctx, request{method: http.MethodGet, path: path, query: opts.query()}, w); err != nil {
 		return nil, err
 	}
-	items := *wanted
+	items := *w.items
 	p := &Page[T]{Items: make([]T, len(items)), Total: w.Total, NextPage: w.NextPage, PrevPage: w.PrevPage}
 	for i := range items {
 		p.Items[i] = conv(&items[i])
@@ -111,16 +140,12 @@ func list[W, T any](ctx context.Context, c *Client, path string, query url.Value
 // paging. A link back to a page number already fetched (whatever sort it
 // names), or a link onward from an empty page, ends the iteration with an
 // error, so a misbehaving service cannot make it loop forever.
-func all[W, T any](ctx context.Context, c *Client, path string, opts *ListOptions, conv func(*W) T) iter.Seq2[*T, error] {
+func all[W, T any](ctx context.Context, c *Client, path, key string, next listOptions, conv func(*W) T) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
-		var next ListOptions
-		if opts != nil {
-			next = *opts
-		}
 		fetched := map[int]bool{}
 		for {
 			fetched[max(next.Page, 1)] = true // no page is page 1
-			page, err := list(ctx, c, path, next.query(), conv)
+			page, err := list(ctx, c, path, key, next, conv)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -151,7 +176,7 @@ func all[W, T any](ctx context.Context, c *Client, path string, opts *ListOption
 
 // follow returns the options that a next_page link asks for: its page, and
 // its sort when it names one.
-func (o ListOptions) follow(link string) (ListOptions, error) {
+func (o listOptions) follow(link string) (listOptions, error) {
 	u, err := url.Parse(link)
 	if err != nil {
 		return o, errors.New("next_page is not a URL")

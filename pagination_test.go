@@ -27,7 +27,7 @@ const epPageSize = 50
 // the service sends, and records the query of every request.
 type epPager struct {
 	path string // the API path, such as /api/pads
-	key  string // the list's JSON key: "pads" or "questions"
+	key  string // the list's JSON key: "pads", "questions" or "events"
 	n    int
 	// link returns the next_page link of a page, given the request's host
 	// and sort; nil means the service's own link.
@@ -92,8 +92,13 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 
 // item is the i-th item (from 1) of the list.
 func (p *epPager) item(i int) map[string]any {
-	if p.key == "questions" {
+	switch p.key {
+	case "questions":
 		return map[string]any{"id": i, "title": fmt.Sprintf("Question %d", i), "created_at": "2024-01-01T00:00:00Z"}
+	case "events":
+		// An event has no ID; its message stands in for one.
+		id := fmt.Sprintf("E%03d", i)
+		return map[string]any{"id": id, "message": id, "kind": "joined", "created_at": "2024-01-01T00:00:00Z"}
 	}
 	return map[string]any{"id": fmt.Sprintf("P%03d", i), "title": fmt.Sprintf("Pad %d", i), "events": "x", "created_at": "2024-01-01T00:00:00Z"}
 }
@@ -108,7 +113,7 @@ func (p *epPager) requests() []string {
 // epIter is one of the library's All iterators, seen as a sequence of IDs.
 type epIter struct {
 	name, path, key string
-	all             func(context.Context, *padapi.Client, *padapi.ListOptions) iter.Seq2[string, error]
+	all             func(context.Context, *padapi.Client, padapi.Sort) iter.Seq2[string, error]
 }
 
 // epIDs turns a sequence of items into a sequence of their IDs.
@@ -126,21 +131,25 @@ func epIDs[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string
 	}
 }
 
-func epPadID(p *padapi.Pad) string           { return p.ID }
+func epPadID(p *padapi.Pad) string           { return string(p.ID) }
 func epQuestionID(q *padapi.Question) string { return string(q.ID) }
+func epEventID(e *padapi.PadEvent) string    { return e.Message }
 
 var epIters = []epIter{
-	{"Pads.All", "/api/pads", "pads", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
-		return epIDs(c.Pads.All(ctx, o), epPadID)
+	{"Pads.All", "/api/pads", "pads", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
+		return epIDs(c.Pads.All(ctx, &padapi.PadListOptions{Sort: s}), epPadID)
 	}},
-	{"Questions.All", "/api/questions", "questions", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
-		return epIDs(c.Questions.All(ctx, o), epQuestionID)
+	{"Questions.All", "/api/questions", "questions", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
+		return epIDs(c.Questions.All(ctx, &padapi.QuestionListOptions{Sort: s}), epQuestionID)
 	}},
-	{"Organization.AllPads", "/api/organization/pads", "pads", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
-		return epIDs(c.Organization.AllPads(ctx, o), epPadID)
+	{"Organization.AllPads", "/api/organization/pads", "pads", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
+		return epIDs(c.Organization.AllPads(ctx, &padapi.OrganizationPadListOptions{Sort: s}), epPadID)
 	}},
-	{"Organization.AllQuestions", "/api/organization/questions", "questions", func(ctx context.Context, c *padapi.Client, o *padapi.ListOptions) iter.Seq2[string, error] {
-		return epIDs(c.Organization.AllQuestions(ctx, o), epQuestionID)
+	{"Organization.AllQuestions", "/api/organization/questions", "questions", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
+		return epIDs(c.Organization.AllQuestions(ctx, &padapi.OrganizationQuestionListOptions{Sort: s}), epQuestionID)
+	}},
+	{"Pads.AllEvents", "/api/pads/P1/events", "events", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
+		return epIDs(c.Pads.AllEvents(ctx, "P1", &padapi.PadEventListOptions{Sort: s}), epEventID)
 	}},
 }
 
@@ -190,7 +199,7 @@ func TestAllThreePages(t *testing.T) {
 		t.Run(it.name, func(t *testing.T) {
 			p := &epPager{path: it.path, key: it.key, n: 107}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, &padapi.ListOptions{Sort: padapi.SortUpdatedAsc}), 1000)
+			got := epCollect(it.all(context.Background(), c, padapi.SortUpdatedAsc), 1000)
 			ids, errs := epSplit(got)
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
@@ -212,7 +221,7 @@ func TestAllBreakEarly(t *testing.T) {
 		t.Run(it.name, func(t *testing.T) {
 			p := &epPager{path: it.path, key: it.key, n: 107}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, nil), 10)
+			got := epCollect(it.all(context.Background(), c, ""), 10)
 			ids, errs := epSplit(got)
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
@@ -232,7 +241,7 @@ func TestAllErrorOnSecondPage(t *testing.T) {
 		t.Run(it.name, func(t *testing.T) {
 			p := &epPager{path: it.path, key: it.key, n: 107, fail: 2}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, nil), 1000)
+			got := epCollect(it.all(context.Background(), c, ""), 1000)
 			if len(got) != epPageSize+1 {
 				t.Fatalf("yielded %d values, want %d items and then one error", len(got), epPageSize)
 			}
@@ -265,7 +274,7 @@ func TestAllNextPageOnAnotherHost(t *testing.T) {
 				return other.URL + epPrefix + it.path + "?page=" + strconv.Itoa(next)
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, nil), 1000))
+			ids, errs := epSplit(epCollect(it.all(context.Background(), c, ""), 1000))
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -292,7 +301,7 @@ func TestAllNextPageWithoutPrefix(t *testing.T) {
 				return "http://" + host + it.path + "?page=" + strconv.Itoa(next)
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, nil), 1000))
+			ids, errs := epSplit(epCollect(it.all(context.Background(), c, ""), 1000))
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -354,7 +363,7 @@ func TestAllNextPageBackToFirst(t *testing.T) {
 func epCheckLoopCaught(t *testing.T, it epIter, p *epPager) {
 	t.Helper()
 	c := p.start(t)
-	got := epCollect(it.all(context.Background(), c, nil), 1000)
+	got := epCollect(it.all(context.Background(), c, ""), 1000)
 	ids, errs := epSplit(got)
 	if diff := cmp.Diff(it.wantIDs(1, 2*epPageSize), ids); diff != "" {
 		t.Errorf("IDs mismatch (-want +got):\n%s", diff)

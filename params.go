@@ -1,9 +1,11 @@
 package padapi
 
 import (
-	"fmt"
+	"bytes"
+	"mime/multipart"
+	"net/textproto"
 	"net/url"
-	"reflect"
+	"strconv"
 )
 
 // Ptr returns a pointer to v. Params are structs of pointers, so that a field
@@ -11,20 +13,83 @@ import (
 // &padapi.PadCreateParams{Title: padapi.Ptr("Interview"), Private: padapi.Ptr(true)}.
 func Ptr[T any](v T) *T { return &v }
 
-// formValues encodes the non-nil pointer fields of a params struct under
-// their `form` tags. A nil params encodes as an empty form.
-func formValues(params any) url.Values {
-	form := url.Values{}
-	rv := reflect.ValueOf(params)
-	if rv.IsNil() {
-		return form
+// body is a request body, held whole in memory so that every attempt of a
+// request sends the same bytes.
+type body struct {
+	contentType string
+	data        []byte
+}
+
+// form collects the fields of a request body in the order they are set.
+type form struct {
+	names, values []string
+	file          *formFile // sent as multipart/form-data when set
+}
+
+// formFile is a file part of a multipart body.
+type formFile struct {
+	field, filename, contentType string
+	data                         []byte
+}
+
+func (f *form) set(name, value string) {
+	f.names = append(f.names, name)
+	f.values = append(f.values, value)
+}
+
+// setString sets name when v is not nil.
+func (f *form) setString(name string, v *string) {
+	if v != nil {
+		f.set(name, *v)
 	}
-	rv = rv.Elem()
-	for i := range rv.NumField() {
-		name := rv.Type().Field(i).Tag.Get("form")
-		if f := rv.Field(i); name != "" && !f.IsNil() {
-			form.Set(name, fmt.Sprint(f.Elem().Interface()))
+}
+
+// setBool sets name to true or false when v is not nil.
+func (f *form) setBool(name string, v *bool) {
+	if v != nil {
+		f.set(name, strconv.FormatBool(*v))
+	}
+}
+
+// setID sets name when id is not nil, and refuses an empty ID.
+func (f *form) setID(name string, id *ID) error {
+	if id == nil {
+		return nil
+	}
+	if *id == "" {
+		return argError(name + " is an empty ID")
+	}
+	f.set(name, string(*id))
+	return nil
+}
+
+// encode returns the body: form-encoded, or multipart/form-data when the
+// form carries a file.
+func (f *form) encode() *body {
+	if f.file == nil {
+		var b []byte
+		for i, name := range f.names {
+			if i > 0 {
+				b = append(b, '&')
+			}
+			b = append(b, url.QueryEscape(name)...)
+			b = append(b, '=')
+			b = append(b, url.QueryEscape(f.values[i])...)
 		}
+		return &body{contentType: "application/x-www-form-urlencoded", data: b}
 	}
-	return form
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for i, name := range f.names {
+		_ = w.WriteField(name, f.values[i]) // a bytes.Buffer never fails
+	}
+	h := textproto.MIMEHeader{}
+	// field and filename are the client's own constants, with no quote to
+	// escape.
+	h.Set("Content-Disposition", `form-data; name="`+f.file.field+`"; filename="`+f.file.filename+`"`)
+	h.Set("Content-Type", f.file.contentType)
+	part, _ := w.CreatePart(h)
+	_, _ = part.Write(f.file.data)
+	_ = w.Close()
+	return &body{contentType: w.FormDataContentType(), data: buf.Bytes()}
 }

@@ -1,52 +1,13 @@
 package padapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
-	"reflect"
 	"time"
 )
-
-// ID is a resource ID that the service sends as a JSON number (questions) or
-// a string. It decodes either, and marshals an all-digits ID back as a
-// number, the way the service sends it.
-type ID string
-
-// UnmarshalJSON accepts a JSON number, a string or null (as "").
-func (id *ID) UnmarshalJSON(b []byte) error {
-	switch {
-	case string(b) == "null":
-		return nil
-	case b[0] == '"':
-		var s string
-		err := json.Unmarshal(b, &s)
-		*id = ID(s)
-		return err
-	case isInteger(b):
-		*id = ID(b)
-		return nil
-	}
-	return &json.UnmarshalTypeError{Value: "ID " + quoteShort(b), Type: reflect.TypeFor[ID]()}
-}
-
-// MarshalJSON writes a numeric ID as a number and any other ID as a string.
-func (id ID) MarshalJSON() ([]byte, error) {
-	if isInteger([]byte(id)) {
-		return []byte(id), nil
-	}
-	return json.Marshal(string(id))
-}
-
-// isInteger reports whether b is a JSON integer without sign or leading zero.
-func isInteger(b []byte) bool {
-	if len(b) == 0 || len(b) > 19 || (b[0] == '0' && len(b) > 1) {
-		return false
-	}
-	return bytes.IndexFunc(b, func(r rune) bool { return r < '0' || r > '9' }) < 0
-}
 
 // Question is a question of the question library.
 type Question struct {
@@ -68,6 +29,9 @@ type Question struct {
 	Contents string `json:"contents"`
 	// Solution is the question's solution.
 	Solution string `json:"solution"`
+	// AIAssistPrompt is the system prompt of the pad's AI assistant for
+	// this question (live responses only).
+	AIAssistPrompt string `json:"ai_assist_custom_system_prompt,omitempty"`
 	// Shared questions are visible to the whole organization.
 	Shared bool `json:"shared"`
 	// TakeHome marks a take-home question.
@@ -87,10 +51,10 @@ type Question struct {
 	// ContentsForTestCases is the code the test cases run against.
 	ContentsForTestCases string `json:"contents_for_test_cases"`
 	// PublicTakeHomeSettingID is the take-home setting, or nil.
-	PublicTakeHomeSettingID *int64 `json:"public_take_home_setting_id"`
-	// CustomDatabase is the question's database, as the service sends it,
-	// or nil.
-	CustomDatabase json.RawMessage `json:"custom_database,omitempty"`
+	PublicTakeHomeSettingID *ID `json:"public_take_home_setting_id"`
+	// CustomDatabase is the question's database, or nil (live responses
+	// only).
+	CustomDatabase *CustomDatabase `json:"custom_database,omitempty"`
 	// CreatedAt and UpdatedAt are when the question was created and last
 	// changed.
 	CreatedAt time.Time `json:"created_at"`
@@ -109,17 +73,57 @@ type CandidateInstruction struct {
 type CustomFile struct {
 	// ID, Title, Description, Filename and Filesize describe the file, all
 	// as the service sends them (strings).
-	ID          string `json:"id"`
+	ID          ID     `json:"id"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
 	Filename    string `json:"filename"`
 	Filesize    string `json:"filesize"`
 }
 
+// CustomDatabase is the database a SQL question runs against.
+type CustomDatabase struct {
+	// ID identifies the database.
+	ID ID `json:"id"`
+	// Title, Description and Language describe it.
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Language    string `json:"language"`
+	// Schema is the schema as text (SQL).
+	Schema string `json:"schema"`
+	// SchemaJSON is the schema as tables and columns, or nil.
+	SchemaJSON *DatabaseSchema `json:"schema_json,omitempty"`
+}
+
+// DatabaseSchema is a custom database's schema as structured data.
+type DatabaseSchema struct {
+	// Arrangement is how the service lays the tables out, as it sends it.
+	Arrangement json.RawMessage `json:"arrangement,omitempty"`
+	// Tables are the database's tables.
+	Tables []DatabaseTable `json:"tables"`
+}
+
+// DatabaseTable is a table of a custom database.
+type DatabaseTable struct {
+	// Name is the table's name.
+	Name string `json:"name"`
+	// Columns are its columns, in order.
+	Columns []DatabaseColumn `json:"columns"`
+}
+
+// DatabaseColumn is a column of a custom database's table.
+type DatabaseColumn struct {
+	// Name and Type are the column's name and SQL type.
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// PrimaryKey and NotNull are the column's constraints (pk, nn).
+	PrimaryKey bool `json:"pk"`
+	NotNull    bool `json:"nn"`
+}
+
 // TestCase is one test case of a question.
 type TestCase struct {
 	// ID identifies the test case.
-	ID int64 `json:"id"`
+	ID ID `json:"id"`
 	// Arguments are the arguments passed in.
 	Arguments []string `json:"arguments"`
 	// ReturnValue is the expected result.
@@ -143,67 +147,212 @@ type questionWire struct {
 func (w *questionWire) question() Question {
 	q := Question(w.questionAlias)
 	q.CreatedAt, q.UpdatedAt = w.CreatedAt.Time, w.UpdatedAt.Time
-	if string(q.CustomDatabase) == "null" {
-		// encoding/json hands a RawMessage the literal null; the field
-		// promises nil.
-		q.CustomDatabase = nil
+	if q.CustomDatabase != nil && q.CustomDatabase.SchemaJSON != nil {
+		q.CustomDatabase.SchemaJSON.Arrangement = nullRaw(q.CustomDatabase.SchemaJSON.Arrangement)
 	}
 	return q
+}
+
+func (w *questionWire) missing() string {
+	if w.ID == "" {
+		return "question"
+	}
+	return ""
 }
 
 // QuestionsService manages the question library.
 type QuestionsService service
 
-// QuestionCreateParams are the fields of a new question; nil fields are not
-// sent.
-type QuestionCreateParams struct {
-	Title       *string `form:"title"`
-	Language    *string `form:"language"`
-	Description *string `form:"description"`
-	Contents    *string `form:"contents"`
-	Solution    *string `form:"solution"`
-	Shared      *bool   `form:"shared"`
+// QuestionListOptions choose the order and page of Questions.List and
+// Questions.All. A nil *QuestionListOptions means the service's defaults:
+// newest first, first page.
+type QuestionListOptions struct {
+	// Sort is the order; "" means SortCreatedDesc.
+	Sort Sort
+	// Page is the 1-based page number; 0 means the first page.
+	Page int
 }
-
-// QuestionUpdateParams are the fields to change; nil fields are left as they
-// are.
-type QuestionUpdateParams = QuestionCreateParams
 
 // List returns one page of the caller's questions (GET /api/questions).
 func (s *QuestionsService) List(ctx context.Context, opts *QuestionListOptions) (*Page[Question], error) {
-	return list(ctx, s.client, "/api/questions", opts.query(), (*questionWire).question)
+	return list(ctx, s.client, "/api/questions", "questions", pageOf(opts), (*questionWire).question)
 }
 
 // All iterates over all of the caller's questions, fetching each page of
 // GET /api/questions only when the loop reaches it. It stops at the first
 // error, which it yields once.
 func (s *QuestionsService) All(ctx context.Context, opts *QuestionListOptions) iter.Seq2[*Question, error] {
-	return all(ctx, s.client, "/api/questions", opts, (*questionWire).question)
+	return all(ctx, s.client, "/api/questions", "questions", pageOf(opts), (*questionWire).question)
 }
 
 // Get returns one question (GET /api/questions/ID).
-func (s *QuestionsService) Get(ctx context.Context, id string) (*Question, error) {
-	return byID(ctx, s.client, http.MethodGet, "/api/questions", id, nil, (*questionWire).question)
+func (s *QuestionsService) Get(ctx context.Context, id ID) (*Question, error) {
+	path, err := resourcePath("/api/questions", id)
+	if err != nil {
+		return nil, err
+	}
+	return one(ctx, s.client, request{method: http.MethodGet, path: path}, (*questionWire).question)
+}
+
+// QuestionFile is one file of a multi-file question.
+type QuestionFile struct {
+	// Path is the file's path in the pad, such as "src/main.py".
+	Path string `json:"path"`
+	// Contents is the file's text.
+	Contents string `json:"contents"`
+}
+
+// QuestionCreateParams are the fields of a new question; nil fields are not
+// sent. Title and Language are required. At most one of Contents, Files and
+// Zip may be set: they are three ways to give the question's code.
+type QuestionCreateParams struct {
+	Title       *string
+	Language    *string
+	Description *string
+	// Contents is the code of a single-file question.
+	Contents *string
+	Solution *string
+	// AIAssistPrompt is the system prompt of the pad's AI assistant.
+	AIAssistPrompt *string
+	// CandidateInstructions are shown to the candidate; nil sends none.
+	CandidateInstructions []CandidateInstruction
+	// Files are the files of a multi-file question; nil sends none.
+	Files []QuestionFile
+	// Zip is a zip archive of the question's files, uploaded as
+	// multipart/form-data; nil or empty sends none.
+	Zip []byte
+}
+
+// QuestionUpdateParams are the fields to change; nil fields are left as
+// they are. At most one of Contents, Files and Zip may be set.
+type QuestionUpdateParams struct {
+	Title                 *string
+	Language              *string
+	Description           *string
+	Contents              *string
+	Solution              *string
+	AIAssistPrompt        *string
+	CandidateInstructions []CandidateInstruction
+	Files                 []QuestionFile
+	Zip                   []byte
+}
+
+// questionParams are the fields QuestionCreateParams and
+// QuestionUpdateParams share, which encode the same way.
+type questionParams struct {
+	Title                 *string
+	Language              *string
+	Description           *string
+	Contents              *string
+	Solution              *string
+	AIAssistPrompt        *string
+	CandidateInstructions []CandidateInstruction
+	Files                 []QuestionFile
+	Zip                   []byte
+}
+
+// encode checks a create's params (which need a title and a language).
+func (p *QuestionCreateParams) encode() (*body, error) {
+	if p == nil || p.Title == nil || *p.Title == "" || p.Language == nil || *p.Language == "" {
+		return nil, argError("QuestionCreateParams: Title and Language are required")
+	}
+	return questionParams(*p).encode("QuestionCreateParams")
+}
+
+func (p *QuestionUpdateParams) encode() (*body, error) {
+	if p == nil {
+		return (&form{}).encode(), nil
+	}
+	return questionParams(*p).encode("QuestionUpdateParams")
+}
+
+// encode returns the form the service takes: keys nested under question
+// (question[title]=...), as a Rails form sends them, the instructions and
+// files as JSON values, and multipart/form-data with the zip as a file part.
+func (p questionParams) encode(name string) (*body, error) {
+	set := 0
+	for _, given := range []bool{p.Contents != nil, p.Files != nil, len(p.Zip) > 0} {
+		if given {
+			set++
+		}
+	}
+	if set > 1 {
+		return nil, argError(name + ": set at most one of Contents, Files and Zip")
+	}
+	var f form
+	f.setString("question[title]", p.Title)
+	f.setString("question[language]", p.Language)
+	f.setString("question[description]", p.Description)
+	f.setString("question[contents]", p.Contents)
+	f.setString("question[solution]", p.Solution)
+	f.setString("question[ai_assist_custom_system_prompt]", p.AIAssistPrompt)
+	if p.CandidateInstructions != nil {
+		type instruction struct {
+			Instructions   string `json:"instructions"`
+			DefaultVisible *bool  `json:"default_visible,omitempty"`
+		}
+		list := make([]instruction, len(p.CandidateInstructions))
+		for i, in := range p.CandidateInstructions {
+			list[i] = instruction(in)
+		}
+		b, _ := json.Marshal(list) // strings and bools always marshal
+		f.set("question[candidate_instructions]", string(b))
+	}
+	if p.Files != nil {
+		for i, file := range p.Files {
+			if file.Path == "" {
+				return nil, argError(fmt.Sprintf("%s: Files[%d] has no Path", name, i))
+			}
+		}
+		b, _ := json.Marshal(p.Files)
+		f.set("question[file_contents]", string(b))
+	}
+	if len(p.Zip) > 0 {
+		f.file = &formFile{field: "question[zip_file]", filename: "question.zip", contentType: "application/zip", data: p.Zip}
+	}
+	return f.encode(), nil
 }
 
 // Create creates a question (POST /api/questions). Like Pads.Create it is
 // never retried once the request may have reached the service; an error
 // matching ErrOutcomeUnknown means the question may exist.
 func (s *QuestionsService) Create(ctx context.Context, params *QuestionCreateParams) (*Question, error) {
-	return one(ctx, s.client, http.MethodPost, "/api/questions", nil, formValues(params), (*questionWire).question)
+	b, err := params.encode()
+	if err != nil {
+		return nil, err
+	}
+	return one(ctx, s.client, request{method: http.MethodPost, path: "/api/questions", body: b}, (*questionWire).question)
 }
 
-// Update changes a question (PUT /api/questions/ID) and returns it.
-func (s *QuestionsService) Update(ctx context.Context, id string, params *QuestionUpdateParams) (*Question, error) {
-	return byID(ctx, s.client, http.MethodPut, "/api/questions", id, formValues(params), (*questionWire).question)
+// Update changes a question (PUT /api/questions/ID) and returns it as it is
+// after the change. When the service answers with a status only or an
+// empty body, Update fetches the question, so it returns a question or an
+// error, never neither.
+func (s *QuestionsService) Update(ctx context.Context, id ID, params *QuestionUpdateParams) (*Question, error) {
+	path, err := resourcePath("/api/questions", id)
+	if err != nil {
+		return nil, err
+	}
+	b, err := params.encode()
+	if err != nil {
+		return nil, err
+	}
+	q, err := one(ctx, s.client, request{method: http.MethodPut, path: path, body: b}, (*questionWire).question)
+	if err != nil || q != nil {
+		return q, err
+	}
+	return s.Get(ctx, id)
 }
 
 // Delete deletes a question (DELETE /api/questions/ID). An unknown ID gives
-// an error matching ErrNotFound.
-func (s *QuestionsService) Delete(ctx context.Context, id string) error {
+// an error matching ErrNotFound; but when an attempt got no definite answer
+// and the retry finds the question gone, that attempt deleted it, and
+// Delete succeeds.
+func (s *QuestionsService) Delete(ctx context.Context, id ID) error {
 	path, err := resourcePath("/api/questions", id)
 	if err != nil {
 		return err
 	}
-	return s.client.do(ctx, http.MethodDelete, path, nil, nil, &wireStatus{})
+	_, err = s.client.do(ctx, request{method: http.MethodDelete, path: path, gone: true}, &wireStatus{})
+	return err
 }

@@ -36,8 +36,8 @@ func epQuestionLive() *padapi.Question {
 			{ID: "cf_1", Title: "Input", Description: "Sample input", Filename: "input.txt", Filesize: "42"},
 		},
 		TestCases: []padapi.TestCase{
-			{ID: 1, Arguments: []string{"15"}, ReturnValue: "FizzBuzz", Visible: true},
-			{ID: 2, Arguments: []string{"3"}, ReturnValue: "Fizz"},
+			{ID: "1", Arguments: []string{"15"}, ReturnValue: "FizzBuzz", Visible: true},
+			{ID: "2", Arguments: []string{"3"}, ReturnValue: "Fizz"},
 		},
 		CreatedAt: time.Date(2023, 6, 1, 9, 0, 0, 0, time.UTC),
 		UpdatedAt: time.Date(2023, 6, 2, 17, 30, 15, 250_000_000, epOffset(2, 0)),
@@ -59,10 +59,19 @@ func epQuestionsList() *padapi.Page[padapi.Question] {
 			IsDraft:                 true,
 			PadType:                 "take_home",
 			CustomFiles:             []padapi.CustomFile{},
-			PublicTakeHomeSettingID: padapi.Ptr[int64](77),
-			CustomDatabase:          json.RawMessage(`{"engine": "postgres", "tables": ["customers"]}`),
-			CreatedAt:               time.Date(2023, 7, 1, 12, 0, 0, 0, time.UTC),
-			UpdatedAt:               time.Date(2023, 7, 1, 12, 0, 0, 0, time.UTC),
+			PublicTakeHomeSettingID: padapi.Ptr[padapi.ID]("77"),
+			CustomDatabase: &padapi.CustomDatabase{
+				ID: "9", Title: "Shop", Language: "postgresql", Schema: "CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL);",
+				SchemaJSON: &padapi.DatabaseSchema{
+					Arrangement: json.RawMessage(`{"customers": {"x": 0, "y": 0}}`),
+					Tables: []padapi.DatabaseTable{{Name: "customers", Columns: []padapi.DatabaseColumn{
+						{Name: "id", Type: "int", PrimaryKey: true, NotNull: true},
+						{Name: "name", Type: "text", NotNull: true},
+					}}},
+				},
+			},
+			CreatedAt: time.Date(2023, 7, 1, 12, 0, 0, 0, time.UTC),
+			UpdatedAt: time.Date(2023, 7, 1, 12, 0, 0, 0, time.UTC),
 		}},
 		Total: 1,
 	}
@@ -98,34 +107,38 @@ func TestQuestionsEndpoints(t *testing.T) {
 			file: "question_live.json", want: epQuestionLive(),
 		},
 		{
-			name: "Create with title and shared",
+			name: "Create with title and language",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("FizzBuzz"), Shared: padapi.Ptr(true)})
+				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("FizzBuzz"), Language: padapi.Ptr("python3")})
 			},
 			method: "POST", path: "/gw/api/questions",
-			form: url.Values{"title": {"FizzBuzz"}, "shared": {"true"}},
+			form: url.Values{"question[title]": {"FizzBuzz"}, "question[language]": {"python3"}},
 			file: "question_live.json", want: epQuestionLive(),
 		},
 		{
 			name: "Create with every field",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
 				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{
-					Title:       padapi.Ptr("FizzBuzz"),
-					Language:    padapi.Ptr("python3"),
-					Description: padapi.Ptr("A warm-up; expect ten minutes."),
-					Contents:    padapi.Ptr("def fizzbuzz(n):\n    pass\n"),
-					Solution:    padapi.Ptr(""),
-					Shared:      padapi.Ptr(false),
+					Title:          padapi.Ptr("FizzBuzz"),
+					Language:       padapi.Ptr("python3"),
+					Description:    padapi.Ptr("A warm-up; expect ten minutes."),
+					Contents:       padapi.Ptr("def fizzbuzz(n):\n    pass\n"),
+					Solution:       padapi.Ptr(""),
+					AIAssistPrompt: padapi.Ptr("Give hints, not answers."),
+					CandidateInstructions: []padapi.CandidateInstruction{
+						{Instructions: "Read the spec.", DefaultVisible: padapi.Ptr(true)},
+					},
 				})
 			},
 			method: "POST", path: "/gw/api/questions",
 			form: url.Values{
-				"title":       {"FizzBuzz"},
-				"language":    {"python3"},
-				"description": {"A warm-up; expect ten minutes."},
-				"contents":    {"def fizzbuzz(n):\n    pass\n"},
-				"solution":    {""},
-				"shared":      {"false"},
+				"question[title]":                          {"FizzBuzz"},
+				"question[language]":                       {"python3"},
+				"question[description]":                    {"A warm-up; expect ten minutes."},
+				"question[contents]":                       {"def fizzbuzz(n):\n    pass\n"},
+				"question[solution]":                       {""},
+				"question[ai_assist_custom_system_prompt]": {"Give hints, not answers."},
+				"question[candidate_instructions]":         {`[{"instructions":"Read the spec.","default_visible":true}]`},
 			},
 			file: "question_live.json", want: epQuestionLive(),
 		},
@@ -135,7 +148,7 @@ func TestQuestionsEndpoints(t *testing.T) {
 				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Description: padapi.Ptr("A warm-up; expect ten minutes.")})
 			},
 			method: "PUT", path: "/gw/api/questions/1234",
-			form: url.Values{"description": {"A warm-up; expect ten minutes."}},
+			form: url.Values{"question[description]": {"A warm-up; expect ten minutes."}},
 			file: "question_live.json", want: epQuestionLive(),
 		},
 		{
@@ -159,8 +172,8 @@ func TestQuestionsDeleteNotFound(t *testing.T) {
 }
 
 func TestQuestionsInvalidID(t *testing.T) {
-	for _, id := range []string{"", ".", ".."} {
-		t.Run(id, func(t *testing.T) {
+	for _, id := range []padapi.ID{"", ".", ".."} {
+		t.Run(string(id), func(t *testing.T) {
 			c, n := epCounter(t)
 			ctx := context.Background()
 			if _, err := c.Questions.Get(ctx, id); err == nil {

@@ -2,8 +2,6 @@ package padapi
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"net/http"
 	"time"
 )
@@ -14,6 +12,11 @@ import (
 // A quota is a snapshot. Checking it before a create is advisory: another
 // process can spend the last pad between the check and the create, so the
 // create's ErrOverQuota is the real answer.
+//
+// A limited plan may come without PadsRemaining and MonthlyPadLimit (the
+// live service sends such quotas): its limit is then unknown, which is
+// neither zero nor an error. Remaining, Limit and CanCreate read a quota in
+// every shape.
 type Quota struct {
 	// Status is "OK" in every quota the client returns.
 	Status string `json:"status"`
@@ -26,45 +29,63 @@ type Quota struct {
 	QuotaResetAt time.Time `json:"quota_reset_at"`
 	// Unlimited is true for an unmetered plan.
 	Unlimited bool `json:"unlimited"`
-	// PadsRemaining is the pads left this cycle; nil when Unlimited.
+	// PadsRemaining is the pads left this cycle; nil when Unlimited or
+	// not sent.
 	PadsRemaining *int `json:"pads_remaining,omitempty"`
-	// MonthlyPadLimit is the pads allocated per cycle; nil when Unlimited.
+	// MonthlyPadLimit is the pads allocated per cycle; nil when Unlimited
+	// or not sent.
 	MonthlyPadLimit *int `json:"monthly_pad_limit,omitempty"`
+	// OveragesEnabled reports whether pads past the limit are allowed (and
+	// billed); nil, as in the documented shape, means off.
+	OveragesEnabled *bool `json:"overages_enabled,omitempty"`
 }
 
-// CanCreate reports whether n more pads fit in the quota: true when the plan
-// is unlimited or at least n pads remain. It is advisory; see Quota.
-func (q *Quota) CanCreate(n int) bool {
-	remaining, unlimited := q.Remaining()
-	return unlimited || remaining >= n
-}
-
-// Remaining returns the pads left this cycle, or unlimited true (and n 0)
-// when the plan is unmetered. A limited quota without a count, which the
-// service never sends but a hand-built stub may hold, has 0 left.
-func (q *Quota) Remaining() (n int, unlimited bool) {
+// Remaining returns the pads left this cycle. ok is false when the plan is
+// unlimited or the quota does not say: when only the limit was sent,
+// Remaining derives the rest from PadsUsed (never below 0).
+func (q *Quota) Remaining() (n int, ok bool) {
 	switch {
 	case q.Unlimited:
-		return 0, true
-	case q.PadsRemaining == nil:
 		return 0, false
+	case q.PadsRemaining != nil:
+		return max(*q.PadsRemaining, 0), true
+	case q.MonthlyPadLimit != nil:
+		return max(*q.MonthlyPadLimit-q.PadsUsed, 0), true
 	}
-	return *q.PadsRemaining, false
+	return 0, false
 }
 
-// UnmarshalJSON decodes the service's quota object, with its timestamp forms,
-// and rejects a quota that breaks the rule that pads_remaining and
-// monthly_pad_limit are present exactly when unlimited is false.
+// Limit returns the pads allocated per cycle. ok is false when the plan is
+// unlimited or the quota does not say: when only the pads remaining were
+// sent, Limit derives it from PadsUsed.
+func (q *Quota) Limit() (n int, ok bool) {
+	switch {
+	case q.Unlimited:
+		return 0, false
+	case q.MonthlyPadLimit != nil:
+		return *q.MonthlyPadLimit, true
+	case q.PadsRemaining != nil:
+		return q.PadsUsed + max(*q.PadsRemaining, 0), true
+	}
+	return 0, false
+}
+
+// CanCreate reports whether n more pads may be created. It is false only
+// when the quota proves there is no room: a limited plan, overages off, and
+// fewer than n pads known to remain. An unknown limit answers true, since
+// the create's ErrOverQuota is the authority anyway. It is advisory; see
+// Quota.
+func (q *Quota) CanCreate(n int) bool {
+	if q.OveragesEnabled != nil && *q.OveragesEnabled {
+		return true
+	}
+	remaining, ok := q.Remaining()
+	return !ok || remaining >= n
+}
+
+// UnmarshalJSON decodes the service's quota object, with its timestamp forms.
 func (q *Quota) UnmarshalJSON(b []byte) error {
-	var w quotaWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	if err := w.check(); err != nil {
-		return err
-	}
-	*q = w.quota()
-	return nil
+	return decodeVia(b, q, (*quotaWire).quota)
 }
 
 // quotaAlias has Quota's fields without its methods.
@@ -74,26 +95,30 @@ type quotaAlias Quota
 type quotaWire struct {
 	quotaAlias
 	Message        string     `json:"message"`
+	Code           wireToken  `json:"code"`
 	TrialExpiresAt *timestamp `json:"trial_expires_at"`
 	QuotaResetAt   timestamp  `json:"quota_reset_at"`
+	// Unlimited is a pointer here to tell an answer with a status alone
+	// from a quota.
+	Unlimited *bool `json:"unlimited"`
 }
 
-func (w *quotaWire) envelope() (status, message string) { return w.Status, w.Message }
+func (w *quotaWire) envelope() (status, message, code string) {
+	return w.Status, w.Message, string(w.Code)
+}
 
-func (w *quotaWire) check() error {
-	if w.Unlimited && (w.PadsRemaining != nil || w.MonthlyPadLimit != nil) {
-		return errors.New("unlimited quota with pads_remaining or monthly_pad_limit")
+func (w *quotaWire) missing() string {
+	if w.Unlimited == nil && w.QuotaResetAt.IsZero() && w.PadsRemaining == nil && w.MonthlyPadLimit == nil {
+		return "quota"
 	}
-	if !w.Unlimited && (w.PadsRemaining == nil || w.MonthlyPadLimit == nil) {
-		return errors.New("limited quota without pads_remaining or monthly_pad_limit")
-	}
-	return nil
+	return ""
 }
 
 func (w *quotaWire) quota() Quota {
 	q := Quota(w.quotaAlias)
 	q.TrialExpiresAt = w.TrialExpiresAt.ptr()
 	q.QuotaResetAt = w.QuotaResetAt.Time
+	q.Unlimited = w.Unlimited != nil && *w.Unlimited
 	return q
 }
 
@@ -104,5 +129,5 @@ type QuotaService service
 // Get returns the current quota (GET /api/quota). See Quota for what the
 // numbers mean and why checking them is advisory.
 func (s *QuotaService) Get(ctx context.Context) (*Quota, error) {
-	return one(ctx, s.client, http.MethodGet, "/api/quota", nil, nil, (*quotaWire).quota)
+	return one(ctx, s.client, request{method: http.MethodGet, path: "/api/quota"}, (*quotaWire).quota)
 }

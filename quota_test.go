@@ -129,10 +129,21 @@ func TestQuotaDecode(t *testing.T) {
 			QuotaResetAt:    time.Date(2018, 1, 25, 14, 51, 37, 84e6, pst),
 			PadsRemaining:   padapi.Ptr(87),
 			MonthlyPadLimit: padapi.Ptr(120),
+			OveragesEnabled: padapi.Ptr(true),
 		}},
-		{file: "quota_unlimited_with_limits.json", wantErr: []string{"unlimited"}},
-		{file: "quota_limited_without_limits.json", wantErr: []string{"limited", "pads_remaining"}},
-		{file: "quota_limited_partial.json", wantErr: []string{"limited", "monthly_pad_limit"}},
+		// An unlimited quota that carries counts keeps them as sent.
+		{file: "quota_unlimited_with_limits.json", want: &padapi.Quota{
+			Status: "OK", PadsUsed: 33, QuotaResetAt: time.Date(2018, 1, 25, 14, 51, 37, 0, time.UTC), Unlimited: true,
+			PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120),
+		}},
+		// The live service's limited plan: no counts, an unknown limit.
+		{file: "quota_limited_without_limits.json", want: &padapi.Quota{
+			Status: "OK", PadsUsed: 33, QuotaResetAt: time.Date(2018, 1, 25, 14, 51, 37, 0, time.UTC),
+		}},
+		{file: "quota_limited_partial.json", want: &padapi.Quota{
+			Status: "OK", PadsUsed: 33, QuotaResetAt: time.Date(2018, 1, 25, 14, 51, 37, 0, time.UTC),
+			PadsRemaining: padapi.Ptr(87),
+		}},
 		{file: "quota_bad_timestamp.json", wantErr: []string{"quota_reset_at", "2018-01-25 at lunchtime"}},
 	}
 	for _, tt := range tests {
@@ -178,7 +189,7 @@ func TestQuotaDecode(t *testing.T) {
 			if tt.want.TrialExpiresAt != nil {
 				checkOffset(t, "TrialExpiresAt", *tt.want.TrialExpiresAt, *got.TrialExpiresAt)
 			}
-			if !got.Unlimited && *got.PadsRemaining != *got.MonthlyPadLimit-got.PadsUsed {
+			if !got.Unlimited && got.PadsRemaining != nil && got.MonthlyPadLimit != nil && *got.PadsRemaining != *got.MonthlyPadLimit-got.PadsUsed {
 				t.Errorf("pads_remaining %d, want monthly_pad_limit - pads_used = %d", *got.PadsRemaining, *got.MonthlyPadLimit-got.PadsUsed)
 			}
 
@@ -237,33 +248,54 @@ func TestQuotaMarshalOmitsLimitsWhenUnlimited(t *testing.T) {
 	}
 }
 
-func TestQuotaCanCreateAndRemaining(t *testing.T) {
+func TestQuotaHelpers(t *testing.T) {
+	type count struct {
+		N  int
+		OK bool
+	}
 	tests := []struct {
-		name          string
-		q             padapi.Quota
-		n             int
-		wantCan       bool
-		wantRemaining int
-		wantUnlimited bool
+		name      string
+		q         padapi.Quota
+		remaining count
+		limit     count
+		can       map[int]bool // CanCreate(n) for each n
 	}{
-		{"room for more", padapi.Quota{PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120)}, 1, true, 87, false},
-		{"exactly enough", padapi.Quota{PadsRemaining: padapi.Ptr(3), MonthlyPadLimit: padapi.Ptr(10)}, 3, true, 3, false},
-		{"one short", padapi.Quota{PadsRemaining: padapi.Ptr(3), MonthlyPadLimit: padapi.Ptr(10)}, 4, false, 3, false},
-		{"spent", padapi.Quota{PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120)}, 1, false, 0, false},
-		{"zero pads always fit", padapi.Quota{PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120)}, 0, true, 0, false},
-		{"unlimited", padapi.Quota{Unlimited: true}, 1_000_000, true, 0, true},
-		// Not from the service (it is a decode error there), but a stub a
-		// test builds by hand: a limited quota without a count has no room.
-		{"limited, count missing", padapi.Quota{PadsUsed: 120}, 1, false, 0, false},
+		{"room for more", padapi.Quota{PadsUsed: 33, PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120)},
+			count{87, true}, count{120, true}, map[int]bool{0: true, 1: true, 87: true, 88: false}},
+		{"spent", padapi.Quota{PadsUsed: 120, PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120)},
+			count{0, true}, count{120, true}, map[int]bool{0: true, 1: false}},
+		{"spent, overages on", padapi.Quota{PadsUsed: 120, PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: padapi.Ptr(true)},
+			count{0, true}, count{120, true}, map[int]bool{1: true, 1000: true}},
+		{"spent, overages off", padapi.Quota{PadsUsed: 120, PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: padapi.Ptr(false)},
+			count{0, true}, count{120, true}, map[int]bool{1: false}},
+		{"unknown limit (live shape)", padapi.Quota{PadsUsed: 33},
+			count{0, false}, count{0, false}, map[int]bool{1: true, 1_000_000: true}},
+		{"only remaining sent", padapi.Quota{PadsUsed: 33, PadsRemaining: padapi.Ptr(7)},
+			count{7, true}, count{40, true}, map[int]bool{7: true, 8: false}},
+		{"only limit sent", padapi.Quota{PadsUsed: 33, MonthlyPadLimit: padapi.Ptr(40)},
+			count{7, true}, count{40, true}, map[int]bool{7: true, 8: false}},
+		{"used above the limit", padapi.Quota{PadsUsed: 50, MonthlyPadLimit: padapi.Ptr(40)},
+			count{0, true}, count{40, true}, map[int]bool{0: true, 1: false}},
+		{"negative remaining sent", padapi.Quota{PadsUsed: 50, PadsRemaining: padapi.Ptr(-10), MonthlyPadLimit: padapi.Ptr(40)},
+			count{0, true}, count{40, true}, map[int]bool{1: false}},
+		{"unlimited", padapi.Quota{Unlimited: true},
+			count{0, false}, count{0, false}, map[int]bool{1_000_000: true}},
+		{"unlimited with counts", padapi.Quota{Unlimited: true, PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(10)},
+			count{0, false}, count{0, false}, map[int]bool{1: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.q.CanCreate(tt.n); got != tt.wantCan {
-				t.Errorf("CanCreate(%d) = %v, want %v", tt.n, got, tt.wantCan)
+			var got count
+			if got.N, got.OK = tt.q.Remaining(); got != tt.remaining {
+				t.Errorf("Remaining() = %+v, want %+v", got, tt.remaining)
 			}
-			n, unlimited := tt.q.Remaining()
-			if n != tt.wantRemaining || unlimited != tt.wantUnlimited {
-				t.Errorf("Remaining() = %d, %v, want %d, %v", n, unlimited, tt.wantRemaining, tt.wantUnlimited)
+			if got.N, got.OK = tt.q.Limit(); got != tt.limit {
+				t.Errorf("Limit() = %+v, want %+v", got, tt.limit)
+			}
+			for n, want := range tt.can {
+				if got := tt.q.CanCreate(n); got != want {
+					t.Errorf("CanCreate(%d) = %v, want %v", n, got, want)
+				}
 			}
 		})
 	}
@@ -279,7 +311,7 @@ func TestQuotaFromServer(t *testing.T) {
 	if q.CanCreate(1) {
 		t.Errorf("CanCreate(1) on a spent quota = true")
 	}
-	if n, unlimited := q.Remaining(); n != 0 || unlimited {
-		t.Errorf("Remaining() = %d, %v, want 0, false", n, unlimited)
+	if n, ok := q.Remaining(); n != 0 || !ok {
+		t.Errorf("Remaining() = %d, %v, want 0, true", n, ok)
 	}
 }

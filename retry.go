@@ -3,7 +3,9 @@ package padapi
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -11,55 +13,66 @@ import (
 	"time"
 )
 
-// call is the state of one API call across its attempts. go-retryablehttp's
-// CheckRetry sees the context but not the request, so the pipeline puts the
-// call in the request's context.
-type call struct {
-	method, path string
-	attempts     int
-	lastErr      error  // the transport error of the last attempt
-	body         []byte // the success body, read by the response handler
-	bodyErr      error  // ErrResponseTooLarge, when it was
-}
-
-type callKey struct{}
-
-func callFrom(ctx context.Context) *call {
-	c, _ := ctx.Value(callKey{}).(*call)
-	if c == nil {
-		c = &call{}
-	}
-	return c
-}
-
 // checkRetry decides after every attempt whether to try again.
 //
 // GET, PUT and DELETE are idempotent: they are retried on transport errors and
 // on 500, 502, 503 and 504. A 429 is retried only when its Retry-After fits
-// under the wait cap. A POST is retried only when its connection was never
-// made: after that the service may have acted on it.
+// under the wait cap. A POST is retried only when its request was certainly
+// never written: after that the service may have acted on it.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	st := callFrom(ctx)
 	st.lastErr = err
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
+	retry := st.retryable(resp, err, c.cfg.waitMax)
+	if retry && resp != nil && st.attempts <= c.cfg.retryMax {
+		// Another attempt follows. go-retryablehttp drains only 4 KiB of
+		// this body before it, which closes the connection under any
+		// larger error page; draining up to the client's own bound keeps
+		// the connection for the retry.
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+	}
+	return retry, nil
+}
+
+// retryable reports whether the attempt that ended in resp or err may be
+// tried again, and notes whether it left the outcome uncertain.
+func (st *call) retryable(resp *http.Response, err error, waitMax time.Duration) bool {
 	idempotent := st.method != http.MethodPost
 	if err != nil {
-		var certErr *tls.CertificateVerificationError
-		if errors.As(err, &certErr) {
-			return false, nil
+		if handshakeFailed(err) {
+			return false // no retry can fix a certificate or a plain-http server
 		}
-		return idempotent || neverConnected(err), nil
+		if !st.mayHaveSent(err) {
+			return true
+		}
+		st.uncertain = true
+		return idempotent
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return idempotent, nil
+		st.uncertain = true
+		return idempotent
 	case http.StatusTooManyRequests:
-		wait := retryAfter(resp)
-		return idempotent && wait > 0 && wait <= c.cfg.waitMax, nil
+		wait, ok := retryAfter(resp)
+		return idempotent && ok && wait <= waitMax
 	}
-	return false, nil
+	return false
+}
+
+// mayHaveSent reports whether the current attempt, which failed with err,
+// may have put request bytes on the wire. The evidence of httptrace comes
+// first, where the transport reports through it (net/http does): a request
+// whose headers were never written was never sent, whatever went wrong
+// before (a refused dial, DNS, a failed TLS handshake). A transport that
+// reports nothing (a caller's own RoundTripper) is taken at its word only
+// for errors that come before any connection: a dial or DNS error.
+func (st *call) mayHaveSent(err error) bool {
+	if st.traced.Load() {
+		return st.wrote.Load()
+	}
+	return !neverConnected(err)
 }
 
 // neverConnected reports whether a transport error happened before a
@@ -73,11 +86,30 @@ func neverConnected(err error) bool {
 	return errors.As(err, &dns)
 }
 
+// handshakeFailed reports whether err is a TLS handshake that failed for a
+// reason a retry cannot change: a certificate the client does not trust, or
+// a server that answered the TLS hello with plain HTTP.
+func handshakeFailed(err error) bool {
+	var (
+		verify    *tls.CertificateVerificationError
+		record    tls.RecordHeaderError
+		authority x509.UnknownAuthorityError
+		hostname  x509.HostnameError
+		invalid   x509.CertificateInvalidError
+	)
+	return errors.As(err, &verify) || errors.As(err, &record) || errors.As(err, &authority) ||
+		errors.As(err, &hostname) || errors.As(err, &invalid)
+}
+
 // backoff is capped, jittered exponential backoff. A Retry-After that fits
-// under the cap is honoured; nothing ever waits longer than the cap.
+// under the cap is honoured (Retry-After: 0 waits at most the minimum);
+// nothing ever waits longer than the cap.
 func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
-		if wait := retryAfter(resp); wait > 0 && wait <= max {
+		if wait, ok := retryAfter(resp); ok && wait <= max {
+			if wait == 0 {
+				return min // "now": wait no longer than the backoff's minimum
+			}
 			return wait
 		}
 	}
@@ -91,23 +123,22 @@ func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Respons
 	return half + rand.N(d-half+1)
 }
 
-// retryAfter reads a Retry-After header in seconds or as an HTTP date; 0 when
-// absent, unreadable or in the past.
-func retryAfter(resp *http.Response) time.Duration {
+// retryAfter reads a Retry-After header in seconds or as an HTTP date. ok is
+// false when it is absent or unreadable; a date in the past, like 0, means
+// now (0, true).
+func retryAfter(resp *http.Response) (wait time.Duration, ok bool) {
 	v := resp.Header.Get("Retry-After")
 	if v == "" {
-		return 0
+		return 0, false
 	}
 	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s <= 0 || s > int64(365*24*time.Hour/time.Second) {
-			return 0
+		if s < 0 || s > int64(365*24*time.Hour/time.Second) {
+			return 0, false
 		}
-		return time.Duration(s) * time.Second
+		return time.Duration(s) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
-		}
+		return max(time.Until(t), 0), true
 	}
-	return 0
+	return 0, false
 }

@@ -276,8 +276,8 @@ func TestRetryAfterOverCapNotRetried(t *testing.T) {
 	if elapsed := time.Since(start); elapsed > 250*time.Millisecond {
 		t.Errorf("took %v, want well under a second", elapsed)
 	}
-	if !errors.Is(err, padapi.ErrOverQuota) {
-		t.Errorf("error %v does not match ErrOverQuota", err)
+	if !errors.Is(err, padapi.ErrRateLimited) || errors.Is(err, padapi.ErrOverQuota) {
+		t.Errorf("error %v does not match ErrRateLimited alone", err)
 	}
 	var apiErr *padapi.APIError
 	if !errors.As(err, &apiErr) || apiErr.RetryAfter != 24*time.Hour || apiErr.Attempts != 1 {
@@ -306,8 +306,8 @@ func TestRetryAfterDateOverCapNotRetried(t *testing.T) {
 func TestTooManyRequestsWithoutRetryAfterNotRetried(t *testing.T) {
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`))
-	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrOverQuota) {
-		t.Errorf("error %v does not match ErrOverQuota", err)
+	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrRateLimited) {
+		t.Errorf("error %v does not match ErrRateLimited", err)
 	}
 	if n := mt.GetTotalCallCount(); n != 1 {
 		t.Errorf("%d calls, want 1", n)

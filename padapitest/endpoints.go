@@ -22,7 +22,7 @@ func (s *Server) listPads(r *http.Request) (int, any) {
 }
 
 func (s *Server) getPad(r *http.Request) (int, any) {
-	i := s.padIndex(r.PathValue("id"))
+	i := s.padIndex(padapi.ID(r.PathValue("id")))
 	if i < 0 {
 		return fail(http.StatusNotFound, "Pad not found")
 	}
@@ -53,7 +53,7 @@ func (s *Server) createPad(r *http.Request) (int, any) {
 	}
 	p.ID = s.newPadID()
 	if p.Title == "" {
-		p.Title = "Untitled Pad " + p.ID
+		p.Title = "Untitled Pad " + string(p.ID)
 	}
 	s.fillLinks(&p)
 	if q != nil {
@@ -65,7 +65,7 @@ func (s *Server) createPad(r *http.Request) (int, any) {
 }
 
 func (s *Server) updatePad(r *http.Request) (int, any) {
-	i := s.padIndex(r.PathValue("id"))
+	i := s.padIndex(padapi.ID(r.PathValue("id")))
 	if i < 0 {
 		return fail(http.StatusNotFound, "Pad not found")
 	}
@@ -131,9 +131,7 @@ func (s *Server) applyPadForm(p *padapi.Pad, form url.Values) (q *padapi.Questio
 		}
 		q = &s.questions[i]
 		p.Language, p.Contents = q.Language, q.Contents
-		if n, err := strconv.ParseInt(string(q.ID), 10, 64); err == nil {
-			p.QuestionIDs = append(p.QuestionIDs, n)
-		}
+		p.QuestionIDs = append(p.QuestionIDs, q.ID)
 	}
 	return q, 0, ""
 }

@@ -2,7 +2,6 @@ package padapitest
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -63,9 +62,7 @@ func (s *Server) Seed(n int) {
 			CreatedAt:        created,
 			UpdatedAt:        updated,
 		}
-		if id, err := strconv.ParseInt(string(q.ID), 10, 64); err == nil {
-			p.QuestionIDs = []int64{id}
-		}
+		p.QuestionIDs = []padapi.ID{q.ID}
 		if len(users) > 0 {
 			p.OwnerEmail = users[i%len(users)].Email
 		}

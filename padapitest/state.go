@@ -174,13 +174,13 @@ const idChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 // newPadID returns an unused pad ID. The generator has a fixed seed, so a
 // test sees the same IDs on every run.
-func (s *Server) newPadID() string {
+func (s *Server) newPadID() padapi.ID {
 	for range 100 {
 		b := make([]byte, 8)
 		for i := range b {
 			b[i] = idChars[s.ids.IntN(len(idChars))]
 		}
-		if id := string(b); s.padIndex(id) < 0 {
+		if id := padapi.ID(b); s.padIndex(id) < 0 {
 			return id
 		}
 	}
@@ -196,7 +196,7 @@ func (s *Server) newQuestionID() padapi.ID {
 	return id
 }
 
-func (s *Server) padIndex(id string) int {
+func (s *Server) padIndex(id padapi.ID) int {
 	return slices.IndexFunc(s.pads, func(p padapi.Pad) bool { return p.ID == id })
 }
 
@@ -207,7 +207,7 @@ func (s *Server) questionIndex(id string) int {
 // fillLinks sets the pad's empty links to pages on the fake, shaped like
 // the service's (https://app.coderpad.io/DM32JWG2).
 func (s *Server) fillLinks(p *padapi.Pad) {
-	base := s.URL + "/" + p.ID
+	base := s.URL + "/" + string(p.ID)
 	if p.URL == "" {
 		p.URL = base
 	}
@@ -265,7 +265,7 @@ func cloneQuestion(q padapi.Question) padapi.Question {
 		q.TestCases[i].Arguments = slices.Clone(q.TestCases[i].Arguments)
 	}
 	q.PublicTakeHomeSettingID = clonePtr(q.PublicTakeHomeSettingID)
-	q.CustomDatabase = slices.Clone(q.CustomDatabase)
+	q.CustomDatabase = cloneDatabase(q.CustomDatabase)
 	return q
 }
 
@@ -277,4 +277,21 @@ func cloneOrganization(o padapi.Organization) padapi.Organization {
 	o.Teams = slices.Clone(o.Teams)
 	o.ChildOrganizations = slices.Clone(o.ChildOrganizations)
 	return o
+}
+
+func cloneDatabase(d *padapi.CustomDatabase) *padapi.CustomDatabase {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	if d.SchemaJSON != nil {
+		s := *d.SchemaJSON
+		s.Arrangement = slices.Clone(s.Arrangement)
+		s.Tables = slices.Clone(s.Tables)
+		for i := range s.Tables {
+			s.Tables[i].Columns = slices.Clone(s.Tables[i].Columns)
+		}
+		c.SchemaJSON = &s
+	}
+	return &c
 }

@@ -53,10 +53,19 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 // describe says what the quota means in one line.
 func describe(q *padapi.Quota, now time.Time) string {
 	var s string
-	if remaining, unlimited := q.Remaining(); unlimited {
+	limit, known := q.Limit()
+	remaining, _ := q.Remaining()
+	switch {
+	case q.Unlimited:
 		s = fmt.Sprintf("unlimited plan, %d pads used", q.PadsUsed)
-	} else {
-		s = fmt.Sprintf("%d of %d pads used, %d left", q.PadsUsed, *q.MonthlyPadLimit, remaining)
+	case known:
+		s = fmt.Sprintf("%d of %d pads used, %d left", q.PadsUsed, limit, remaining)
+	default:
+		// The live service often leaves the counts out of a limited plan.
+		s = fmt.Sprintf("%d pads used, limit not reported", q.PadsUsed)
+	}
+	if q.OveragesEnabled != nil && *q.OveragesEnabled {
+		s += " (overages allowed)"
 	}
 	// quota_reset_at is when the quota was last reset, not the next reset.
 	s += "; quota last reset " + q.QuotaResetAt.Format(time.DateOnly)

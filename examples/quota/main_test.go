@@ -32,6 +32,11 @@ func TestDescribe(t *testing.T) {
 			"2 of 10 pads used, 8 left; quota last reset 2026-10-01; trial ends 2026-10-16"},
 		{padapi.Quota{PadsUsed: 12, PadsRemaining: padapi.Ptr(0), MonthlyPadLimit: padapi.Ptr(10), QuotaResetAt: reset, TrialExpiresAt: padapi.Ptr(now.Add(-48 * time.Hour))},
 			"12 of 10 pads used, 0 left; quota last reset 2026-10-01; trial ended 2026-10-12"},
+		// The live service's limited plan, which sends neither count.
+		{padapi.Quota{PadsUsed: 33, QuotaResetAt: reset, OveragesEnabled: padapi.Ptr(true)},
+			"33 pads used, limit not reported (overages allowed); quota last reset 2026-10-01"},
+		{padapi.Quota{PadsUsed: 33, MonthlyPadLimit: padapi.Ptr(40), QuotaResetAt: reset},
+			"33 of 40 pads used, 7 left; quota last reset 2026-10-01"},
 	} {
 		if got := describe(&tc.q, now); got != tc.want {
 			t.Errorf("describe = %q, want %q", got, tc.want)

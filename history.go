@@ -1,0 +1,233 @@
+package padapi
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf16"
+)
+
+// History is the edit history of a pad's file: every change the editor
+// recorded, in the order they apply (by time, then entry ID). Replay
+// rebuilds the file's text from it; ReplayUntil rebuilds the text as it was
+// at a moment of the interview.
+//
+// The service links each file's history (FileContent.History, Pad.History);
+// PadsService.History fetches and decodes it. A History also decodes from
+// the document itself with json.Unmarshal, and marshals back to it.
+type History struct {
+	// Entries are the recorded changes in apply order.
+	Entries []HistoryEntry
+}
+
+// HistoryEntry is one recorded change: operations that rewrite the text
+// from its start.
+type HistoryEntry struct {
+	// ID identifies the entry; it breaks ties between entries with the same
+	// Time.
+	ID string
+	// Author identifies who made the change, as the editor recorded it.
+	Author string
+	// Time is when the change was made (to the millisecond).
+	Time time.Time
+	// Ops are the change's operations, applied from the start of the text.
+	Ops []HistoryOp
+}
+
+// HistoryOp is one operation of an entry: exactly one of its fields is set.
+// Retain keeps the next Retain characters, Delete removes the next Delete
+// characters, Insert inserts its text. Counts are in UTF-16 code units, as
+// the JavaScript editor counts: a character outside the Basic Multilingual
+// Plane, such as most emoji, counts 2. Text after the last operation is
+// kept.
+type HistoryOp struct {
+	Retain int
+	Delete int
+	Insert string
+}
+
+// Replay applies every entry to an empty text and returns the result: the
+// file's text at the end of the history. An operation that runs past the
+// end of the text is an error naming the entry.
+func (h *History) Replay() (string, error) {
+	return h.replay(func(HistoryEntry) bool { return true })
+}
+
+// ReplayUntil applies the entries up to the last one at or before t and
+// returns the text as it was then: what the candidate had written at that
+// moment.
+func (h *History) ReplayUntil(t time.Time) (string, error) {
+	return h.replay(func(e HistoryEntry) bool { return !e.Time.After(t) })
+}
+
+func (h *History) replay(keep func(HistoryEntry) bool) (string, error) {
+	var text, next []uint16
+	for _, e := range h.Entries {
+		if !keep(e) {
+			break
+		}
+		var err error
+		if next, err = e.apply(text, next[:0]); err != nil {
+			return "", err
+		}
+		text, next = next, text
+	}
+	return string(utf16.Decode(text)), nil
+}
+
+// apply appends to out what e's operations make of text.
+func (e *HistoryEntry) apply(text, out []uint16) ([]uint16, error) {
+	pos := 0
+	for i, op := range e.Ops {
+		fail := func(format string, args ...any) ([]uint16, error) {
+			return nil, fmt.Errorf("padapi: history entry %q, operation %d: %s", e.ID, i, fmt.Sprintf(format, args...))
+		}
+		left := len(text) - pos
+		switch {
+		case op.Retain < 0 || op.Delete < 0:
+			return fail("negative count")
+		case (op.Retain > 0 && op.Delete > 0) || (op.Insert != "" && op.Retain+op.Delete > 0):
+			return fail("more than one of Retain, Delete and Insert")
+		case op.Retain > left:
+			return fail("retain %d runs past the end of the text (%d left)", op.Retain, left)
+		case op.Delete > left:
+			return fail("delete %d runs past the end of the text (%d left)", op.Delete, left)
+		case op.Retain > 0:
+			out = append(out, text[pos:pos+op.Retain]...)
+			pos += op.Retain
+		case op.Delete > 0:
+			pos += op.Delete
+		default:
+			for _, r := range op.Insert {
+				out = utf16.AppendRune(out, r)
+			}
+		}
+	}
+	return append(out, text[pos:]...), nil
+}
+
+// historyEntryWire is an entry as the history document holds it.
+type historyEntryWire struct {
+	Author wireToken   `json:"a"`
+	Ops    []HistoryOp `json:"o"`
+	Time   json.Number `json:"t"`
+}
+
+// UnmarshalJSON reads a history document: null (no edits) or an object of
+// entries keyed by entry ID.
+func (h *History) UnmarshalJSON(b []byte) error {
+	var doc map[string]historyEntryWire
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	h.Entries = make([]HistoryEntry, 0, len(doc))
+	for id, w := range doc {
+		t, err := w.Time.Float64()
+		if w.Time == "" {
+			t, err = 0, nil
+		}
+		if err != nil || math.Abs(t) > maxHistoryMillis {
+			return &json.UnmarshalTypeError{Value: "number " + quoteShort([]byte(w.Time)), Type: reflect.TypeFor[time.Time](), Field: id + ".t"}
+		}
+		whole := math.Floor(t)
+		h.Entries = append(h.Entries, HistoryEntry{
+			ID: id, Author: string(w.Author), Ops: w.Ops,
+			Time: time.UnixMilli(int64(whole)).Add(time.Duration((t - whole) * float64(time.Millisecond))).UTC(),
+		})
+	}
+	slices.SortFunc(h.Entries, func(a, b HistoryEntry) int {
+		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.ID, b.ID))
+	})
+	return nil
+}
+
+// maxHistoryMillis bounds an entry's time (past the year 30000), so that
+// no value overflows.
+const maxHistoryMillis = 1e15
+
+// MarshalJSON writes the history document: an object of entries keyed by
+// entry ID, or null when there are none.
+func (h History) MarshalJSON() ([]byte, error) {
+	if len(h.Entries) == 0 {
+		return []byte("null"), nil
+	}
+	doc := make(map[string]any, len(h.Entries))
+	for _, e := range h.Entries {
+		ms := float64(e.Time.UnixMilli()) + float64(e.Time.Nanosecond()%int(time.Millisecond))/float64(time.Millisecond)
+		doc[e.ID] = struct {
+			Author string      `json:"a"`
+			Ops    []HistoryOp `json:"o"`
+			Time   float64     `json:"t"`
+		}{e.Author, e.Ops, ms}
+	}
+	return json.Marshal(doc)
+}
+
+// UnmarshalJSON reads an operation: a positive integer (retain), a negative
+// integer (delete) or a string (insert).
+func (op *HistoryOp) UnmarshalJSON(b []byte) error {
+	*op = HistoryOp{}
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &op.Insert)
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil || n == math.MinInt64 || n > math.MaxInt || n < -math.MaxInt {
+		return &json.UnmarshalTypeError{Value: "operation " + quoteShort(b), Type: reflect.TypeFor[HistoryOp]()}
+	}
+	if n > 0 {
+		op.Retain = int(n)
+	} else {
+		op.Delete = int(-n)
+	}
+	return nil
+}
+
+// MarshalJSON writes the operation as the editor does: n, -n or the text.
+func (op HistoryOp) MarshalJSON() ([]byte, error) {
+	switch {
+	case op.Retain > 0:
+		return strconv.AppendInt(nil, int64(op.Retain), 10), nil
+	case op.Delete > 0:
+		return strconv.AppendInt(nil, -int64(op.Delete), 10), nil
+	}
+	return json.Marshal(op.Insert)
+}
+
+// historyWire is the history document as the pipeline decodes it: it has no
+// status envelope, and null is a whole answer.
+type historyWire struct{ History }
+
+func (w *historyWire) envelope() (status, message, code string) { return "OK", "", "" }
+func (w *historyWire) missing() string                          { return "" }
+
+// History fetches an edit-history link (Pad.History, FileContent.History)
+// and decodes it. The link points at another host than the API, so the
+// request carries no API key. The link must be an absolute https URL (or
+// http to a loopback host; WithInsecureHTTP does not relax this), else the
+// error matches ErrInvalidArgument before any request. Like every call it
+// follows no redirect, caps the body, and is retried like any GET, through
+// the client's transport.
+func (s *PadsService) History(ctx context.Context, link string) (*History, error) {
+	u, err := url.Parse(link)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		return nil, argError("history link: need an absolute https URL")
+	case u.User != nil:
+		return nil, argError("history link: must not carry user information")
+	case u.Scheme == "http" && !isLoopback(u.Hostname()):
+		return nil, argError("history link: need https (plain http only to a loopback host)")
+	}
+	u.Fragment, u.RawFragment = "", ""
+	// Errors and logs name the link without its query, which may carry a
+	// token of the other host.
+	path := u.Scheme + "://" + u.Host + u.EscapedPath()
+	return one(ctx, s.client, request{method: http.MethodGet, path: path, link: u.String()}, func(w *historyWire) History { return w.History })
+}

@@ -1,0 +1,85 @@
+package padapi
+
+import (
+	"context"
+	"slices"
+	"sync"
+)
+
+// Transcript is everything the service keeps about one interview: the pad
+// (title, notes, participants), its whole event log, and every environment
+// with the final code of each file.
+type Transcript struct {
+	// Pad is the pad as Pads.Get returns it.
+	Pad *Pad
+	// Events is the pad's whole event log, every page of it.
+	Events []PadEvent
+	// Environments are the pad's environments, in the order the pad lists
+	// them (Pad.PadEnvironmentIDs, then Pad.ActiveEnvironmentID when it is
+	// not among them).
+	Environments []PadEnvironment
+}
+
+// transcriptWorkers is how many environments Transcript fetches at once.
+const transcriptWorkers = 8
+
+// Transcript returns one pad with its event log and environments: the text
+// dump of an interview after the fact. It reads the pad, then its events
+// and its environments at the same time (up to 8 environments at once), and
+// fails as a whole on the first error, cancelling the rest.
+func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error) {
+	pad, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ids := slices.Clone(pad.PadEnvironmentIDs)
+	if a := pad.ActiveEnvironmentID; a != nil && *a != "" && !slices.Contains(ids, *a) {
+		ids = append(ids, *a)
+	}
+	t := &Transcript{Pad: pad, Events: []PadEvent{}, Environments: make([]PadEnvironment, len(ids))}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+		slots = make(chan struct{}, transcriptWorkers)
+	)
+	fail := func(err error) {
+		once.Do(func() { first = err; cancel() })
+	}
+	wg.Add(1 + len(ids))
+	go func() {
+		defer wg.Done()
+		for ev, err := range s.AllEvents(ctx, pad.ID, nil) {
+			if err != nil {
+				fail(err)
+				return
+			}
+			t.Events = append(t.Events, *ev)
+		}
+	}()
+	for i, envID := range ids {
+		go func() {
+			defer wg.Done()
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			case <-ctx.Done():
+				return
+			}
+			env, err := s.Environment(ctx, envID)
+			if err != nil {
+				fail(err)
+				return
+			}
+			t.Environments[i] = *env
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	return t, nil
+}
