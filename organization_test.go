@@ -128,8 +128,10 @@ func TestOrganizationEndpoints(t *testing.T) {
 			file:  "pads_last.json", want: epPadsLast(),
 		},
 		{
-			name:   "Questions",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.ListQuestions(ctx, nil) },
+			name: "Questions",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Organization.ListQuestions(ctx, nil)
+			},
 			method: "GET", path: "/gw/api/organization/questions",
 			file: "questions_list.json", want: epQuestionsList(),
 		},
