@@ -113,19 +113,11 @@ func TestChaosReads(t *testing.T) {
 
 	start := time.Now()
 	errs := make(chan error, calls)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < calls; i += workers {
-				if err := endpoints[i%len(endpoints)](i); err != nil {
-					errs <- fmt.Errorf("call %d: %w", i, err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	spread(workers, calls, func(_, i int) {
+		if err := endpoints[i%len(endpoints)](i); err != nil {
+			errs <- fmt.Errorf("call %d: %w", i, err)
+		}
+	})
 	close(errs)
 	failed := 0
 	for err := range errs {
@@ -170,18 +162,10 @@ func TestChaosCreates(t *testing.T) {
 	}
 	start := time.Now()
 	results := make([]result, creates)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < creates; i += workers {
-				pad, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr(rlTitle(i))})
-				results[i] = result{pad, err}
-			}
-		}()
-	}
-	wg.Wait()
+	spread(workers, creates, func(_, i int) {
+		pad, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr(rlTitle(i))})
+		results[i] = result{pad, err}
+	})
 
 	byTitle := map[string][]padapi.Pad{}
 	for _, p := range fake.Pads() {

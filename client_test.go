@@ -23,37 +23,6 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-const (
-	// mockBaseURL is where newMockClient's client sends its requests.
-	mockBaseURL = "https://pad.example.test"
-	// mockAPIKey is the key of the test clients.
-	mockAPIKey = "test-key-0123456789abcdef"
-	// quotaURL is GET /api/quota below mockBaseURL.
-	quotaURL = mockBaseURL + "/api/quota"
-	// padsURL is the pad collection below mockBaseURL.
-	padsURL = mockBaseURL + "/api/pads"
-	// okQuota is a valid quota body.
-	okQuota = `{"status":"OK","pads_used":1,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"pads_remaining":9,"monthly_pad_limit":10}`
-	// okPad is a valid pad body.
-	okPad = `{"status":"OK","id":"DM32JWG2","title":"x","owner_email":"","language":"go","participants":[],"contents":"","notes":"","events":[],"private":false,"execution_enabled":true,"created_at":"2014-11-14T03:02:45Z","updated_at":"2014-11-14T03:02:45Z","ended_at":null,"url":"https://app.coderpad.io/DM32JWG2","playback":"","history":""}`
-)
-
-// fastRetry keeps the default retry count with waits short enough for tests.
-var fastRetry = padapi.WithRetry(3, time.Millisecond, 5*time.Millisecond)
-
-// newMockClient returns a client for mockBaseURL whose requests go to a
-// fresh httpmock transport, with fast retries unless opts say otherwise.
-func newMockClient(t *testing.T, opts ...padapi.Option) (*padapi.Client, *httpmock.MockTransport) {
-	t.Helper()
-	mt := httpmock.NewMockTransport()
-	opts = append([]padapi.Option{fastRetry, padapi.WithHTTPClient(&http.Client{Transport: mt})}, opts...)
-	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, mt
-}
-
 // createPad is a create call the tests use to exercise POST.
 func createPad(c *padapi.Client) (*padapi.Pad, error) {
 	return c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
@@ -83,7 +52,7 @@ func TestHeadersOnEveryAttempt(t *testing.T) {
 	wantUA := "padctl/1.2 padapi-go/" + padapi.Version + " go/" + strings.TrimPrefix(runtime.Version(), "go")
 	for i, h := range seen {
 		want := map[string][]string{
-			"Authorization": {`Token token="` + mockAPIKey + `"`},
+			"Authorization": {`Token token="` + testKey + `"`},
 			"Accept":        {"application/json"},
 			"User-Agent":    {wantUA},
 		}
@@ -117,10 +86,7 @@ func TestDefaultUserAgent(t *testing.T) {
 // hc.Transport on every request, retries included.
 func TestActivateNonDefaultAfterNewClient(t *testing.T) {
 	hc := &http.Client{}
-	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(hc), fastRetry)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, testBase, padapi.WithHTTPClient(hc), fastRetry)
 	httpmock.ActivateNonDefault(hc)
 	defer httpmock.DeactivateAndReset()
 	busy := httpmock.NewStringResponder(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
@@ -146,17 +112,14 @@ func TestReplacedDefaultTransport(t *testing.T) {
 	t.Cleanup(httpmock.DeactivateAndReset)
 	httpmock.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota))
 
-	c, err := padapi.NewClient(mockBaseURL, mockAPIKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, testBase)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if n := httpmock.GetTotalCallCount(); n != 1 {
 		t.Errorf("the replaced http.DefaultTransport saw %d calls, want 1", n)
 	}
-	if _, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(&http.Client{})); err != nil {
+	if _, err := padapi.NewClient(testBase, testKey, padapi.WithHTTPClient(&http.Client{})); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -173,12 +136,9 @@ func TestHTTPClientTimeout(t *testing.T) {
 		}
 	})
 	hc := &http.Client{Transport: stall, Timeout: 50 * time.Millisecond}
-	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(hc), padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, testBase, padapi.WithHTTPClient(hc), noRetry)
 	start := time.Now()
-	_, err = c.Quota.Get(context.Background())
+	_, err := c.Quota.Get(context.Background())
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
 		t.Errorf("the call took %v with a 50ms http.Client timeout", elapsed)
 	}
@@ -196,7 +156,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
 	mt := httpmock.NewMockTransport()
 	hc := &http.Client{Transport: mt, Timeout: 7 * time.Second}
-	if _, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(hc)); err != nil {
+	if _, err := padapi.NewClient(testBase, testKey, padapi.WithHTTPClient(hc)); err != nil {
 		t.Fatal(err)
 	}
 	if hc.Transport != mt || hc.Timeout != 7*time.Second || hc.CheckRedirect != nil || hc.Jar != nil {
@@ -220,10 +180,7 @@ func TestBaseURLPathPrefix(t *testing.T) {
 				_, _ = w.Write([]byte(okQuota))
 			}))
 			defer srv.Close()
-			c, err := padapi.NewClient(srv.URL+suffix, mockAPIKey)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newTestClient(t, srv.URL+suffix)
 			if _, err := c.Quota.Get(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -309,7 +266,7 @@ func TestOptionValidation(t *testing.T) {
 		{"WithRetry negative", padapi.WithRetry(-1, time.Millisecond, time.Second), false},
 		{"WithRetry negative wait", padapi.WithRetry(1, -time.Millisecond, time.Second), false},
 		{"WithRetry max under min", padapi.WithRetry(1, 2*time.Second, time.Second), false},
-		{"WithRetry off", padapi.WithRetry(0, 0, 0), true},
+		{"WithRetry off", noRetry, true},
 		{"WithMaxResponseBytes zero", padapi.WithMaxResponseBytes(0), false},
 		{"WithMaxResponseBytes negative", padapi.WithMaxResponseBytes(-1), false},
 		{"WithMaxResponseBytes one", padapi.WithMaxResponseBytes(1), true},
@@ -319,11 +276,11 @@ func TestOptionValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := padapi.NewClient(mockBaseURL, mockAPIKey, tt.opt)
+			_, err := padapi.NewClient(testBase, testKey, tt.opt)
 			if (err == nil) != tt.ok {
 				t.Errorf("NewClient error = %v, want ok: %v", err, tt.ok)
 			}
-			if err != nil && strings.Contains(err.Error(), mockAPIKey) {
+			if err != nil && strings.Contains(err.Error(), testKey) {
 				t.Errorf("error %q quotes the API key or the URL's password", err)
 			}
 		})
@@ -349,10 +306,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 		"caller http.Client": {padapi.WithHTTPClient(&http.Client{})},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c, err := padapi.NewClient(first.URL, mockAPIKey, opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newTestClient(t, first.URL, opts...)
 			for _, call := range []func() error{
 				func() error { _, err := c.Quota.Get(context.Background()); return err },
 				func() error { _, err := createPad(c); return err },
@@ -390,11 +344,8 @@ func TestResponseBodyCap(t *testing.T) {
 		}))
 		defer srv.Close()
 		for _, limit := range []int64{size, size - 1, 1} {
-			c, err := padapi.NewClient(srv.URL, mockAPIKey, padapi.WithMaxResponseBytes(limit))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.Quota.Get(context.Background())
+			c := newTestClient(t, srv.URL, padapi.WithMaxResponseBytes(limit))
+			_, err := c.Quota.Get(context.Background())
 			if limit >= size {
 				if err != nil {
 					t.Errorf("chunked %v, cap %d, body %d bytes: %v", chunked, limit, size, err)
@@ -499,7 +450,7 @@ func noOutputScenario(t *testing.T) {
 	if _, err := createPad(c); !errors.Is(err, padapi.ErrOutcomeUnknown) {
 		t.Fatalf("POST 500: %v", err)
 	}
-	mt.RegisterResponder(http.MethodGet, mockBaseURL+"/api/organization", httpmock.NewErrorResponder(errors.New("connection reset")))
+	mt.RegisterResponder(http.MethodGet, testBase+"/api/organization", httpmock.NewErrorResponder(errors.New("connection reset")))
 	if _, err := c.Organization.Get(context.Background()); err == nil {
 		t.Fatal("transport error: no error")
 	}

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,41 +32,33 @@ func TestConcurrentCalls(t *testing.T) {
 	var failed atomic.Int32
 	created := make([][]string, workers) // pad IDs, per worker
 	start := time.Now()
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < calls; i += workers {
-				var err error
-				switch i % 8 {
-				case 0, 4:
-					var pad *padapi.Pad
-					pad, err = c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr(fmt.Sprintf("concurrent %d", i))})
-					if err == nil {
-						created[w] = append(created[w], string(pad.ID))
-					}
-				case 1:
-					_, err = c.Quota.Get(ctx)
-				case 2:
-					_, err = c.Pads.Get(ctx, seededPads[i%seeded].ID)
-				case 3:
-					_, err = c.Questions.Get(ctx, questions[i%seeded].ID)
-				case 5:
-					_, err = c.Organization.Get(ctx)
-				case 6:
-					_, err = c.Questions.List(ctx, nil)
-				case 7:
-					_, err = c.Organization.Stats(ctx, nil)
-				}
-				if err != nil {
-					failed.Add(1)
-					t.Errorf("call %d: %v", i, err)
-				}
+	spread(workers, calls, func(w, i int) {
+		var err error
+		switch i % 8 {
+		case 0, 4:
+			var pad *padapi.Pad
+			pad, err = c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr(fmt.Sprintf("concurrent %d", i))})
+			if err == nil {
+				created[w] = append(created[w], string(pad.ID))
 			}
-		}()
-	}
-	wg.Wait()
+		case 1:
+			_, err = c.Quota.Get(ctx)
+		case 2:
+			_, err = c.Pads.Get(ctx, seededPads[i%seeded].ID)
+		case 3:
+			_, err = c.Questions.Get(ctx, questions[i%seeded].ID)
+		case 5:
+			_, err = c.Organization.Get(ctx)
+		case 6:
+			_, err = c.Questions.List(ctx, nil)
+		case 7:
+			_, err = c.Organization.Stats(ctx, nil)
+		}
+		if err != nil {
+			failed.Add(1)
+			t.Errorf("call %d: %v", i, err)
+		}
+	})
 	elapsed := time.Since(start)
 
 	ids := map[string]bool{}
@@ -125,23 +116,14 @@ func TestConnectionPoolBounded(t *testing.T) {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	c, err := padapi.NewClient(srv.URL, "pool-key")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, srv.URL)
 
-	var wg sync.WaitGroup
 	errs := make(chan error, calls)
-	for range calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := c.Quota.Get(context.Background()); err != nil {
-				errs <- err
-			}
-		}()
-	}
-	wg.Wait()
+	spread(calls, calls, func(_, _ int) {
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			errs <- err
+		}
+	})
 	close(errs)
 	for err := range errs {
 		t.Error(err)

@@ -125,7 +125,7 @@ func TestHTMLBadGateway(t *testing.T) {
 }
 
 func TestEmptyServerErrorBody(t *testing.T) {
-	c, mt := newMockClient(t, padapi.WithRetry(0, 0, 0))
+	c, mt := newMockClient(t, noRetry)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusInternalServerError, ""))
 	_, err := c.Quota.Get(context.Background())
 	var apiErr *padapi.APIError

@@ -2,10 +2,8 @@ package padapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,10 +21,6 @@ import (
 // body, and the same result as encoding/json on the public types.
 
 const (
-	// rlBaseURL is the base URL of the in-memory clients.
-	rlBaseURL = "https://pad.example.test"
-	// rlKey is their API key.
-	rlKey = "rl-key-0123456789"
 	// rlMaxErrorBody is the documented cap of APIError.Body.
 	rlMaxErrorBody = 64 << 10
 	// rlMaxErrorText bounds the text of an error, leaving out a message the
@@ -34,47 +28,6 @@ const (
 	// description, far less than a body.
 	rlMaxErrorText = 1 << 10
 )
-
-type rlAnswerKey struct{}
-
-// rlAnswer is the HTTP answer that rlTransport gives to one request.
-type rlAnswer struct {
-	status int
-	body   []byte
-}
-
-// rlTransport answers each request with the rlAnswer in its context, so one
-// client serves any number of fuzz inputs, concurrently if need be.
-type rlTransport struct{}
-
-func (rlTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	a := r.Context().Value(rlAnswerKey{}).(rlAnswer)
-	return &http.Response{
-		StatusCode:    a.status,
-		Header:        http.Header{"Content-Type": {"application/json"}},
-		Body:          io.NopCloser(bytes.NewReader(a.body)),
-		ContentLength: int64(len(a.body)),
-		Request:       r,
-	}, nil
-}
-
-// rlMemoryClient is a client whose answers come from the call's context
-// (see rlAnswering), without retries: every call is one request.
-func rlMemoryClient(tb testing.TB) *padapi.Client {
-	tb.Helper()
-	c, err := padapi.NewClient(rlBaseURL, rlKey, padapi.WithRetry(0, 0, 0),
-		padapi.WithHTTPClient(&http.Client{Transport: rlTransport{}}))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return c
-}
-
-// rlAnswering returns a context under which rlTransport answers with status
-// and body.
-func rlAnswering(status int, body []byte) context.Context {
-	return context.WithValue(context.Background(), rlAnswerKey{}, rlAnswer{status, body})
-}
 
 // rlAddFiles adds the JSON files of testdata matching pattern as seeds, so
 // the documented responses and edge cases seed the fuzzers as they change.
@@ -153,11 +106,11 @@ func rlCheckError(t *testing.T, err error, body []byte) {
 // decodes, and a decoded quota survives a trip through its own JSON.
 func FuzzQuota(f *testing.F) {
 	rlAddFiles(f, "quota_*.json")
-	c := rlMemoryClient(f)
+	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var direct padapi.Quota
 		directErr := json.Unmarshal(body, &direct)
-		got, err := c.Quota.Get(rlAnswering(http.StatusOK, body))
+		got, err := c.Quota.Get(answering(http.StatusOK, body))
 		rlCheckError(t, err, body)
 		if err == nil {
 			if directErr != nil {
@@ -217,11 +170,11 @@ func rlRoundTrip[T any](t *testing.T, body []byte, v, fresh *T) {
 // panics, both agree, and a decoded pad survives a trip through its JSON.
 func FuzzPad(f *testing.F) {
 	rlAddFiles(f, "pad_*.json")
-	c := rlMemoryClient(f)
+	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var direct padapi.Pad
 		directErr := json.Unmarshal(body, &direct)
-		got, err := c.Pads.Get(rlAnswering(http.StatusOK, body), "P1")
+		got, err := c.Pads.Get(answering(http.StatusOK, body), "P1")
 		rlCheckError(t, err, body)
 		if err == nil {
 			if directErr != nil {
@@ -251,9 +204,9 @@ type rlPadPage struct {
 // errors, and a page that decodes holds what encoding/json finds in it.
 func FuzzPadsList(f *testing.F) {
 	rlAddFiles(f, "pads_*.json")
-	c := rlMemoryClient(f)
+	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		page, err := c.Pads.List(rlAnswering(http.StatusOK, body), nil)
+		page, err := c.Pads.List(answering(http.StatusOK, body), nil)
 		rlCheckError(t, err, body)
 		if err != nil {
 			return
@@ -292,11 +245,11 @@ func FuzzErrorBody(f *testing.F) {
 		}
 		f.Add(uint16(200), b)
 	}
-	c := rlMemoryClient(f)
+	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, code uint16, body []byte) {
 		status := 300 + int(code)%300 // every 3xx, 4xx and 5xx
 		for _, post := range []bool{false, true} {
-			ctx := rlAnswering(status, body)
+			ctx := answering(status, body)
 			var err error
 			if post {
 				_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t")})

@@ -92,10 +92,7 @@ func TestHostileHugeErrorBody(t *testing.T) {
 		t.Run("Content-Length "+strconv.FormatBool(withLength), func(t *testing.T) {
 			srv := rlBigServer(t, http.StatusBadGateway, body, withLength)
 			counter := rlNewCounter(t)
-			c, err := padapi.NewClient(srv.URL, rlKey, padapi.WithRetry(0, 0, 0), padapi.WithHTTPClient(&http.Client{Transport: counter}))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newTestClient(t, srv.URL, noRetry, padapi.WithHTTPClient(&http.Client{Transport: counter}))
 			var callErr error
 			const runs = 5
 			allocated := rlAllocated(runs, func() { _, callErr = c.Quota.Get(context.Background()) })
@@ -144,10 +141,7 @@ func TestHostileSuccessOverCap(t *testing.T) {
 		t.Run("Content-Length "+strconv.FormatBool(tt.withLength), func(t *testing.T) {
 			srv := rlBigServer(t, http.StatusOK, body, tt.withLength)
 			counter := rlNewCounter(t)
-			c, err := padapi.NewClient(srv.URL, rlKey, padapi.WithMaxResponseBytes(limit), padapi.WithHTTPClient(&http.Client{Transport: counter}))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newTestClient(t, srv.URL, padapi.WithMaxResponseBytes(limit), padapi.WithHTTPClient(&http.Client{Transport: counter}))
 			var callErr error
 			const runs = 3
 			allocated := rlAllocated(runs, func() { _, callErr = c.Pads.List(context.Background(), nil) })
@@ -204,10 +198,7 @@ const rlDeadlineAttempts = 3
 func rlCheckDeadline(t *testing.T, url string) {
 	t.Helper()
 	const deadline, bound = 100 * time.Millisecond, 50 * time.Millisecond
-	c, err := padapi.NewClient(url, rlKey, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, url, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
 	for _, kind := range rlCallKinds {
 		var lates []time.Duration
 		for len(lates) < rlDeadlineAttempts && (len(lates) == 0 || slices.Min(lates) > bound) {
@@ -350,10 +341,7 @@ func rlRawServer(t *testing.T, response string) string {
 // Content-Length. The error says so; a create's outcome is unknown.
 func TestHostileTruncatedBody(t *testing.T) {
 	url := rlRawServer(t, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+`{"status":"OK","pads_used":1`)
-	c, err := padapi.NewClient(url, rlKey, padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, url, noRetry)
 	for _, kind := range rlCallKinds {
 		err := kind.call(context.Background(), c)
 		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "unexpected EOF") {
@@ -369,7 +357,7 @@ func TestHostileTruncatedBody(t *testing.T) {
 // endpoint. Each is an *APIError with status 200 whose short message names
 // the field and the problem, never a panic, never a bare encoding/json error.
 func TestHostileBodies(t *testing.T) {
-	c := rlMemoryClient(t)
+	c := memoryClient(t)
 	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	digits := strings.Repeat("7", 5000)
 	const pad = `"id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"`
@@ -404,7 +392,7 @@ func TestHostileBodies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.call(rlAnswering(http.StatusOK, []byte(tt.body)))
+			err := tt.call(answering(http.StatusOK, []byte(tt.body)))
 			var apiErr *padapi.APIError
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusOK {
 				t.Fatalf("error = %#v, want an *APIError 200", err)
@@ -442,7 +430,7 @@ type rlPlainEvent struct {
 // invalid UTF-8 inside strings, which encoding/json turns into U+FFFD; the
 // hand-written event decoder must do the same.
 func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
-	c := rlMemoryClient(t)
+	c := memoryClient(t)
 	const pad = `"id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"`
 	// plain mirrors the fields under test with types that encoding/json
 	// decodes by itself.
@@ -457,7 +445,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 			"\"events\":[{\"message\":\"\xed\xa0\x80x\",\"kind\":\"ran\\u00e9\xf0\x9f\",\"user_name\":\"\xc0\xaf\"}]}",
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, err := c.Pads.Get(rlAnswering(http.StatusOK, []byte(body)), "P1")
+			got, err := c.Pads.Get(answering(http.StatusOK, []byte(body)), "P1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -480,14 +468,14 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 // carries its message into the error, cut to the same 64 KiB as an error
 // body; a huge status is cut short in the message.
 func TestHostileHugeMessageInSuccess(t *testing.T) {
-	c := rlMemoryClient(t)
+	c := memoryClient(t)
 	huge := strings.Repeat("é", 512<<10) // 1 MiB of two-byte runes
 	for _, tt := range []struct{ name, body string }{
 		{"message", `{"status":"ERROR","message":"` + huge + `"}`},
 		{"status", `{"status":"` + huge + `"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.Quota.Get(rlAnswering(http.StatusOK, []byte(tt.body)))
+			_, err := c.Quota.Get(answering(http.StatusOK, []byte(tt.body)))
 			var apiErr *padapi.APIError
 			if !errors.As(err, &apiErr) {
 				t.Fatalf("error = %v, want an *APIError", err)
@@ -536,14 +524,11 @@ func TestHostileTruncatedBodyRetried(t *testing.T) {
 		_ = buf.Flush()
 	}))
 	t.Cleanup(srv.Close)
-	c, err := padapi.NewClient(srv.URL, rlKey, padapi.WithRetry(2, time.Millisecond, time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, srv.URL, padapi.WithRetry(2, time.Millisecond, time.Millisecond))
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Errorf("GET with a cut-off first body: %v, want success after a retry", err)
 	}
-	_, err = c.Pads.Create(context.Background(), nil)
+	_, err := c.Pads.Create(context.Background(), nil)
 	if !errors.Is(err, padapi.ErrOutcomeUnknown) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("POST with a cut-off body: %v, want ErrOutcomeUnknown and io.ErrUnexpectedEOF", err)
 	}

@@ -99,10 +99,7 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 			padapi.WithMaxResponseBytes(4 << 10),
 			padapi.WithUserAgent("hygiene"),
 		}
-		c, err := padapi.NewClient(base, key, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := newKeyClient(t, base, key, opts...)
 		return c, opts
 	}
 	c, opts := newClient(srv.URL, text)
@@ -276,43 +273,32 @@ func TestResourceHygiene(t *testing.T) {
 		}
 	}
 	srv.Start()
-	c, err := padapi.NewClient(srv.URL, rlKey, padapi.WithRetry(2, time.Millisecond, 2*time.Millisecond), padapi.WithMaxResponseBytes(4<<10))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, srv.URL, padapi.WithRetry(2, time.Millisecond, 2*time.Millisecond), padapi.WithMaxResponseBytes(4<<10))
 
 	paths := []string{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "404", "503", "decode", "large"}
 	var stalled, failed atomic.Int32
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < calls; i += workers {
-				ctx, cancel := context.Background(), context.CancelFunc(func() {})
-				id := paths[i%len(paths)]
-				if i%50 == 49 {
-					id = "stall"
-					stalled.Add(1)
-					ctx, cancel = context.WithTimeout(ctx, 5*time.Millisecond)
-				}
-				var err error
-				if id == "ok" {
-					_, err = c.Quota.Get(ctx)
-				} else {
-					_, err = c.Pads.Get(ctx, padapi.ID(id))
-				}
-				cancel()
-				if (err == nil) != (id == "ok") {
-					t.Errorf("call %d (%s): error %v", i, id, err)
-				}
-				if err != nil {
-					failed.Add(1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	spread(workers, calls, func(_, i int) {
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		id := paths[i%len(paths)]
+		if i%50 == 49 {
+			id = "stall"
+			stalled.Add(1)
+			ctx, cancel = context.WithTimeout(ctx, 5*time.Millisecond)
+		}
+		var err error
+		if id == "ok" {
+			_, err = c.Quota.Get(ctx)
+		} else {
+			_, err = c.Pads.Get(ctx, padapi.ID(id))
+		}
+		cancel()
+		if (err == nil) != (id == "ok") {
+			t.Errorf("call %d (%s): error %v", i, id, err)
+		}
+		if err != nil {
+			failed.Add(1)
+		}
+	})
 	conns := newConns.Load()
 	srv.Close()
 

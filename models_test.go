@@ -78,10 +78,10 @@ func TestModelsDecode(t *testing.T) {
 	for _, m := range epModels {
 		t.Run(m.file, func(t *testing.T) {
 			got := m.new()
-			if err := json.Unmarshal(epTestdata(t, m.file), got); err != nil {
+			if err := json.Unmarshal(fixture(t, m.file), got); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(m.want, got, epCmp); diff != "" {
+			if diff := cmp.Diff(m.want, got, rawJSONCmp); diff != "" {
 				t.Errorf("decoded mismatch (-want +got):\n%s", diff)
 			}
 		})
@@ -94,7 +94,7 @@ func TestModelsRoundTrip(t *testing.T) {
 	for _, m := range epModels {
 		t.Run(m.file, func(t *testing.T) {
 			decoded := m.new()
-			if err := json.Unmarshal(epTestdata(t, m.file), decoded); err != nil {
+			if err := json.Unmarshal(fixture(t, m.file), decoded); err != nil {
 				t.Fatal(err)
 			}
 			b, err := json.Marshal(decoded)
@@ -119,7 +119,7 @@ func TestModelsRoundTrip(t *testing.T) {
 			if err := json.Unmarshal(b, again); err != nil {
 				t.Fatalf("decoding %s: %v", b, err)
 			}
-			if diff := cmp.Diff(decoded, again, epCmp); diff != "" {
+			if diff := cmp.Diff(decoded, again, rawJSONCmp); diff != "" {
 				t.Errorf("round trip mismatch (-decoded +again):\n%s", diff)
 			}
 		})

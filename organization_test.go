@@ -61,7 +61,7 @@ func epStats() *padapi.OrganizationStats {
 }
 
 func TestOrganizationEndpoints(t *testing.T) {
-	epRun(t, []epCase{
+	runEndpoints(t, []endpointCase{
 		{
 			name:   "Get documented shape",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.Get(ctx) },
@@ -157,7 +157,7 @@ func TestOrganizationStatsInvalidWindow(t *testing.T) {
 		"end before start": {Start: t1, End: t0},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c, n := epCounter(t)
+			c, n := countingClient(t)
 			if _, err := c.Organization.Stats(context.Background(), opts); err == nil {
 				t.Errorf("Stats(%+v): no error", opts)
 			}

@@ -2,17 +2,11 @@ package padapi_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,174 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/padinterview/padapi"
 )
-
-// The helpers below (prefix ep) serve the endpoint tests of pads_test.go,
-// questions_test.go, organization_test.go and pagination_test.go.
-
-// epKey is the API key of every test client.
-const epKey = "test-key"
-
-// epPrefix is the gateway prefix of every test client's base URL, so that
-// every endpoint test also checks that requests go below it.
-const epPrefix = "/gw"
-
-// epCmp compares raw JSON by meaning: the service's spacing survives in a
-// json.RawMessage, but json.Marshal compacts it.
-var epCmp = cmp.Comparer(func(a, b json.RawMessage) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	var x, y any
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && cmp.Equal(x, y)
-})
-
-// epTestdata returns the contents of testdata/name.
-func epTestdata(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// epRespond writes a JSON answer.
-func epRespond(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
-}
-
-// epServer starts a loopback server for mux. Any request that no pattern of
-// mux matches fails the test, so a request to a wrong method or path is
-// caught even when the call under test reports no error.
-func epServer(t *testing.T, mux *http.ServeMux) *httptest.Server {
-	t.Helper()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		t.Errorf("unexpected request %s %s", r.Method, r.RequestURI)
-		http.NotFound(w, r)
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// epClient returns a client for srv whose base URL has the gateway prefix.
-func epClient(t *testing.T, srv *httptest.Server, opts ...padapi.Option) *padapi.Client {
-	t.Helper()
-	c, err := padapi.NewClient(srv.URL+epPrefix, epKey, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// epCounter starts a server that answers every request with a 500 and
-// counts them, for calls that must fail before sending anything.
-func epCounter(t *testing.T) (*padapi.Client, *atomic.Int32) {
-	t.Helper()
-	var n atomic.Int32
-	mux := http.NewServeMux()
-	mux.HandleFunc("/gw/", func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		http.Error(w, "should not be called", http.StatusInternalServerError)
-	})
-	return epClient(t, epServer(t, mux), padapi.WithRetry(0, 0, 0)), &n
-}
-
-// epFixed starts a server whose pattern answers status with a testdata file,
-// and counts the requests to it.
-func epFixed(t *testing.T, pattern string, status int, file string, opts ...padapi.Option) (*padapi.Client, *atomic.Int32) {
-	t.Helper()
-	body := epTestdata(t, file)
-	var n atomic.Int32
-	mux := http.NewServeMux()
-	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		epRespond(w, status, body)
-	})
-	return epClient(t, epServer(t, mux), opts...), &n
-}
-
-// epCase is one call of an endpoint method: the request it must send, the
-// testdata file the server answers with, and the value it must return.
-type epCase struct {
-	name   string
-	call   func(context.Context, *padapi.Client) (any, error)
-	method string
-	path   string     // the escaped path on the wire, gateway prefix included
-	query  url.Values // the exact query; empty means none at all
-	form   url.Values // the exact form body; nil means no body
-	file   string
-	want   any
-}
-
-// epRun runs each case against its own server, which checks every part of
-// the request and answers once.
-func epRun(t *testing.T, cases []epCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			body := epTestdata(t, tc.file)
-			var hits atomic.Int32
-			mux := http.NewServeMux()
-			mux.HandleFunc(tc.method+" "+tc.path, func(w http.ResponseWriter, r *http.Request) {
-				hits.Add(1)
-				epCheckRequest(t, r, tc)
-				epRespond(w, http.StatusOK, body)
-			})
-			c := epClient(t, epServer(t, mux))
-			got, err := tc.call(context.Background(), c)
-			if err != nil {
-				t.Fatalf("error: %v", err)
-			}
-			if n := hits.Load(); n != 1 {
-				t.Errorf("%s %s got %d requests, want 1", tc.method, tc.path, n)
-			}
-			if diff := cmp.Diff(tc.want, got, epCmp); diff != "" {
-				t.Errorf("result mismatch (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// epCheckRequest checks what the mux pattern cannot: the path exactly as
-// escaped on the wire, the query, the headers and the body.
-func epCheckRequest(t *testing.T, r *http.Request, tc epCase) {
-	t.Helper()
-	if path, _, _ := strings.Cut(r.RequestURI, "?"); path != tc.path {
-		t.Errorf("path on the wire %q, want %q", path, tc.path)
-	}
-	if len(tc.query) == 0 && r.URL.RawQuery != "" {
-		t.Errorf("query %q, want none", r.URL.RawQuery)
-	} else if diff := cmp.Diff(tc.query, r.URL.Query()); len(tc.query) > 0 && diff != "" {
-		t.Errorf("query mismatch (-want +got):\n%s", diff)
-	}
-	if got, want := r.Header.Get("Authorization"), `Token token="`+epKey+`"`; got != want {
-		t.Errorf("Authorization %q, want %q", got, want)
-	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct := r.Header.Get("Content-Type")
-	if tc.form == nil {
-		if len(body) != 0 || ct != "" {
-			t.Errorf("body %q with Content-Type %q, want no body", body, ct)
-		}
-		return
-	}
-	if ct != "application/x-www-form-urlencoded" {
-		t.Errorf("Content-Type %q, want application/x-www-form-urlencoded", ct)
-	}
-	form, err := url.ParseQuery(string(body))
-	if err != nil {
-		t.Fatalf("body %q is not a form: %v", body, err)
-	}
-	if diff := cmp.Diff(tc.form, form); diff != "" {
-		t.Errorf("form mismatch (-want +got):\n%s", diff)
-	}
-}
 
 // epOffset is a fixed time zone east of UTC.
 func epOffset(hours, minutes int) *time.Location {
@@ -315,7 +141,7 @@ func epPadsLast() *padapi.Page[padapi.Pad] {
 }
 
 func TestPadsEndpoints(t *testing.T) {
-	epRun(t, []epCase{
+	runEndpoints(t, []endpointCase{
 		{
 			name:   "List first page",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.List(ctx, nil) },
@@ -435,13 +261,12 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 			mu.Lock()
 			seen = append(seen, r.Method+" "+r.RequestURI)
 			mu.Unlock()
-			epRespond(w, http.StatusOK, body)
+			respond(w, http.StatusOK, body)
 		}
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("PUT /gw/api/pads/K3P9ZR2A", record(epTestdata(t, "delete_ok.json")))
-	mux.HandleFunc("GET /gw/api/pads/K3P9ZR2A", record(epTestdata(t, "pad_live.json")))
-	c := epClient(t, epServer(t, mux))
+	c, mux := setup(t)
+	mux.HandleFunc("PUT /gw/api/pads/K3P9ZR2A", record(fixture(t, "delete_ok.json")))
+	mux.HandleFunc("GET /gw/api/pads/K3P9ZR2A", record(fixture(t, "pad_live.json")))
 
 	got, err := c.Pads.Update(context.Background(), "K3P9ZR2A", &padapi.PadUpdateParams{Title: padapi.Ptr("Backend screen")})
 	if err != nil {
@@ -458,7 +283,7 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 
 // The service rejects contents with question_id, so the client does not ask.
 func TestPadsCreateContentsWithQuestionID(t *testing.T) {
-	c, n := epCounter(t)
+	c, n := countingClient(t)
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{
 		Contents: padapi.Ptr("print(1)"), QuestionID: padapi.Ptr[padapi.ID]("1234"),
 	})
@@ -473,7 +298,7 @@ func TestPadsCreateContentsWithQuestionID(t *testing.T) {
 func TestPadsInvalidID(t *testing.T) {
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		t.Run(string(id), func(t *testing.T) {
-			c, n := epCounter(t)
+			c, n := countingClient(t)
 			ctx := context.Background()
 			if _, err := c.Pads.Get(ctx, id); err == nil {
 				t.Errorf("Get(%q): no error", id)
@@ -489,7 +314,7 @@ func TestPadsInvalidID(t *testing.T) {
 }
 
 func TestPadsGetNotFound(t *testing.T) {
-	c, n := epFixed(t, "GET /gw/api/pads/NOPE0000", http.StatusNotFound, "error_pad_not_found.json")
+	c, n := fixedClient(t, "GET /gw/api/pads/NOPE0000", http.StatusNotFound, "error_pad_not_found.json")
 	_, err := c.Pads.Get(context.Background(), "NOPE0000")
 	if !errors.Is(err, padapi.ErrNotFound) {
 		t.Fatalf("error %v, want ErrNotFound", err)
@@ -514,7 +339,7 @@ func TestPadsGetNotFound(t *testing.T) {
 // A 429 on create is the definite answer that nothing was created: it is
 // not retried and does not claim an unknown outcome.
 func TestPadsCreateOverQuota(t *testing.T) {
-	c, n := epFixed(t, "POST /gw/api/pads", http.StatusTooManyRequests, "error_over_quota.json")
+	c, n := fixedClient(t, "POST /gw/api/pads", http.StatusTooManyRequests, "error_over_quota.json")
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if !errors.Is(err, padapi.ErrOverQuota) {
 		t.Fatalf("error %v, want ErrOverQuota", err)
@@ -529,11 +354,10 @@ func TestPadsCreateOverQuota(t *testing.T) {
 
 // A timestamp that is no ISO 8601 form is an error naming field and value.
 func TestPadsGetMalformedTimestamp(t *testing.T) {
-	mux := http.NewServeMux()
+	c, mux := setup(t)
 	mux.HandleFunc("GET /gw/api/pads/BAD", func(w http.ResponseWriter, r *http.Request) {
-		epRespond(w, http.StatusOK, []byte(`{"status":"OK","id":"BAD","created_at":"yesterday"}`))
+		respond(w, http.StatusOK, []byte(`{"status":"OK","id":"BAD","created_at":"yesterday"}`))
 	})
-	c := epClient(t, epServer(t, mux))
 	_, err := c.Pads.Get(context.Background(), "BAD")
 	if err == nil {
 		t.Fatal("no error for created_at \"yesterday\"")

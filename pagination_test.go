@@ -43,9 +43,9 @@ type epPager struct {
 // it without retries.
 func (p *epPager) start(t *testing.T) *padapi.Client {
 	t.Helper()
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+epPrefix+p.path, p.serve)
-	return epClient(t, epServer(t, mux), padapi.WithRetry(0, 0, 0))
+	c, mux := setup(t, noRetry)
+	mux.HandleFunc("GET "+gwPrefix+p.path, p.serve)
+	return c
 }
 
 func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +62,7 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if page == p.fail {
-		epRespond(w, http.StatusInternalServerError, []byte(`{"status":"ERROR","message":"Internal server error"}`))
+		respond(w, http.StatusInternalServerError, []byte(`{"status":"ERROR","message":"Internal server error"}`))
 		return
 	}
 	var items []map[string]any
@@ -78,7 +78,7 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 				if sort != "" {
 					v.Set("sort", sort)
 				}
-				return "http://" + host + epPrefix + p.path + "?" + v.Encode()
+				return "http://" + host + gwPrefix + p.path + "?" + v.Encode()
 			}
 		}
 		body["next_page"] = link(r.Host, page+1, q.Get("sort"))
@@ -87,7 +87,7 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		panic(err)
 	}
-	epRespond(w, http.StatusOK, b)
+	respond(w, http.StatusOK, b)
 }
 
 // item is the i-th item (from 1) of the list.
@@ -271,7 +271,7 @@ func TestAllNextPageOnAnotherHost(t *testing.T) {
 			}))
 			t.Cleanup(other.Close)
 			p := &epPager{path: it.path, key: it.key, n: 107, link: func(_ string, next int, _ string) string {
-				return other.URL + epPrefix + it.path + "?page=" + strconv.Itoa(next)
+				return other.URL + gwPrefix + it.path + "?page=" + strconv.Itoa(next)
 			}}
 			c := p.start(t)
 			ids, errs := epSplit(epCollect(it.all(context.Background(), c, ""), 1000))
@@ -321,7 +321,7 @@ func TestAllNextPageRepeats(t *testing.T) {
 	for _, it := range epIters {
 		t.Run(it.name, func(t *testing.T) {
 			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
-				return "http://" + host + epPrefix + it.path + "?page=2" // page 2 names itself
+				return "http://" + host + gwPrefix + it.path + "?page=2" // page 2 names itself
 			}}
 			epCheckLoopCaught(t, it, p)
 		})
@@ -349,7 +349,7 @@ func TestAllNextPageBackToFirst(t *testing.T) {
 					if s := sortOf(sent, next); s != "" {
 						v.Set("sort", s)
 					}
-					return "http://" + host + epPrefix + it.path + "?" + v.Encode()
+					return "http://" + host + gwPrefix + it.path + "?" + v.Encode()
 				}}
 				epCheckLoopCaught(t, it, p)
 			})
@@ -381,13 +381,12 @@ func epCheckLoopCaught(t *testing.T, it epIter, p *epPager) {
 // page numbers; the iterator stops with an error instead.
 func TestAllEmptyPageWithNextPage(t *testing.T) {
 	var requests atomic.Int64
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+epPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
+	c, mux := setup(t, noRetry)
+	mux.HandleFunc("GET "+gwPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
 		n := requests.Add(1)
-		epRespond(w, http.StatusOK, []byte(`{"status":"OK","pads":[],"total":5,"next_page":"http://`+r.Host+epPrefix+
+		respond(w, http.StatusOK, []byte(`{"status":"OK","pads":[],"total":5,"next_page":"http://`+r.Host+gwPrefix+
 			`/api/pads?page=`+strconv.FormatInt(n+1, 10)+`"}`))
 	})
-	c := epClient(t, epServer(t, mux), padapi.WithRetry(0, 0, 0))
 	got := epCollect(epIDs(c.Pads.All(context.Background(), nil), epPadID), 1000)
 	ids, errs := epSplit(got)
 	if len(ids) != 0 || len(errs) != 1 {

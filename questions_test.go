@@ -78,7 +78,7 @@ func epQuestionsList() *padapi.Page[padapi.Question] {
 }
 
 func TestQuestionsEndpoints(t *testing.T) {
-	epRun(t, []epCase{
+	runEndpoints(t, []endpointCase{
 		{
 			name:   "List",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Questions.List(ctx, nil) },
@@ -161,7 +161,7 @@ func TestQuestionsEndpoints(t *testing.T) {
 }
 
 func TestQuestionsDeleteNotFound(t *testing.T) {
-	c, n := epFixed(t, "DELETE /gw/api/questions/999", http.StatusNotFound, "error_question_not_found.json")
+	c, n := fixedClient(t, "DELETE /gw/api/questions/999", http.StatusNotFound, "error_question_not_found.json")
 	err := c.Questions.Delete(context.Background(), "999")
 	if !errors.Is(err, padapi.ErrNotFound) {
 		t.Fatalf("error %v, want ErrNotFound", err)
@@ -174,7 +174,7 @@ func TestQuestionsDeleteNotFound(t *testing.T) {
 func TestQuestionsInvalidID(t *testing.T) {
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		t.Run(string(id), func(t *testing.T) {
-			c, n := epCounter(t)
+			c, n := countingClient(t)
 			ctx := context.Background()
 			if _, err := c.Questions.Get(ctx, id); err == nil {
 				t.Errorf("Get(%q): no error", id)

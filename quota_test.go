@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,32 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
 )
-
-// quotaFixture reads testdata/name.
-func quotaFixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// serveBody starts a loopback server answering every request with 200 and
-// body, and returns a client for it.
-func serveBody(t *testing.T, body []byte, opts ...padapi.Option) *padapi.Client {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := padapi.NewClient(srv.URL, mockAPIKey, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 func TestQuotaDecode(t *testing.T) {
 	mst := time.FixedZone("", -7*3600)
@@ -148,7 +119,7 @@ func TestQuotaDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(tt.file, ".json"), func(t *testing.T) {
-			body := quotaFixture(t, tt.file)
+			body := fixture(t, tt.file)
 
 			var unmarshalled padapi.Quota
 			uerr := json.Unmarshal(body, &unmarshalled)
@@ -304,7 +275,7 @@ func TestQuotaHelpers(t *testing.T) {
 // TestQuotaFromServer checks that a decoded fixture drives the helpers the
 // way the quota flow uses them: check, then create.
 func TestQuotaFromServer(t *testing.T) {
-	q, err := serveBody(t, quotaFixture(t, "quota_fractions.json")).Quota.Get(context.Background())
+	q, err := serveBody(t, fixture(t, "quota_fractions.json")).Quota.Get(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func TestIdempotentMethodsRetried(t *testing.T) {
 			return c.Questions.Delete(context.Background(), "42")
 		},
 	}
-	urls := map[string]string{"PUT": padsURL + "/DM32JWG2", "DELETE": mockBaseURL + "/api/questions/42"}
+	urls := map[string]string{"PUT": padsURL + "/DM32JWG2", "DELETE": testBase + "/api/questions/42"}
 	bodies := map[string]string{"PUT": okPad, "DELETE": `{"status":"OK"}`}
 	for method, call := range calls {
 		t.Run(method, func(t *testing.T) {
@@ -97,16 +97,13 @@ func TestRetriesExhausted(t *testing.T) {
 	// Default retries and waits: the test shows what a caller gets out of
 	// the box (3 retries, so 4 attempts).
 	mt := httpmock.NewMockTransport()
-	c, err := padapi.NewClient(mockBaseURL, mockAPIKey, padapi.WithHTTPClient(&http.Client{Transport: mt}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTestClient(t, testBase, padapi.WithHTTPClient(&http.Client{Transport: mt}))
 	var n atomic.Int32
 	mt.RegisterResponder(http.MethodGet, quotaURL, func(*http.Request) (*http.Response, error) {
 		i := n.Add(1)
 		return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy `+strconv.Itoa(int(i))+`"}`), nil
 	})
-	_, err = c.Quota.Get(context.Background())
+	_, err := c.Quota.Get(context.Background())
 	var apiErr *padapi.APIError
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("error = %v, want an *APIError", err)
@@ -129,7 +126,7 @@ func TestRetriesExhausted(t *testing.T) {
 }
 
 func TestRetryOff(t *testing.T) {
-	c, mt := newMockClient(t, padapi.WithRetry(0, 0, 0))
+	c, mt := newMockClient(t, noRetry)
 	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
 	_, err := c.Quota.Get(context.Background())
 	var apiErr *padapi.APIError

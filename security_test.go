@@ -35,10 +35,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 		padapi.WithMaxResponseBytes(4096),
 		padapi.WithUserAgent("leaktest"),
 	}
-	c, err := padapi.NewClient(mockBaseURL, key, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newKeyClient(t, testBase, key, opts...)
 
 	// withKey counts the requests that carried the key, so the test knows
 	// the key was in play on every path.

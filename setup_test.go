@@ -1,0 +1,348 @@
+package padapi_test
+
+// This file is the one test harness of the package: every test builds its
+// client, its server and its expectations of a request with the helpers
+// below (after go-github's setup, testMethod and testFormValues).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+	"github.com/padinterview/padapi"
+)
+
+const (
+	// testKey is the API key of every test client but those of the tests
+	// that look for a key of their own in what the client prints.
+	testKey = "test-key-0123456789abcdef"
+	// testBase is the base URL of the clients that never dial: httpmock
+	// and in-memory transports.
+	testBase = "https://pad.example.test"
+	// gwPrefix is the gateway prefix of the base URL of every client that
+	// setup returns, so every endpoint test also checks that requests go
+	// below it.
+	gwPrefix = "/gw"
+	// quotaURL and padsURL are GET /api/quota and the pad collection below
+	// testBase.
+	quotaURL = testBase + "/api/quota"
+	padsURL  = testBase + "/api/pads"
+	// okQuota is a valid quota body.
+	okQuota = `{"status":"OK","pads_used":1,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"pads_remaining":9,"monthly_pad_limit":10}`
+	// okPad is a valid pad body.
+	okPad = `{"status":"OK","id":"DM32JWG2","title":"x","owner_email":"","language":"go","participants":[],"contents":"","notes":"","events":[],"private":false,"execution_enabled":true,"created_at":"2014-11-14T03:02:45Z","updated_at":"2014-11-14T03:02:45Z","ended_at":null,"url":"https://app.coderpad.io/DM32JWG2","playback":"","history":""}`
+)
+
+// fastRetry keeps the default retry count with waits short enough for tests.
+var fastRetry = padapi.WithRetry(3, time.Millisecond, 5*time.Millisecond)
+
+// noRetry makes every call one request.
+var noRetry = padapi.WithRetry(0, 0, 0)
+
+// newTestClient returns a client for base with testKey.
+func newTestClient(tb testing.TB, base string, opts ...padapi.Option) *padapi.Client {
+	tb.Helper()
+	return newKeyClient(tb, base, testKey, opts...)
+}
+
+// newKeyClient is the one place the tests construct a client: it fails the
+// test when NewClient refuses.
+func newKeyClient(tb testing.TB, base, key string, opts ...padapi.Option) *padapi.Client {
+	tb.Helper()
+	c, err := padapi.NewClient(base, key, opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// setup starts a loopback server for a new mux and returns a client whose
+// base URL is the server's below gwPrefix. The tests register their
+// handlers on the mux, with the prefix; a request no pattern matches fails
+// the test, so a wrong method or path is caught even when the call under
+// test reports no error.
+func setup(t *testing.T, opts ...padapi.Option) (*padapi.Client, *http.ServeMux) {
+	t.Helper()
+	mux := http.NewServeMux()
+	srv := strictServer(t, mux)
+	return newTestClient(t, srv.URL+gwPrefix, opts...), mux
+}
+
+// strictServer starts a loopback server for mux that fails the test on any
+// request no pattern matches.
+func strictServer(t *testing.T, mux *http.ServeMux) *httptest.Server {
+	t.Helper()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("unexpected request %s %s", r.Method, r.RequestURI)
+		http.NotFound(w, r)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// serveBody starts a loopback server answering every request with 200 and
+// body, and returns a client for it.
+func serveBody(t *testing.T, body []byte, opts ...padapi.Option) *padapi.Client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		respond(w, http.StatusOK, body)
+	}))
+	t.Cleanup(srv.Close)
+	return newTestClient(t, srv.URL, opts...)
+}
+
+// newMockClient returns a client for testBase whose requests go to a fresh
+// httpmock transport, with fast retries unless opts say otherwise.
+func newMockClient(t *testing.T, opts ...padapi.Option) (*padapi.Client, *httpmock.MockTransport) {
+	t.Helper()
+	mt := httpmock.NewMockTransport()
+	opts = append([]padapi.Option{fastRetry, padapi.WithHTTPClient(&http.Client{Transport: mt})}, opts...)
+	return newTestClient(t, testBase, opts...), mt
+}
+
+// countingClient returns a client whose every request fails the call with
+// a 500 and is counted, for calls that must fail before sending anything.
+func countingClient(t *testing.T) (*padapi.Client, *atomic.Int32) {
+	t.Helper()
+	c, mux := setup(t, noRetry)
+	var n atomic.Int32
+	mux.HandleFunc(gwPrefix+"/", func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		http.Error(w, "should not be called", http.StatusInternalServerError)
+	})
+	return c, &n
+}
+
+// fixedClient returns a client whose server answers pattern with status and
+// a testdata file, and counts the requests to it.
+func fixedClient(t *testing.T, pattern string, status int, file string, opts ...padapi.Option) (*padapi.Client, *atomic.Int32) {
+	t.Helper()
+	body := fixture(t, file)
+	c, mux := setup(t, opts...)
+	var n atomic.Int32
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		respond(w, status, body)
+	})
+	return c, &n
+}
+
+// fixture returns the contents of testdata/name.
+func fixture(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// respond writes a JSON answer.
+func respond(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// memoryAnswerKey is the context key of a memoryAnswer.
+type memoryAnswerKey struct{}
+
+// memoryAnswer is the HTTP answer that memoryTransport gives to a request.
+type memoryAnswer struct {
+	status int
+	body   []byte
+}
+
+// memoryTransport answers each request with the memoryAnswer in its
+// context, so one client serves any number of inputs, concurrently too.
+type memoryTransport struct{}
+
+func (memoryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	a := r.Context().Value(memoryAnswerKey{}).(memoryAnswer)
+	return &http.Response{
+		StatusCode:    a.status,
+		Header:        http.Header{"Content-Type": {"application/json"}},
+		Body:          io.NopCloser(bytes.NewReader(a.body)),
+		ContentLength: int64(len(a.body)),
+		Request:       r,
+	}, nil
+}
+
+// memoryClient is a client whose answers come from the call's context (see
+// answering), without retries: every call is one request.
+func memoryClient(tb testing.TB) *padapi.Client {
+	tb.Helper()
+	return newTestClient(tb, testBase, noRetry, padapi.WithHTTPClient(&http.Client{Transport: memoryTransport{}}))
+}
+
+// answering returns a context under which memoryTransport answers with
+// status and body.
+func answering(status int, body []byte) context.Context {
+	return context.WithValue(context.Background(), memoryAnswerKey{}, memoryAnswer{status, body})
+}
+
+// rawJSONCmp compares raw JSON by meaning: the service's spacing survives
+// in a json.RawMessage, but json.Marshal compacts it.
+var rawJSONCmp = cmp.Comparer(func(a, b json.RawMessage) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && cmp.Equal(x, y)
+})
+
+// endpointCase is one call of an endpoint method: the request it must
+// send, the testdata file the server answers with, and the value it must
+// return.
+type endpointCase struct {
+	name   string
+	call   func(context.Context, *padapi.Client) (any, error)
+	method string
+	path   string     // the escaped path on the wire, gateway prefix included
+	query  url.Values // the exact query; empty means none at all
+	form   url.Values // the exact form body; nil means no body
+	// files are the file parts of a multipart body, by field name, as
+	// filename and contents; a form with files is sent as multipart.
+	files map[string][2]string
+	file  string
+	want  any
+}
+
+// runEndpoints runs each case against its own server, which checks every
+// part of the request and answers once.
+func runEndpoints(t *testing.T, cases []endpointCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := fixture(t, tc.file)
+			c, mux := setup(t)
+			var hits atomic.Int32
+			mux.HandleFunc(tc.method+" "+tc.path, func(w http.ResponseWriter, r *http.Request) {
+				hits.Add(1)
+				checkRequest(t, r, tc)
+				respond(w, http.StatusOK, body)
+			})
+			got, err := tc.call(context.Background(), c)
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if n := hits.Load(); n != 1 {
+				t.Errorf("%s %s got %d requests, want 1", tc.method, tc.path, n)
+			}
+			if diff := cmp.Diff(tc.want, got, rawJSONCmp); diff != "" {
+				t.Errorf("result mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// checkRequest checks what the mux pattern cannot: the path exactly as
+// escaped on the wire, the query, the headers and the body.
+func checkRequest(t *testing.T, r *http.Request, tc endpointCase) {
+	t.Helper()
+	if path, _, _ := strings.Cut(r.RequestURI, "?"); path != tc.path {
+		t.Errorf("path on the wire %q, want %q", path, tc.path)
+	}
+	if len(tc.query) == 0 && r.URL.RawQuery != "" {
+		t.Errorf("query %q, want none", r.URL.RawQuery)
+	} else if diff := cmp.Diff(tc.query, r.URL.Query()); len(tc.query) > 0 && diff != "" {
+		t.Errorf("query mismatch (-want +got):\n%s", diff)
+	}
+	if got, want := r.Header.Get("Authorization"), `Token token="`+testKey+`"`; got != want {
+		t.Errorf("Authorization %q, want %q", got, want)
+	}
+	ct := r.Header.Get("Content-Type")
+	if tc.files != nil {
+		checkMultipart(t, r, tc)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc.form == nil {
+		if len(body) != 0 || ct != "" {
+			t.Errorf("body %q with Content-Type %q, want no body", body, ct)
+		}
+		return
+	}
+	if ct != "application/x-www-form-urlencoded" {
+		t.Errorf("Content-Type %q, want application/x-www-form-urlencoded", ct)
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		t.Fatalf("body %q is not a form: %v", body, err)
+	}
+	if diff := cmp.Diff(tc.form, form); diff != "" {
+		t.Errorf("form mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// checkMultipart checks a multipart/form-data body: its values and its
+// file parts, each with its filename.
+func checkMultipart(t *testing.T, r *http.Request, tc endpointCase) {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		t.Fatalf("Content-Type %q, want multipart/form-data", r.Header.Get("Content-Type"))
+	}
+	form := url.Values{}
+	files := map[string][2]string{}
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if part.FileName() != "" {
+			files[part.FormName()] = [2]string{part.FileName(), string(b)}
+		} else {
+			form.Add(part.FormName(), string(b))
+		}
+	}
+	if diff := cmp.Diff(tc.form, form); diff != "" {
+		t.Errorf("multipart values mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(tc.files, files); diff != "" {
+		t.Errorf("multipart files mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// spread runs calls calls of call on workers goroutines, call i on worker
+// i % workers, and waits for them all.
+func spread(workers, calls int, call func(worker, i int)) {
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < calls; i += workers {
+				call(w, i)
+			}
+		}()
+	}
+	wg.Wait()
+}
