@@ -396,3 +396,25 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 		t.Errorf("%d requests, want 1", n)
 	}
 }
+
+// TestAllFollowsTheLinksSort: the next_page link's sort is the one the next
+// request sends, even when it differs from the caller's (the service knows
+// which order its page numbers count in).
+func TestAllFollowsTheLinksSort(t *testing.T) {
+	for _, it := range epIters {
+		t.Run(it.name, func(t *testing.T) {
+			p := &epPager{path: it.path, key: it.key, n: 60, link: func(host string, next int, _ string) string {
+				return "http://" + host + gwPrefix + it.path + "?page=" + strconv.Itoa(next) + "&sort=created_at%2Casc"
+			}}
+			c := p.start(t)
+			ids, errs := epSplit(epCollect(it.all(context.Background(), c, padapi.SortUpdatedDesc), 1000))
+			if len(errs) > 0 || len(ids) != 60 {
+				t.Fatalf("%d items, errors %v; want 60 items", len(ids), errs)
+			}
+			want := []string{"sort=updated_at%2Cdesc", "page=2&sort=created_at%2Casc"}
+			if diff := cmp.Diff(want, p.requests()); diff != "" {
+				t.Errorf("queries (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -97,8 +97,8 @@ func handshakeFailed(err error) bool {
 		hostname  x509.HostnameError
 		invalid   x509.CertificateInvalidError
 	)
-	return errors.As(err, &verify) || errors.As(err, &record) || errors.As(err, &authority) ||
-		errors.As(err, &hostname) || errors.As(err, &invalid)
+	return errors.Is(err, http.ErrSchemeMismatch) || errors.As(err, &verify) || errors.As(err, &record) ||
+		errors.As(err, &authority) || errors.As(err, &hostname) || errors.As(err, &invalid)
 }
 
 // backoff is capped, jittered exponential backoff. A Retry-After that fits
