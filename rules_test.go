@@ -224,8 +224,10 @@ func TestRetryReusesConnectionAfterLargeErrorPage(t *testing.T) {
 func TestEchoedKeyScrubbed(t *testing.T) {
 	const key = `echo+K3y/<&>`
 	for name, echo := range map[string]func(string) string{
-		"plain":      func(h string) string { return "you sent: " + h },
-		"JSON":       func(h string) string { return `{"status":"ERROR","message":"bad header ` + strings.ReplaceAll(h, `"`, `\"`) + `"}` },
+		"plain": func(h string) string { return "you sent: " + h },
+		"JSON": func(h string) string {
+			return `{"status":"ERROR","message":"bad header ` + strings.ReplaceAll(h, `"`, `\"`) + `"}`
+		},
 		"JSON-HTML":  func(h string) string { return `{"status":"ERROR","message":"` + jsonHTMLEscape(h) + `"}` },
 		"URL-quoted": func(string) string { return "key=echo%2BK3y%2F%3C%26%3E" },
 	} {
