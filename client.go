@@ -21,7 +21,7 @@ import (
 )
 
 // Version is the version of this library, sent in the User-Agent header.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Defaults, changeable with options.
 const (

@@ -12,7 +12,9 @@
 //
 // The client's fields are the API's resources: c.Quota, c.Pads, c.Questions
 // and c.Organization. Every method takes a context.Context first and returns
-// (*T, error), or just error for Delete.
+// (*T, error), or just error for Delete. Get reads one item, List one page,
+// All iterates over every page; a service that lists more than one kind has
+// ListX and AllX (Pads.ListEvents, Organization.ListPads).
 //
 // The base URL may carry a path prefix (https://gateway.example.com/pad):
 // every request goes below it, so the client works behind a gateway.
@@ -26,12 +28,39 @@
 // and next_page links are never requested as given. The key never appears in
 // an error, a log line or fmt output of the client.
 //
+// # IDs and params
+//
+// Every ID field and ID parameter has the one type ID, a string. The
+// service sends some IDs as JSON numbers and some as strings; an ID decodes
+// from either, so an ID read from one response passes to the next call as
+// it is:
+//
+//	env, err := c.Pads.Environment(ctx, pad.PadEnvironmentIDs[0])
+//
+// An ID that is empty, "." or ".." is refused before any request.
+//
+// Each method that writes has its own params type (PadCreateParams,
+// QuestionUpdateParams, ...) and each list its own options type
+// (PadListOptions, OrganizationUserListOptions, ...). Their fields are
+// pointers or slices, and a nil field is not sent at all, so an update
+// changes only what it names. Ptr fills a pointer field from a value:
+//
+//	c.Pads.Update(ctx, id, &padapi.PadUpdateParams{Ended: padapi.Ptr(true)})
+//
+// Each params type encodes itself as the service takes it: pads as a flat
+// form, questions with nested keys (question[title]), a multi-file
+// question's files as JSON, a zip as a multipart upload.
+//
 // # Errors
 //
 // A failure the service reported is an *APIError with the HTTP status code,
-// the service's message, the method and API path, and how many attempts were
-// made. Match kinds with errors.Is: ErrBadRequest, ErrUnauthorized,
-// ErrForbidden, ErrNotFound, ErrOverQuota, ErrServer, ErrResponseTooLarge.
+// the service's message and code, the method and API path, and how many
+// attempts were made. Match kinds with errors.Is: ErrBadRequest,
+// ErrUnauthorized, ErrForbidden, ErrNotFound, ErrOverQuota (a pad create
+// refused for the quota), ErrRateLimited (any other 429), ErrServer,
+// ErrResponseTooLarge. A call refused before anything was sent (an invalid
+// ID, a nil context, params that contradict each other) matches
+// ErrInvalidArgument.
 // A body that is not the service's JSON (a proxy's HTML page) still gives an
 // *APIError with the right status code. Context errors stay visible:
 // errors.Is(err, context.DeadlineExceeded) holds when the deadline ended the
@@ -42,32 +71,46 @@
 // GET, PUT and DELETE are retried on connection errors and on 500, 502, 503
 // and 504, with capped, jittered exponential backoff (by default 3 retries,
 // waiting 100ms to 2s; see WithRetry). A 429 is retried only when its
-// Retry-After fits under the wait cap. No wait is ever longer than the cap,
-// and a cancelled context ends the call at once.
+// Retry-After fits under the wait cap (Retry-After: 0 means at once). No wait
+// is ever longer than the cap, and a cancelled context ends the call at once.
+// A retried delete that finds the resource gone after an attempt that may
+// have reached the service succeeds: that attempt deleted it.
 //
 // Creates (POST) are different: the service has no idempotency keys, so a
-// create is retried only when its connection could not even be made. When the
-// request may have reached the service and no definite answer came back (a
-// 5xx, a timeout, a dropped connection), the error matches
-// ErrOutcomeUnknown: the pad may exist. One Create call never makes two pads.
+// create is retried only when its request was certainly never written (a
+// refused dial, a DNS error; a failed TLS handshake is not retried at all).
+// When the request may have reached the service and no definite answer came
+// back (a 5xx, a timeout, a dropped connection), the error matches
+// ErrOutcomeUnknown and its text says "outcome unknown": the pad may exist.
+// One Create call never makes two pads.
 //
 // # Quota
 //
 // Quota.Get returns the organization's quota (or the user's own when it has
 // no organization). Checking it before a create is advisory: another process
 // can spend the last pad in between, and the create's ErrOverQuota is the real
-// answer.
+// answer. The live service often leaves both counts out of a limited plan:
+// Quota.Remaining and Quota.Limit then report ok == false, and
+// Quota.CanCreate answers true, since only the create can tell.
 //
 // # Pagination
 //
-// Lists come 50 items a page as a *Page. The All methods (Pads.All,
-// Questions.All, Organization.AllPads, Organization.AllQuestions) return
-// an iter.Seq2 that fetches each page only when the loop reaches it:
+// Lists come 50 items a page as a *Page. Every All method returns an
+// iter.Seq2 that fetches each page only when the loop reaches it:
 //
 //	for pad, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc}) {
 //		if err != nil { ... }
 //		fmt.Println(pad.Title)
 //	}
+//
+// # After the interview
+//
+// Pads.Transcript returns a pad with its whole event log and every
+// environment (the final code of each file). An edit-history link (in
+// Pad.History and each file's History) names a document on another host:
+// Pads.History fetches it without the API key, and History.Replay rebuilds
+// the file's text from its operations, counting positions in UTF-16 code
+// units as the service's editor does.
 //
 // # Testing code that uses padapi
 //
@@ -79,7 +122,9 @@
 //
 // Code that prefers github.com/jarcoal/httpmock can pass its own
 // *http.Client with WithHTTPClient; the client sends everything, retries
-// included, through that client's Transport. Code that depends on a single
+// included, through that client's Transport. Pass WithRetry(0, 0, 0) too:
+// httpmock answers an unregistered route with a connection error, which the
+// client would otherwise retry with backoff. Code that depends on a single
 // method can take a one-method interface, such as
 // interface{ Get(context.Context) (*padapi.Quota, error) }, and be given
 // c.Quota or a stub.
