@@ -1,0 +1,160 @@
+package padapi_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// readmeBlocks returns the ```go blocks of README.md.
+func readmeBlocks(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)\n```go\n(.*?)\n```\n").FindAllSubmatch(b, -1) {
+		blocks = append(blocks, string(m[1]))
+	}
+	return blocks
+}
+
+// readmeImports are the packages the README's samples use; each is used
+// once below as well, so that a sample that does not use it still compiles.
+const readmeImports = `import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/examples/mocking"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+var (
+	_ = context.Background
+	_ = errors.New
+	_ = fmt.Println
+	_ = http.MethodGet
+	_ = os.Getenv
+	_ = filepath.Join
+	_ = time.Second
+	_ = httpmock.NewMockTransport
+	_ = padapi.Ptr[int]
+	_ = padapitest.NewServer
+	_ = mocking.New
+	_ testing.TB
+)
+`
+
+// TestReadmeSamples compiles every Go sample of README.md and runs its main
+// one, the func run of "Use", against the fake through each of its
+// branches: a pad created, the quota spent by another process after the
+// check, and a create whose outcome is unknown. Every branch must return;
+// none may fall through to a nil pad.
+func TestReadmeSamples(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go tool is needed to compile the README's samples: %v", err)
+	}
+	var funcs, tests bytes.Buffer
+	n := 0
+	for _, block := range readmeBlocks(t) {
+		switch {
+		case strings.HasPrefix(block, "func Test"):
+			tests.WriteString(block + "\n\n")
+		case strings.HasPrefix(block, "import ("):
+			// A test file's sample: its imports are readmeImports'.
+			_, rest, _ := strings.Cut(block, "\n)\n")
+			tests.WriteString(rest + "\n\n")
+		case strings.HasPrefix(block, "func "):
+			funcs.WriteString(block + "\n\n")
+		default:
+			// Statements from a test: they get a test's usual names.
+			n++
+			fmt.Fprintf(&tests, "func TestSnippet%d(t *testing.T) {\n\tctx := t.Context()\n\tsrv := padapitest.NewServer(t)\n\t_, _ = ctx, srv\n%s\n}\n\n", n, block)
+		}
+	}
+	if !strings.Contains(funcs.String(), "func run(ctx context.Context) error") {
+		t.Fatal("README.md has no func run(ctx context.Context) error sample")
+	}
+
+	dir, err := os.MkdirTemp(".", "readmesample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	main := "package main\n\n" + readmeImports + `
+func main() {
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+` + funcs.String()
+	// scheduler stands for the reader's own package in the test sample.
+	test := "package main\n\n" + readmeImports + "\nvar scheduler = struct{ New func(*padapi.Client) *mocking.Scheduler }{mocking.New}\n\n" + tests.String()
+	for name, src := range map[string]string{"main.go": main, "main_test.go": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "sample")
+	for _, args := range [][]string{{"build", "-o", bin, "./" + dir}, {"vet", "./" + dir}} {
+		if out, err := exec.Command(goTool, args...).CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s\nmain.go:\n%s\nmain_test.go:\n%s", args[0], err, out, main, test)
+		}
+	}
+
+	for _, tt := range []struct {
+		name  string
+		setup func(*padapitest.Server)
+		ok    bool
+		want  string // in stdout when ok, else in stderr
+	}{
+		{"created", func(*padapitest.Server) {}, true, "Backend interview"},
+		{"spent after the check", func(s *padapitest.Server) {
+			s.FailNext("POST /api/pads", 1, 429, `{"status":"ERROR","message":"Over quota"}`)
+		}, false, "another process spent the last pad"},
+		{"outcome unknown", func(s *padapitest.Server) { s.DropNext("POST /api/pads", 1) }, false, "the pad may exist"},
+		{"no pads left", func(s *padapitest.Server) { s.SetQuota(10, 10) }, false, "no pads left this month"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := padapitest.NewServer(t)
+			tt.setup(srv)
+			cmd := exec.Command(bin)
+			cmd.Env = append(os.Environ(), "PAD_BASE_URL="+srv.URL, "PAD_API_KEY="+srv.APIKey)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			if (err == nil) != tt.ok {
+				t.Fatalf("exit error %v, want ok %v; stderr %q", err, tt.ok, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "panic") {
+				t.Fatalf("the sample panicked:\n%s", stderr.String())
+			}
+			out := stdout.String()
+			if !tt.ok {
+				out = stderr.String()
+			}
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("output %q, want it to hold %q", out, tt.want)
+			}
+		})
+	}
+}
