@@ -1,7 +1,6 @@
 package padapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -61,6 +60,3 @@ func (k *credential) scrub(b []byte) []byte {
 	}
 	return []byte(s)
 }
-
-// has reports whether b holds the key in any form scrub replaces.
-func (k *credential) has(b []byte) bool { return !bytes.Equal(k.scrub(b), b) }

@@ -263,6 +263,8 @@ type transport struct {
 	own    http.RoundTripper
 }
 
+// RoundTrip sends r through the caller's client's transport when there is
+// one, else through the client's own pool.
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if t.caller == nil {
 		return t.own.RoundTrip(r)

@@ -55,7 +55,10 @@ var (
 // argError is an argument the client refused before sending anything.
 type argError string
 
-func (e argError) Error() string        { return "padapi: invalid argument: " + string(e) }
+// Error reads like "padapi: invalid argument: empty ID".
+func (e argError) Error() string { return "padapi: invalid argument: " + string(e) }
+
+// Is matches ErrInvalidArgument.
 func (e argError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // maxErrorBody caps how much of a failed response is read and kept.

@@ -2,6 +2,7 @@ package padapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,8 +89,14 @@ func ExampleQuotaService_Get() {
 		fmt.Println("no pads left this month")
 		return
 	}
-	left, _ := q.Remaining()
-	fmt.Printf("%d of %d pads used, %d left\n", q.PadsUsed, *q.MonthlyPadLimit, left)
+	// The live service often leaves the counts out of a limited plan: ok
+	// is false then, as it is for an unlimited plan.
+	if limit, ok := q.Limit(); ok {
+		left, _ := q.Remaining()
+		fmt.Printf("%d of %d pads used, %d left\n", q.PadsUsed, limit, left)
+	} else {
+		fmt.Printf("%d pads used, no limit known\n", q.PadsUsed)
+	}
 	// Output: 33 of 120 pads used, 87 left
 }
 
@@ -186,4 +193,73 @@ func ExampleQuestionsService_All() {
 	// Output:
 	// 1234 FizzBuzz (used in 17 pads)
 	// 1235 SQL: top customers (used in 0 pads)
+}
+
+func ExampleHistory_Replay() {
+	// An edit-history document as the service's editor records it: entry
+	// "e1" typed "hi 👋", then "e2" kept 3 characters, deleted the emoji
+	// (2 UTF-16 code units) and typed "there".
+	doc := `{
+		"e2": {"a": "ada", "t": 1700000060000, "o": [3, -2, "there"]},
+		"e1": {"a": "ada", "t": 1700000000000, "o": ["hi 👋"]}
+	}`
+	var h padapi.History
+	if err := json.Unmarshal([]byte(doc), &h); err != nil {
+		log.Fatal(err)
+	}
+	before, err := h.ReplayUntil(time.UnixMilli(1700000000000))
+	if err != nil {
+		log.Fatal(err)
+	}
+	final, err := h.Replay()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d entries; first %q, then %q\n", len(h.Entries), before, final)
+	// Output: 2 entries; first "hi 👋", then "hi there"
+}
+
+func ExamplePadsService_Transcript() {
+	// A pad with one environment and a short event log, as the service
+	// would answer.
+	mux := http.NewServeMux()
+	for pattern, body := range map[string]string{
+		"GET /api/pads/DM32JWG2": `{"status":"OK","id":"DM32JWG2","title":"Backend screen","notes":"Strong on SQL.",
+			"pad_environment_ids":[501],"created_at":"2024-03-05T10:00:00Z"}`,
+		"GET /api/pads/DM32JWG2/events": `{"status":"OK","total":2,"events":[
+			{"kind":"joined","message":"Jane joined","user_name":"Jane","created_at":"2024-03-05T10:01:00Z"},
+			{"kind":"ran","message":"Jane ran the code","user_name":"Jane","created_at":"2024-03-05T10:20:00Z"}]}`,
+		"GET /api/pad_environments/501": `{"status":"OK","id":501,"pad_id":7,"language":"go",
+			"file_contents":[{"path":"main.go","contents":"package main\n","history":null}]}`,
+	} {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, body)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	c, err := padapi.NewClient(srv.URL, "my-api-key")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	tr, err := c.Pads.Transcript(context.Background(), "DM32JWG2")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s (notes: %s)\n", tr.Pad.Title, tr.Pad.Notes)
+	for _, ev := range tr.Events {
+		fmt.Println(ev.CreatedAt.Format(time.TimeOnly), ev.Message)
+	}
+	for _, env := range tr.Environments {
+		for _, f := range env.Files {
+			fmt.Printf("%s, %s: %q\n", env.Language, f.Path, f.Contents)
+		}
+	}
+	// Output:
+	// Backend screen (notes: Strong on SQL.)
+	// 10:01:00 Jane joined
+	// 10:20:00 Jane ran the code
+	// go, main.go: "package main\n"
 }

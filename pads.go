@@ -264,6 +264,8 @@ func (s *PadsService) Create(ctx context.Context, params *PadCreateParams) (*Pad
 
 // PadUpdateParams are the fields to change; nil fields are left as they are.
 type PadUpdateParams struct {
+	// Title, Language, Contents, Notes, Private and ExecutionEnabled
+	// replace the pad's fields of the same names.
 	Title            *string
 	Language         *string
 	Contents         *string

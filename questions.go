@@ -206,11 +206,16 @@ type QuestionFile struct {
 // sent. Title and Language are required. At most one of Contents, Files and
 // Zip may be set: they are three ways to give the question's code.
 type QuestionCreateParams struct {
-	Title       *string
-	Language    *string
+	// Title names the question; required.
+	Title *string
+	// Language is the language the pad starts in, such as "python3";
+	// required.
+	Language *string
+	// Description is shown to interviewers.
 	Description *string
 	// Contents is the code of a single-file question.
 	Contents *string
+	// Solution is the interviewers' reference solution.
 	Solution *string
 	// AIAssistPrompt is the system prompt of the pad's AI assistant.
 	AIAssistPrompt *string
@@ -226,15 +231,21 @@ type QuestionCreateParams struct {
 // QuestionUpdateParams are the fields to change; nil fields are left as
 // they are. At most one of Contents, Files and Zip may be set.
 type QuestionUpdateParams struct {
-	Title                 *string
-	Language              *string
-	Description           *string
-	Contents              *string
-	Solution              *string
-	AIAssistPrompt        *string
+	// Title, Language, Description, Contents, Solution and AIAssistPrompt
+	// replace the fields of the same names (see QuestionCreateParams).
+	Title          *string
+	Language       *string
+	Description    *string
+	Contents       *string
+	Solution       *string
+	AIAssistPrompt *string
+	// CandidateInstructions replace the question's; nil keeps them.
 	CandidateInstructions []CandidateInstruction
-	Files                 []QuestionFile
-	Zip                   []byte
+	// Files replace the files of a multi-file question; nil keeps them.
+	Files []QuestionFile
+	// Zip replaces the question's files with an archive's; nil or empty
+	// sends none.
+	Zip []byte
 }
 
 // questionParams are the fields QuestionCreateParams and

@@ -112,6 +112,7 @@ func (w *wireStatus) missing() string { return "" }
 // its text, so that an odd type never hides the message beside it.
 type wireToken string
 
+// UnmarshalJSON keeps a string's text, or any other scalar's JSON text.
 func (t *wireToken) UnmarshalJSON(b []byte) error {
 	switch {
 	case len(b) == 0:
