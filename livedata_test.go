@@ -361,8 +361,10 @@ func TestLiveShapesEndpoints(t *testing.T) {
 			file: "question_ai_db.json", want: ltQuestionAIDB(),
 		},
 		{
-			name:   "Events first page",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.ListEvents(ctx, "K3P9ZR2A", nil) },
+			name: "Events first page",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.ListEvents(ctx, "K3P9ZR2A", nil)
+			},
 			method: "GET", path: "/gw/api/pads/K3P9ZR2A/events",
 			file: "events_page1.json", want: ltEventsPage1(),
 		},
