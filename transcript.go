@@ -67,7 +67,12 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 			case slots <- struct{}{}:
 				defer func() { <-slots }()
 			case <-ctx.Done():
-				return
+				// Cancelled while waiting for a slot: Environment
+				// below returns the context's error at once, without
+				// a request. Returning here instead would leave this
+				// environment empty, and the whole call a success,
+				// when the caller's context ended after every other
+				// part had arrived.
 			}
 			env, err := s.Environment(ctx, envID)
 			if err != nil {
