@@ -89,7 +89,9 @@ func (e *HistoryEntry) apply(text, out []uint16) ([]uint16, error) {
 	pos := 0
 	for i, op := range e.Ops {
 		fail := func(format string, args ...any) ([]uint16, error) {
-			return nil, fmt.Errorf("padapi: history entry %q, operation %d: %s", e.ID, i, fmt.Sprintf(format, args...))
+			// The ID is cut short: it comes from the document, and can
+			// be as long as it.
+			return nil, fmt.Errorf("padapi: history entry %q, operation %d: %s", quoteShort([]byte(e.ID)), i, fmt.Sprintf(format, args...))
 		}
 		left := len(text) - pos
 		switch {
