@@ -295,7 +295,6 @@ type ltCancelAfter struct {
 	cancel context.CancelFunc
 	envs   atomic.Int32
 	events atomic.Bool
-	all    chan struct{}
 	once   sync.Once
 }
 
