@@ -91,6 +91,17 @@ func TestTranscriptWhole(t *testing.T) {
 	if len(seen) != 6 || seen[0] != "/gw/api/pads/K3P9ZR2A?" {
 		t.Errorf("requests %q: want the pad first, then 5 more", seen)
 	}
+	// The events are asked for oldest first, on every page.
+	var events []string
+	for _, s := range seen {
+		if strings.Contains(s, "/events?") {
+			events = append(events, s)
+		}
+	}
+	wantEvents := []string{"/gw/api/pads/K3P9ZR2A/events?sort=created_at%2Casc", "/gw/api/pads/K3P9ZR2A/events?page=2&sort=created_at%2Casc"}
+	if diff := cmp.Diff(wantEvents, events); diff != "" {
+		t.Errorf("events requests mismatch (-want +got):\n%s", diff)
+	}
 }
 
 // A pad with no environments and no events gives empty lists, not nil;

@@ -20,8 +20,9 @@
 //
 // Given no pad ID it prints the newest pad (the first of the pad list),
 // and says which on stderr. One call, Pads.Transcript, reads it all: the
-// pad, every page of its events and every environment, a few at a time.
-// Times print in UTC; a binary file prints as its size, not its bytes.
+// pad, every page of its events (oldest first) and every environment, a
+// few at a time. Times print in UTC; a binary file prints as its size, not
+// its bytes.
 //
 // With neither PAD_BASE_URL nor PAD_API_KEY set it asks an in-process
 // fake service (padapitest) seeded with a few interviews, so it runs

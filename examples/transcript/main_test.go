@@ -116,7 +116,7 @@ func TestRunPadID(t *testing.T) {
 	slices.Sort(s.requests)
 	want := []string{
 		"GET /api/pad_environments/98765", "GET /api/pad_environments/98766",
-		"GET /api/pads/DM32JWG2", "GET /api/pads/DM32JWG2/events", "GET /api/pads/DM32JWG2/events?page=2",
+		"GET /api/pads/DM32JWG2", "GET /api/pads/DM32JWG2/events?page=2&sort=created_at%2Casc", "GET /api/pads/DM32JWG2/events?sort=created_at%2Casc",
 	}
 	if !slices.Equal(s.requests, want) {
 		t.Errorf("requests %q, want %q", s.requests, want)
