@@ -101,6 +101,11 @@ func decodeEvents(b []byte, out *[]PadEvent) error {
 
 // set stores one field of an event from its raw key and value.
 func (e *PadEvent) set(key, val []byte) error {
+	if val[0] == 'n' {
+		// null changes nothing, as in encoding/json: a key repeated
+		// with null keeps the value it had.
+		return nil
+	}
 	var dst *string
 	// encoding/json matches keys without regard to case; so does this.
 	k := key[1 : len(key)-1]
@@ -128,14 +133,10 @@ func (e *PadEvent) set(key, val []byte) error {
 	default:
 		return nil // unknown fields are ignored, as encoding/json does
 	}
-	switch val[0] {
-	case 'n':
-		*dst = ""
-	case '"':
-		*dst = unquote(val)
-	default:
+	if val[0] != '"' {
 		return &json.UnmarshalTypeError{Value: quoteShort(val), Type: reflect.TypeFor[string](), Field: string(k)}
 	}
+	*dst = unquote(val)
 	return nil
 }
 

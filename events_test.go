@@ -31,6 +31,16 @@ var eventSeeds = []string{
 	`[{"created_at":"yesterday"}]`,
 	`[1]`,
 	`[{"kind":["x"]}]`,
+	// A key repeated: the last wins, and null changes nothing.
+	`[{"kind":"a","Kind":null},{"created_at":"2024-01-01T00:00:00Z","CREATED_AT":null}]`,
+	`[{"kind":"a","kind":"b","message":null,"message":"m"}]`,
+	// Keys match without regard to case, Unicode folding included (the
+	// Kelvin sign folds to k), and through escapes.
+	`[{"\u212aind":"ran","k\u0069nd":"x","USER_\u0045MAIL":"e"}]`,
+	`[{"kınd":"dotless i is not i"}]`,
+	// Strings and unknown values that hold JSON punctuation.
+	`[{"message":"a\\","x":"\"}]{[,:","y":[[[{}]]],"z":-0.5e-3,"kind":"k"}]`,
+	`[{"message":"\u0000\t\/"},{}]`,
 }
 
 func TestDecodeEventsMatchesEncodingJSON(t *testing.T) {

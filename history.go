@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -88,7 +89,9 @@ func (e *HistoryEntry) apply(text, out []uint16) ([]uint16, error) {
 	pos := 0
 	for i, op := range e.Ops {
 		fail := func(format string, args ...any) ([]uint16, error) {
-			return nil, fmt.Errorf("padapi: history entry %q, operation %d: %s", e.ID, i, fmt.Sprintf(format, args...))
+			// The ID is cut short: it comes from the document, and can
+			// be as long as it.
+			return nil, fmt.Errorf("padapi: history entry %q, operation %d: %s", quoteShort([]byte(e.ID)), i, fmt.Sprintf(format, args...))
 		}
 		left := len(text) - pos
 		switch {
@@ -116,37 +119,91 @@ func (e *HistoryEntry) apply(text, out []uint16) ([]uint16, error) {
 
 // historyEntryWire is an entry as the history document holds it.
 type historyEntryWire struct {
-	Author wireToken   `json:"a"`
-	Ops    []HistoryOp `json:"o"`
-	Time   json.Number `json:"t"`
+	Author wireToken       `json:"a"`
+	Ops    []HistoryOp     `json:"o"`
+	Time   json.RawMessage `json:"t"`
 }
 
 // UnmarshalJSON reads a history document: null (no edits) or an object of
-// entries keyed by entry ID.
+// entries keyed by entry ID. An error names the entry, and the field in it,
+// that could not be read.
 func (h *History) UnmarshalJSON(b []byte) error {
-	var doc map[string]historyEntryWire
+	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(b, &doc); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // not an object: name the public type
+			return &json.UnmarshalTypeError{Value: te.Value, Type: reflect.TypeFor[History](), Offset: te.Offset}
+		}
 		return err
 	}
-	h.Entries = make([]HistoryEntry, 0, len(doc))
-	for id, w := range doc {
-		t, err := w.Time.Float64()
-		if w.Time == "" {
-			t, err = 0, nil
+	entries := make([]HistoryEntry, 0, len(doc))
+	for id, raw := range doc {
+		e, err := decodeHistoryEntry(id, raw)
+		if err != nil {
+			return err
 		}
-		if err != nil || math.Abs(t) > maxHistoryMillis {
-			return &json.UnmarshalTypeError{Value: "number " + quoteShort([]byte(w.Time)), Type: reflect.TypeFor[time.Time](), Field: id + ".t"}
-		}
-		whole := math.Floor(t)
-		h.Entries = append(h.Entries, HistoryEntry{
-			ID: id, Author: string(w.Author), Ops: w.Ops,
-			Time: time.UnixMilli(int64(whole)).Add(time.Duration((t - whole) * float64(time.Millisecond))).UTC(),
-		})
+		entries = append(entries, e)
 	}
-	slices.SortFunc(h.Entries, func(a, b HistoryEntry) int {
+	slices.SortFunc(entries, func(a, b HistoryEntry) int {
 		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.ID, b.ID))
 	})
+	h.Entries = entries
 	return nil
+}
+
+// decodeHistoryEntry reads the entry id of a history document.
+func decodeHistoryEntry(id string, raw json.RawMessage) (HistoryEntry, error) {
+	// The field path of an error starts with the entry's ID, cut short:
+	// the ID comes from the document and can be as long as it.
+	field := quoteShort([]byte(id))
+	var w historyEntryWire
+	if err := json.Unmarshal(raw, &w); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return HistoryEntry{}, err
+		}
+		typ := te.Type
+		if te.Field == "" { // the entry itself is not an object
+			typ = reflect.TypeFor[HistoryEntry]()
+		} else {
+			field += "." + te.Field
+		}
+		return HistoryEntry{}, &json.UnmarshalTypeError{Value: te.Value, Type: typ, Field: field}
+	}
+	ms, ok := historyMillis(w.Time)
+	if !ok {
+		return HistoryEntry{}, &json.UnmarshalTypeError{Value: "timestamp " + quoteShort(w.Time), Type: reflect.TypeFor[time.Time](), Field: field + ".t"}
+	}
+	whole := math.Floor(ms)
+	// Rounded, not truncated, to the nanosecond: a fraction such as
+	// 0.123457 is 123456.99999... ns in binary, and truncating it would
+	// move the entry by a nanosecond on each trip through JSON.
+	frac := time.Duration(math.Round((ms - whole) * float64(time.Millisecond)))
+	return HistoryEntry{
+		ID: id, Author: string(w.Author), Ops: w.Ops,
+		Time: time.UnixMilli(int64(whole)).Add(frac).UTC(),
+	}, nil
+}
+
+// historyMillis reads an entry's "t": milliseconds since 1970, a JSON
+// number or a string holding one; absent or null is 0.
+func historyMillis(raw json.RawMessage) (float64, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, true
+	}
+	text := string(raw)
+	if raw[0] == '"' {
+		// json.Valid keeps to a JSON number's syntax, which
+		// strconv.ParseFloat alone would widen (hex, "_", "Inf").
+		if json.Unmarshal(raw, &text) != nil || !json.Valid([]byte(text)) {
+			return 0, false
+		}
+	}
+	ms, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.Abs(ms) > maxHistoryMillis {
+		return 0, false
+	}
+	return ms, true
 }
 
 // maxHistoryMillis bounds an entry's time (past the year 30000), so that

@@ -12,7 +12,9 @@ import (
 type Transcript struct {
 	// Pad is the pad as Pads.Get returns it.
 	Pad *Pad
-	// Events is the pad's whole event log, every page of it.
+	// Events is the pad's whole event log, every page of it, oldest
+	// first (the service's order for SortCreatedAsc), as a transcript
+	// reads.
 	Events []PadEvent
 	// Environments are the pad's environments, in the order the pad lists
 	// them (Pad.PadEnvironmentIDs, then Pad.ActiveEnvironmentID when it is
@@ -52,7 +54,9 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 	wg.Add(1 + len(ids))
 	go func() {
 		defer wg.Done()
-		for ev, err := range s.AllEvents(ctx, pad.ID, nil) {
+		// Oldest first: the service's default is newest first, which
+		// reads a transcript backwards.
+		for ev, err := range s.AllEvents(ctx, pad.ID, &PadEventListOptions{Sort: SortCreatedAsc}) {
 			if err != nil {
 				fail(err)
 				return
@@ -67,7 +71,12 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 			case slots <- struct{}{}:
 				defer func() { <-slots }()
 			case <-ctx.Done():
-				return
+				// Cancelled while waiting for a slot: Environment
+				// below returns the context's error at once, without
+				// a request. Returning here instead would leave this
+				// environment empty, and the whole call a success,
+				// when the caller's context ended after every other
+				// part had arrived.
 			}
 			env, err := s.Environment(ctx, envID)
 			if err != nil {

@@ -1,0 +1,190 @@
+package padapi_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+)
+
+// ltEventServer serves testdata/events_page1.json for the first page of
+// pad K3P9ZR2A's events and events_last.json for page 2, and records each
+// request's query.
+func ltEventServer(t *testing.T) (*padapi.Client, func() []string) {
+	t.Helper()
+	c, mux := setup(t, noRetry)
+	first, last := fixture(t, "events_page1.json"), fixture(t, "events_last.json")
+	var mu sync.Mutex
+	var queries []string
+	mux.HandleFunc("GET /gw/api/pads/K3P9ZR2A/events", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		queries = append(queries, r.URL.RawQuery)
+		mu.Unlock()
+		switch r.URL.Query().Get("page") {
+		case "", "1":
+			respond(w, http.StatusOK, first)
+		case "2":
+			respond(w, http.StatusOK, last)
+		default:
+			t.Errorf("unexpected page %q", r.URL.RawQuery)
+			respond(w, http.StatusNotFound, []byte(`{"status":"ERROR","message":"Not found"}`))
+		}
+	})
+	return c, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), queries...)
+	}
+}
+
+// AllEvents reads every page in order, asking for the next page by the
+// number and sort its next_page link names, below the client's base URL.
+func TestAllEventsPages(t *testing.T) {
+	want := append(ltEventsPage1().Items, ltEventsLast().Items...)
+	for _, tc := range []struct {
+		name    string
+		opts    *padapi.PadEventListOptions
+		queries []string
+	}{
+		{"nil options", nil, []string{"", "page=2&sort=created_at%2Casc"}},
+		{"sorted", &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}, []string{"sort=created_at%2Casc", "page=2&sort=created_at%2Casc"}},
+		{"from page 2", &padapi.PadEventListOptions{Page: 2}, []string{"page=2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, queries := ltEventServer(t)
+			var got []padapi.PadEvent
+			for ev, err := range c.Pads.AllEvents(context.Background(), "K3P9ZR2A", tc.opts) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, *ev)
+			}
+			wantEvents := want
+			if tc.opts != nil && tc.opts.Page == 2 {
+				wantEvents = ltEventsLast().Items
+			}
+			if diff := cmp.Diff(wantEvents, got); diff != "" {
+				t.Errorf("events mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.queries, queries()); diff != "" {
+				t.Errorf("queries mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A loop that stops early fetches no further page.
+func TestAllEventsStopsEarly(t *testing.T) {
+	c, queries := ltEventServer(t)
+	n := 0
+	for _, err := range c.Pads.AllEvents(context.Background(), "K3P9ZR2A", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	if got := queries(); len(got) != 1 {
+		t.Errorf("requests %q, want only the first page", got)
+	}
+}
+
+// An events page must carry its "events" list: a page without the key, or
+// with something else under it, is a decode error, never an empty log.
+// An empty or null list is an empty page.
+func TestEventsPageShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		wantErr    string // "" for success
+		wantItems  int
+	}{
+		{"no events key", `{"status":"OK","total":3}`, `the answer has no "events" list`, 0},
+		{"status only", `{"status":"OK"}`, `the answer has no "events" list`, 0},
+		{"pads instead of events", `{"status":"OK","pads":[],"total":0}`, `the answer has no "events" list`, 0},
+		{"events as a link", `{"status":"OK","events":"https://app.coderpad.io/api/pads/X/events","total":1}`, "events", 0},
+		{"events as an object", `{"status":"OK","events":{"message":"x"},"total":1}`, "events", 0},
+		{"an event of the wrong type", `{"status":"OK","events":[7],"total":1}`, "events", 0},
+		{"a bad timestamp", `{"status":"OK","events":[{"created_at":"yesterday"}],"total":1}`, "yesterday", 0},
+		{"status ERROR", `{"status":"ERROR","message":"Pad is private","events":[]}`, "Pad is private", 0},
+		{"empty list", `{"status":"OK","events":[],"total":0}`, "", 0},
+		{"null list", `{"status":"OK","events":null,"total":0}`, "", 0},
+		{"a null event", `{"status":"OK","events":[null,{"kind":"ran"}],"total":2}`, "", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := memoryClient(t)
+			page, err := c.Pads.ListEvents(answering(http.StatusOK, []byte(tc.body)), "P1", nil)
+			var iterErrs int
+			for _, ierr := range c.Pads.AllEvents(answering(http.StatusOK, []byte(tc.body)), "P1", nil) {
+				if ierr != nil {
+					iterErrs++
+					if ierr.Error() != err.Error() {
+						t.Errorf("AllEvents error %q, ListEvents error %q", ierr, err)
+					}
+				}
+			}
+			if tc.wantErr == "" {
+				if err != nil || iterErrs != 0 {
+					t.Fatalf("error %v (%d from AllEvents), want a page", err, iterErrs)
+				}
+				if page.Items == nil || len(page.Items) != tc.wantItems {
+					t.Errorf("items %#v, want %d", page.Items, tc.wantItems)
+				}
+				return
+			}
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusOK || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("error %v, want an *APIError with 200 saying %q", err, tc.wantErr)
+			}
+			if !strings.HasPrefix(err.Error(), "padapi: GET /api/pads/P1/events: ") {
+				t.Errorf("error %q does not name the request", err)
+			}
+			if page != nil {
+				t.Errorf("page %+v with the error", page)
+			}
+			if iterErrs != 1 {
+				t.Errorf("AllEvents yielded %d errors, want 1", iterErrs)
+			}
+		})
+	}
+}
+
+// A refused pad ID sends nothing, from ListEvents or AllEvents.
+func TestEventsInvalidID(t *testing.T) {
+	for _, id := range []padapi.ID{"", ".", ".."} {
+		c, n := countingClient(t)
+		if _, err := c.Pads.ListEvents(context.Background(), id, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("ListEvents(%q): %v, want ErrInvalidArgument", id, err)
+		}
+		var errs []error
+		for ev, err := range c.Pads.AllEvents(context.Background(), id, nil) {
+			if ev != nil {
+				t.Errorf("AllEvents(%q) yielded an event", id)
+			}
+			errs = append(errs, err)
+		}
+		if len(errs) != 1 || !errors.Is(errs[0], padapi.ErrInvalidArgument) {
+			t.Errorf("AllEvents(%q) yielded %v, want one ErrInvalidArgument", id, errs)
+		}
+		if got := n.Load(); got != 0 {
+			t.Errorf("%q: %d requests, want 0", id, got)
+		}
+	}
+}
+
+// A pad that is not there is ErrNotFound, read once (a 404 is not retried).
+func TestEventsNotFound(t *testing.T) {
+	c, n := fixedClient(t, "GET /gw/api/pads/NOPE/events", http.StatusNotFound, "error_pad_not_found.json", fastRetry)
+	_, err := c.Pads.ListEvents(context.Background(), "NOPE", nil)
+	if !errors.Is(err, padapi.ErrNotFound) {
+		t.Fatalf("error %v, want ErrNotFound", err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("%d requests, want 1", got)
+	}
+}

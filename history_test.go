@@ -1,0 +1,612 @@
+package padapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+	"github.com/padinterview/padapi"
+)
+
+// ltDoc builds an edit-history document from entries "ID t ops...", each
+// op a JSON value: ltDoc("e1 1 \"ab\"", "e2 2 1 -1") is
+// {"e1":{"a":"u","t":1,"o":["ab"]},"e2":{"a":"u","t":2,"o":[1,-1]}}.
+func ltDoc(entries ...string) string {
+	var parts []string
+	for _, e := range entries {
+		f := strings.SplitN(e, " ", 3)
+		ops := ""
+		if len(f) == 3 {
+			ops = ltOps(f[2])
+		}
+		parts = append(parts, fmt.Sprintf(`%q:{"a":"u","t":%s,"o":[%s]}`, f[0], f[1], ops))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// ltOps turns space-separated JSON values into a comma-separated list,
+// keeping the spaces inside strings.
+func ltOps(s string) string {
+	dec := json.NewDecoder(strings.NewReader(s))
+	var out []string
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return strings.Join(out, ",")
+		}
+		out = append(out, string(v))
+	}
+}
+
+// ltReplay decodes doc and replays it.
+func ltReplay(t *testing.T, doc string) (string, error) {
+	t.Helper()
+	var h padapi.History
+	if err := json.Unmarshal([]byte(doc), &h); err != nil {
+		t.Fatalf("decoding %s: %v", doc, err)
+	}
+	return h.Replay()
+}
+
+// Replay counts in UTF-16 code units, as the JavaScript editor does. The
+// cases marked "code points differ" give another text (or an error) when
+// counted in code points, as the other public client does.
+func TestHistoryReplay(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		doc  string
+		want string
+	}{
+		{"null document", `null`, ""},
+		{"empty document", `{}`, ""},
+		{"one insert", ltDoc(`e1 1 "hello"`), "hello"},
+		{"the rest of the text is kept", ltDoc(`e1 1 "hello world"`, `e2 2 6 "big "`), "hello big world"},
+		{"delete", ltDoc(`e1 1 "hello world"`, `e2 2 -6`), "world"},
+		{"retain to the end", ltDoc(`e1 1 "abc"`, `e2 2 3 "d"`), "abcd"},
+		{"no operations", ltDoc(`e1 1 "abc"`, `e2 2`), "abc"},
+		{"a zero operation changes nothing", ltDoc(`e1 1 "abc"`, `e2 2 0 1 0 -1 0`), "ac"},
+		{"an empty insert changes nothing", ltDoc(`e1 1 "abc"`, `e2 2 "" 3 ""`), "abc"},
+		{"insert, delete, insert", ltDoc(`e1 1 "one two three"`, `e2 2 "zero " 4 -3 "2" 1 -5 "3"`), "zero one 2 3"},
+		// An emoji is 2 code units: deleting 2 deletes the emoji alone.
+		{"delete an emoji (code points differ)", ltDoc(`e1 1 "hi 👋!"`, `e2 2 3 -2`), "hi !"},
+		// Retaining 2 keeps the emoji alone.
+		{"retain an emoji (code points differ)", ltDoc(`e1 1 "👋a"`, `e2 2 2 "b"`), "👋ba"},
+		{"insert after emoji (code points differ)", ltDoc(`e1 1 "😀😀x"`, `e2 2 4 "-"`), "😀😀-x"},
+		// A pair split by one entry and joined by the next comes out
+		// whole: the text stays in code units between entries.
+		{"a surrogate pair split then joined", ltDoc(`e1 1 "😀"`, `e2 2 1 "x"`, `e3 3 1 -1`), "😀"},
+		{"CJK counts 1 each", ltDoc(`e1 1 "你好世界"`, `e2 2 2 -1 "們"`), "你好們界"},
+		{"CJK outside the BMP counts 2", ltDoc(`e1 1 "𠀀x"`, `e2 2 2 -1`), "𠀀"},
+		{"a combining mark counts 1", ltDoc(`e1 1 "cafe\u0301!"`, `e2 2 4 -1`), "cafe!"},
+		{"a flag is 4 code units (code points differ)", ltDoc(`e1 1 "🇫🇷!"`, `e2 2 4 "?"`), "🇫🇷?!"},
+		{"a ZWJ family is 8 code units (code points differ)", ltDoc(`e1 1 "👩‍👩‍👧 ok"`, `e2 2 8 -3`), "👩‍👩‍👧"},
+		{"escaped surrogates in JSON", ltDoc(`e1 1 "\ud83d\ude00 \u00e9"`, `e2 2 3 -1`), "😀 "},
+		// Entries apply by time, not by their order in the document.
+		{"time order", `{"b":{"t":2,"o":[5," world"]},"a":{"t":1,"o":["hello"]}}`, "hello world"},
+		{"fractional times", `{"b":{"t":1.5,"o":[1,"b"]},"a":{"t":1,"o":["a"]},"c":{"t":1.75,"o":[2,"c"]}}`, "abc"},
+		{"negative times", `{"b":{"t":0,"o":[1,"b"]},"a":{"t":-1,"o":["a"]}}`, "ab"},
+		// At the same time, by entry ID, byte by byte ("-Z" < "-a").
+		{"ID order at the same time", `{"k2":{"t":5,"o":[1,"2"]},"k1":{"t":5,"o":["1"]}}`, "12"},
+		{"ID order is bytewise", `{"-a":{"t":5,"o":[1,"a"]},"-Z":{"t":5,"o":["Z"]}}`, "Za"},
+		{"unknown fields and a numeric author", `{"e1":{"a":42,"t":1,"o":["x"],"x":{"y":[1]}}}`, "x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ltReplay(t, tc.doc)
+			if err != nil || got != tc.want {
+				t.Errorf("Replay() = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// An operation past the end of the text is an error that names the entry
+// and the operation, never a panic; so is an operation the decoder could
+// not have made.
+func TestHistoryReplayErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		h    padapi.History
+		want string
+	}{
+		{"retain past the end", ltHistory(t, ltDoc(`e1 1 "ab"`, `e2 2 3`)), `history entry "e2", operation 0: retain 3 runs past the end of the text (2 left)`},
+		{"delete past the end", ltHistory(t, ltDoc(`e1 1 "ab"`, `e2 2 1 -2`)), `history entry "e2", operation 1: delete 2 runs past the end of the text (1 left)`},
+		{"retain past an emoji's end", ltHistory(t, ltDoc(`e1 1 "👋"`, `e2 2 3`)), `history entry "e2", operation 0: retain 3`},
+		{"retain on nothing", ltHistory(t, ltDoc(`first 1 1`)), `history entry "first", operation 0: retain 1`},
+		{"the largest retain", ltHistory(t, ltDoc(`e1 1 "a"`, `e2 2 9223372036854775807`)), `history entry "e2", operation 0: retain 9223372036854775807`},
+		{"the largest delete", ltHistory(t, ltDoc(`e1 1 "a"`, `e2 2 -9223372036854775807`)), `history entry "e2", operation 0: delete 9223372036854775807`},
+		{"a quoted ID", ltHistory(t, `{"a\"b\n":{"t":1,"o":[1]}}`), `history entry "a\"b\n", operation 0`},
+		{"a negative retain", padapi.History{Entries: []padapi.HistoryEntry{{ID: "x", Ops: []padapi.HistoryOp{{Retain: -1}}}}}, `history entry "x", operation 0: negative count`},
+		{"a negative delete", padapi.History{Entries: []padapi.HistoryEntry{{ID: "x", Ops: []padapi.HistoryOp{{Insert: "a"}, {Delete: -5}}}}}, `history entry "x", operation 1: negative count`},
+		{"retain and insert", padapi.History{Entries: []padapi.HistoryEntry{{ID: "x", Ops: []padapi.HistoryOp{{Retain: 1, Insert: "a"}}}}}, `history entry "x", operation 0: more than one`},
+		{"retain and delete", padapi.History{Entries: []padapi.HistoryEntry{{ID: "x", Ops: []padapi.HistoryOp{{Insert: "ab"}, {Retain: 1, Delete: 1}}}}}, `history entry "x", operation 1: more than one`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.h.Replay()
+			if err == nil || !strings.HasPrefix(err.Error(), "padapi: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Replay() = %q, %v; want an error saying %q", got, err, tc.want)
+			}
+			if got != "" {
+				t.Errorf("Replay() returned %q with its error", got)
+			}
+			if _, err := tc.h.ReplayUntil(time.Unix(1<<40, 0)); err == nil {
+				t.Error("ReplayUntil past the end: no error")
+			}
+		})
+	}
+}
+
+// ltHistory decodes an edit-history document.
+func ltHistory(t *testing.T, doc string) padapi.History {
+	t.Helper()
+	var h padapi.History
+	if err := json.Unmarshal([]byte(doc), &h); err != nil {
+		t.Fatalf("decoding %s: %v", doc, err)
+	}
+	return h
+}
+
+// A document that is not an edit history is a decode error.
+func TestHistoryDecodeErrors(t *testing.T) {
+	for _, doc := range []string{
+		`[]`, `"x"`, `1`, `true`,
+		`{"e":1}`,
+		`{"e":{"o":"abc","t":1}}`,
+		`{"e":{"o":[1.5],"t":1}}`,
+		`{"e":{"o":[1e3],"t":1}}`,
+		`{"e":{"o":[true],"t":1}}`,
+		`{"e":{"o":[null],"t":1}}`,
+		`{"e":{"o":[{"insert":"x"}],"t":1}}`,
+		`{"e":{"o":[["x"]],"t":1}}`,
+		`{"e":{"o":[-9223372036854775808],"t":1}}`,
+		`{"e":{"o":[9223372036854775808],"t":1}}`,
+		`{"e":{"o":[],"t":"yesterday"}}`,
+		`{"e":{"o":[],"t":1e300}}`,
+		`{"e":{"o":[],"t":-1e300}}`,
+		`{"e":{"o":[],"t":true}}`,
+		`{"e":{"o":[],"t":1},"f":{"o":[1.5],"t":2}}`,
+	} {
+		var h padapi.History
+		if err := json.Unmarshal([]byte(doc), &h); err == nil {
+			t.Errorf("%s decoded as %+v, want an error", doc, h)
+		}
+	}
+}
+
+// ReplayUntil stops after the last entry at or before the moment; entries
+// at the same millisecond come together.
+func TestHistoryReplayUntil(t *testing.T) {
+	h := ltHistoryLive()
+	const (
+		t1 = "def greet():\n    return 'hi 👋'\n"
+		t3 = "def greet():\n    return 'hi there'\nprint(greet())\n"
+	)
+	for _, tc := range []struct {
+		at   time.Time
+		want string
+	}{
+		{time.Time{}, ""},
+		{time.UnixMilli(1709633729999), ""},
+		{time.UnixMilli(1709633730000), t1},
+		{time.UnixMilli(1709633789999), t1},
+		{time.UnixMilli(1709633790000), t3},
+		{time.UnixMilli(1709633850000), t3},
+		{time.UnixMilli(1709633850000).Add(499 * time.Microsecond), t3},
+		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond), ltMainPy},
+		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond).In(ltZone(-8, 0)), ltMainPy},
+		{time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), ltMainPy},
+	} {
+		got, err := h.ReplayUntil(tc.at)
+		if err != nil || got != tc.want {
+			t.Errorf("ReplayUntil(%v) = %q, %v; want %q", tc.at, got, err, tc.want)
+		}
+	}
+	if got, err := h.Replay(); err != nil || got != ltMainPy {
+		t.Errorf("Replay() = %q, %v; want %q", got, err, ltMainPy)
+	}
+	// Replaying does not change the history: twice gives the same text.
+	if again, err := h.Replay(); err != nil || again != ltMainPy {
+		t.Errorf("second Replay() = %q, %v", again, err)
+	}
+}
+
+// Operations marshal as the editor writes them, and a history survives a
+// trip through its JSON: the same entries, the same text.
+func TestHistoryJSON(t *testing.T) {
+	for op, want := range map[padapi.HistoryOp]string{
+		{Retain: 3}:      `3`,
+		{Delete: 2}:      `-2`,
+		{Insert: "a\"b"}: `"a\"b"`,
+		{Insert: "👋"}:    `"👋"`,
+		{}:               `""`,
+	} {
+		if b, err := json.Marshal(op); err != nil || string(b) != want {
+			t.Errorf("Marshal(%+v) = %s, %v; want %s", op, b, err, want)
+		}
+	}
+	for _, doc := range []string{
+		string(fixture(t, "history_live.json")),
+		ltDoc(`e1 0.123457 "a"`, `e2 1.1 1 "b"`, `e3 -1.5 "c"`, `e4 1709633850000.123 -1`),
+		`{"e":{"t":1,"o":[]},"f":{"t":1}}`,
+	} {
+		h := ltHistory(t, doc)
+		b, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := ltHistory(t, string(b))
+		if diff := cmp.Diff(h, again); diff != "" {
+			t.Errorf("%s: round trip through %s changed it (-before +after):\n%s", doc, b, diff)
+		}
+		before, err1 := h.Replay()
+		after, err2 := again.Replay()
+		if before != after || (err1 == nil) != (err2 == nil) {
+			t.Errorf("%s: replay %q, %v before the trip, %q, %v after", doc, before, err1, after, err2)
+		}
+	}
+}
+
+// ltHistoryServer serves testdata/history_live.json at /doc.json on a
+// loopback http server that fails the test on any request carrying an
+// Authorization header or the API key anywhere, and counts requests.
+func ltHistoryServer(t *testing.T, tlsServer bool) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	doc := fixture(t, "history_live.json")
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		ltNoKey(t, r)
+		if r.URL.Path != "/pads/K3P9ZR2A/main.json" {
+			t.Errorf("path %q", r.URL.Path)
+		}
+		respond(w, http.StatusOK, doc)
+	})
+	var srv *httptest.Server
+	if tlsServer {
+		srv = httptest.NewTLSServer(h)
+	} else {
+		srv = httptest.NewServer(h)
+	}
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+// ltNoKey fails the test when r carries an Authorization header or the
+// API key anywhere in its URL or headers.
+func ltNoKey(t *testing.T, r *http.Request) {
+	t.Helper()
+	if v, ok := r.Header["Authorization"]; ok {
+		t.Errorf("history request carries Authorization %q", v)
+	}
+	var all bytes.Buffer
+	_ = r.Header.Write(&all)
+	if strings.Contains(all.String()+r.URL.String(), testKey) {
+		t.Errorf("history request carries the API key: %s %s", r.URL, all.String())
+	}
+}
+
+// Pads.History fetches the link without the API key, on plain http to a
+// loopback host or on https, and decodes the document.
+func TestPadsHistoryFetch(t *testing.T) {
+	for _, useTLS := range []bool{false, true} {
+		t.Run(fmt.Sprintf("tls=%v", useTLS), func(t *testing.T) {
+			srv, n := ltHistoryServer(t, useTLS)
+			opts := []padapi.Option{noRetry}
+			if useTLS {
+				opts = append(opts, padapi.WithHTTPClient(srv.Client()))
+			}
+			// The API's own base URL is elsewhere: the link names its host.
+			c := newTestClient(t, "https://pad.example.test/gw", opts...)
+			h, err := c.Pads.History(context.Background(), srv.URL+"/pads/K3P9ZR2A/main.json?auth=x#top")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(ltHistoryLive(), h); diff != "" {
+				t.Errorf("history mismatch (-want +got):\n%s", diff)
+			}
+			if text, err := h.Replay(); err != nil || text != ltMainPy {
+				t.Errorf("Replay() = %q, %v; want %q", text, err, ltMainPy)
+			}
+			if got := n.Load(); got != 1 {
+				t.Errorf("%d requests, want 1", got)
+			}
+		})
+	}
+}
+
+// The request is a plain GET with the client's headers but the key, and
+// it goes through the caller's transport.
+func TestPadsHistoryRequest(t *testing.T) {
+	c, mt := newMockClient(t, padapi.WithUserAgent("scheduler/1.0"))
+	const link = "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json?auth=tok&print=pretty"
+	mt.RegisterResponder("GET", link, func(r *http.Request) (*http.Response, error) {
+		ltNoKey(t, r)
+		if r.Body != nil && r.Body != http.NoBody {
+			if b, _ := io.ReadAll(r.Body); len(b) > 0 {
+				t.Errorf("body %q", b)
+			}
+		}
+		if got := r.Header.Get("Accept"); got != "application/json" {
+			t.Errorf("Accept %q", got)
+		}
+		if got := r.Header.Get("User-Agent"); !strings.HasPrefix(got, "scheduler/1.0 padapi-go/") {
+			t.Errorf("User-Agent %q", got)
+		}
+		return httpmock.NewStringResponse(200, `null`), nil
+	})
+	h, err := c.Pads.History(context.Background(), link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Entries) != 0 {
+		t.Errorf("null document: %d entries", len(h.Entries))
+	}
+	if text, err := h.Replay(); text != "" || err != nil {
+		t.Errorf("Replay() of no edits = %q, %v", text, err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls through the caller's transport, want 1", n)
+	}
+}
+
+// A link that is not https, or plain http to a loopback host, or that
+// carries user information, is refused before any request, with or
+// without WithInsecureHTTP, and the refusal does not quote the link.
+func TestPadsHistoryRefusedLinks(t *testing.T) {
+	for _, link := range []string{
+		"",
+		"/pads/K3P9ZR2A/main.json",
+		"pad-history.example.com/doc.json",
+		"http://pad-history.example.com/doc.json",
+		"http://10.0.0.1/doc.json",
+		"http://127.0.0.1.nip.io/doc.json",
+		"ftp://pad-history.example.com/doc.json",
+		"file:///etc/passwd",
+		"javascript:alert(1)",
+		"https://",
+		"https:///doc.json",
+		"https://user:s3cret@pad-history.example.com/doc.json",
+		"https://s3cret@pad-history.example.com/doc.json",
+		"http://user:s3cret@127.0.0.1/doc.json",
+		"https://pad-history.example.com/%zz?s3cret",
+		" https://pad-history.example.com/doc.json?s3cret",
+	} {
+		for _, insecure := range []bool{false, true} {
+			var opts []padapi.Option
+			if insecure {
+				opts = append(opts, padapi.WithInsecureHTTP())
+			}
+			c, mt := newMockClient(t, opts...)
+			h, err := c.Pads.History(context.Background(), link)
+			if !errors.Is(err, padapi.ErrInvalidArgument) || h != nil {
+				t.Errorf("History(%q), insecure %v: %v, %v; want ErrInvalidArgument", link, insecure, h, err)
+				continue
+			}
+			if strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("History(%q): the error quotes the link: %v", link, err)
+			}
+			if n := mt.GetTotalCallCount(); n != 0 {
+				t.Errorf("History(%q): %d requests, want 0", link, n)
+			}
+		}
+	}
+}
+
+// Plain http is taken to every loopback host, by name or address.
+func TestPadsHistoryLoopbackHTTP(t *testing.T) {
+	for _, link := range []string{
+		"http://localhost:9/doc.json",
+		"http://127.0.0.1:9/doc.json",
+		"http://127.8.9.10/doc.json",
+		"http://[::1]:9/doc.json",
+	} {
+		c, mt := newMockClient(t)
+		mt.RegisterResponder("GET", link, httpmock.NewStringResponder(200, ltDoc(`e1 1 "ok"`)))
+		h, err := c.Pads.History(context.Background(), link)
+		if err != nil {
+			t.Errorf("History(%q): %v", link, err)
+			continue
+		}
+		if text, _ := h.Replay(); text != "ok" {
+			t.Errorf("History(%q) replays to %q", link, text)
+		}
+	}
+}
+
+// A redirect is an error, and its target is never asked: the link's host
+// decides nothing about where else the client goes.
+func TestPadsHistoryNoRedirect(t *testing.T) {
+	var target atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		target.Add(1)
+		respond(w, http.StatusOK, []byte(`null`))
+	}))
+	t.Cleanup(other.Close)
+	for _, code := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/doc.json", code)
+		}))
+		c := newTestClient(t, testBase, fastRetry)
+		_, err := c.Pads.History(context.Background(), srv.URL+"/doc.json")
+		var apiErr *padapi.APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != code {
+			t.Errorf("redirect %d: error %v, want an *APIError %d", code, err, code)
+		}
+		srv.Close()
+	}
+	if n := target.Load(); n != 0 {
+		t.Errorf("the redirect target got %d requests, want 0", n)
+	}
+}
+
+// The body is capped like every answer, with or without a Content-Length.
+func TestPadsHistorySizeCap(t *testing.T) {
+	doc := ltDoc(`e1 1 "` + strings.Repeat("x", 4<<10) + `"`)
+	for _, chunked := range []bool{false, true} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if chunked {
+				w.WriteHeader(http.StatusOK)
+				for i := 0; i < len(doc); i += 512 {
+					_, _ = io.WriteString(w, doc[i:min(i+512, len(doc))])
+					w.(http.Flusher).Flush()
+				}
+				return
+			}
+			respond(w, http.StatusOK, []byte(doc))
+		}))
+		c := newTestClient(t, testBase, noRetry, padapi.WithMaxResponseBytes(1<<10))
+		_, err := c.Pads.History(context.Background(), srv.URL+"/doc.json")
+		if !errors.Is(err, padapi.ErrResponseTooLarge) {
+			t.Errorf("chunked %v: error %v, want ErrResponseTooLarge", chunked, err)
+		}
+		// The same document fits under a cap its size.
+		c = newTestClient(t, testBase, noRetry, padapi.WithMaxResponseBytes(int64(len(doc))))
+		if _, err := c.Pads.History(context.Background(), srv.URL+"/doc.json"); err != nil {
+			t.Errorf("chunked %v, under the cap: %v", chunked, err)
+		}
+		srv.Close()
+	}
+}
+
+// A history fetch is retried like any GET: after a 5xx or a dropped
+// connection, and not after a 4xx. When retries run out the error is the
+// service's last answer.
+func TestPadsHistoryRetried(t *testing.T) {
+	const link = "https://pad-history.example.firebaseio.com/doc.json"
+	ok := httpmock.NewStringResponder(200, ltDoc(`e1 1 "done"`))
+	for _, tc := range []struct {
+		name      string
+		responder httpmock.Responder
+		calls     int
+		is        error // nil: success
+	}{
+		{"503 then 200", httpmock.NewStringResponder(503, "busy").Then(ok), 2, nil},
+		{"dropped then 500 then 200", httpmock.NewErrorResponder(io.ErrUnexpectedEOF).Then(httpmock.NewStringResponder(500, "oops")).Then(ok), 3, nil},
+		{"always 502", httpmock.NewStringResponder(502, "<html>bad gateway</html>"), 4, padapi.ErrServer},
+		{"404", httpmock.NewStringResponder(404, `{"error":"not found"}`), 1, padapi.ErrNotFound},
+		{"401", httpmock.NewStringResponder(401, `{"error":"Permission denied"}`), 1, padapi.ErrUnauthorized},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder("GET", link, tc.responder)
+			h, err := c.Pads.History(context.Background(), link)
+			if n := mt.GetTotalCallCount(); n != tc.calls {
+				t.Errorf("%d calls, want %d", n, tc.calls)
+			}
+			if tc.is == nil {
+				if text, _ := h.Replay(); err != nil || text != "done" {
+					t.Errorf("History: %q, %v; want \"done\"", text, err)
+				}
+				return
+			}
+			var apiErr *padapi.APIError
+			if !errors.Is(err, tc.is) || !errors.As(err, &apiErr) || apiErr.Attempts != tc.calls {
+				t.Errorf("error %v (%+v), want %v after %d attempts", err, apiErr, tc.is, tc.calls)
+			}
+		})
+	}
+}
+
+// Neither the API key nor the link's query (which may hold the other
+// host's token) reaches an error or a log line, even when the history host
+// echoes the request back.
+func TestPadsHistoryKeepsSecrets(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ltNoKey(t, r)
+		var echo bytes.Buffer
+		_ = r.Write(&echo)
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write(echo.Bytes())
+	}))
+	t.Cleanup(srv.Close)
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, testBase, padapi.WithRetry(1, 0, 0), padapi.WithLogger(logger))
+	_, err := c.Pads.History(context.Background(), srv.URL+"/doc.json?auth=tok-s3cret")
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 {
+		t.Fatalf("error %v, want an *APIError 500", err)
+	}
+	for what, text := range map[string]string{"error": err.Error(), "message": apiErr.Message, "path": apiErr.Path, "logs": logs.String()} {
+		if strings.Contains(text, testKey) || strings.Contains(text, "s3cret") {
+			t.Errorf("the %s holds a secret: %q", what, text)
+		}
+	}
+	if !strings.Contains(err.Error(), "/doc.json") || !strings.Contains(logs.String(), "/doc.json") {
+		t.Errorf("error %q and logs %q should name the link's path", err, logs.String())
+	}
+}
+
+// An answer that is no history is an error; a history whose replay fails
+// decodes, and Replay names the entry.
+func TestPadsHistoryAnswers(t *testing.T) {
+	const link = "https://pad-history.example.firebaseio.com/doc.json"
+	c := memoryClient(t)
+	for body, want := range map[string]string{
+		``:                           "the answer has no body",
+		`<html>hello</html>`:         "not JSON",
+		`[1,2]`:                      `field "(top level)": cannot decode array as padapi.History`,
+		`{"e":{"t":1,"o":[1.5]}}`:    `field "e.o": cannot decode operation 1.5 as padapi.HistoryOp`,
+		`{"e":{"t":1,"o":"abc"}}`:    `field "e.o": cannot decode string as []padapi.HistoryOp`,
+		`{"status":"ERROR","x":{}}`:  `field "status": cannot decode string as padapi.HistoryEntry`,
+		`{"e":{"t":"noon","o":[]}}`:  `field "e.t": cannot decode timestamp "noon" as time.Time`,
+		`{"e":{"t":1e300,"o":[]}}`:   `field "e.t": cannot decode timestamp 1e300 as time.Time`,
+		`{"e":{"a":[],"t":1}}`:       `field "e.a": cannot decode [] as string`,
+		`{"e":{"t":1,"o":[]}} trail`: "not JSON",
+	} {
+		h, err := c.Pads.History(answering(http.StatusOK, []byte(body)), link)
+		var apiErr *padapi.APIError
+		if !errors.As(err, &apiErr) || !strings.Contains(err.Error(), want) || h != nil {
+			t.Errorf("body %q: %v, %v; want an *APIError saying %q", body, h, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "Wire") {
+			t.Errorf("body %q: the error names an internal type: %v", body, err)
+		}
+	}
+	// A long entry ID is cut short in the error.
+	long := strings.Repeat("k", 10<<10)
+	if _, err := c.Pads.History(answering(http.StatusOK, []byte(`{"`+long+`":{"t":"x"}}`)), link); err == nil || len(err.Error()) > 1<<10 {
+		t.Errorf("an error about a 10 KiB entry ID is %d bytes", len(fmt.Sprint(err)))
+	}
+	// json.Unmarshal gives the same errors, naming public types only.
+	var h0 padapi.History
+	if err := json.Unmarshal([]byte(`{"e":7}`), &h0); err == nil || !strings.Contains(err.Error(), "padapi.HistoryEntry") {
+		t.Errorf("json.Unmarshal of a number entry: %v", err)
+	}
+	h, err := c.Pads.History(answering(http.StatusOK, []byte(ltDoc(`e1 1 "a"`, `e2 2 5`))), link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Replay(); err == nil || !strings.Contains(err.Error(), `"e2"`) {
+		t.Errorf("Replay() error %v, want one naming e2", err)
+	}
+}
+
+// A cancelled context ends the fetch with the context's error; a nil one
+// is refused.
+func TestPadsHistoryContext(t *testing.T) {
+	c, mt := newMockClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Pads.History(ctx, "https://h.example.com/doc.json"); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+	var nilCtx context.Context
+	if _, err := c.Pads.History(nilCtx, "https://h.example.com/doc.json"); !errors.Is(err, padapi.ErrInvalidArgument) {
+		t.Errorf("nil context: %v, want ErrInvalidArgument", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 0 {
+		t.Errorf("%d calls, want 0", n)
+	}
+}
