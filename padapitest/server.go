@@ -215,8 +215,10 @@ func Listen(opts ...Option) (*Server, error) {
 		s.ts.Listener.Close()
 		s.ts.Listener = l
 	}
+	// Set before serving: a handler reads it, and the race detector cannot
+	// see that a client learns the URL only after Listen returns.
+	s.URL = "http://" + s.ts.Listener.Addr().String()
 	s.ts.Start()
-	s.URL = s.ts.URL
 	return s, nil
 }
 
