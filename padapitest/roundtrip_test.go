@@ -23,8 +23,12 @@ func fullPad() padapi.Pad {
 		Events:  []padapi.PadEvent{{Message: "Ada joined", Kind: "joined", Metadata: "m", UserName: "Ada", UserEmail: "ada@example.com", CreatedAt: at}},
 		Private: true, ExecutionEnabled: true, CreatedAt: at, UpdatedAt: at.Add(time.Hour), EndedAt: padapi.Ptr(at.Add(2 * time.Hour)),
 		URL: "u", Playback: "p", History: "h", Drawing: "d", State: "ended", Type: "live",
-		QuestionIDs: []int64{1}, PadEnvironmentIDs: []int64{2}, ActiveEnvironmentID: padapi.Ptr(int64(3)),
+		QuestionIDs: []padapi.ID{"1"}, PadEnvironmentIDs: []padapi.ID{"2"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("3"),
 		Team: &padapi.Team{ID: "4", Name: "core"}, RestrictInterviewerAccess: padapi.Ptr(true),
+		InterviewerNotifications: []padapi.InterviewerNotification{{
+			ID: "8", Title: "Tab switch", Message: "The candidate left the tab", Priority: "low", RequestID: "r1",
+			AutoDismissed: true, DismissedAt: padapi.Ptr(at.Add(time.Minute)), Useful: padapi.Ptr(false), CreatedAt: at, UpdatedAt: at.Add(time.Minute),
+		}},
 	}
 }
 
@@ -35,8 +39,10 @@ func fullQuestion() padapi.Question {
 		Language: "python", Description: "d", CandidateInstructions: []padapi.CandidateInstruction{{Instructions: "i", DefaultVisible: padapi.Ptr(true)}},
 		Contents: "c", Solution: "s", Shared: true, TakeHome: true, TestCasesEnabled: true, IsDraft: true, Used: 3, PadType: "live",
 		CustomFiles:          []padapi.CustomFile{{ID: "1", Title: "t", Description: "d", Filename: "f.txt", Filesize: "10"}},
-		TestCases:            []padapi.TestCase{{ID: 1, Arguments: []string{"1", "2"}, ReturnValue: "3", Visible: true}},
-		ContentsForTestCases: "ct", PublicTakeHomeSettingID: padapi.Ptr(int64(9)), CustomDatabase: json.RawMessage(`{"engine":"sqlite"}`),
+		TestCases:            []padapi.TestCase{{ID: "1", Arguments: []string{"1", "2"}, ReturnValue: "3", Visible: true}},
+		ContentsForTestCases: "ct", PublicTakeHomeSettingID: padapi.Ptr[padapi.ID]("9"), AIAssistPrompt: "be brief",
+		CustomDatabase: &padapi.CustomDatabase{ID: "3", Title: "shop", Description: "orders", Language: "postgresql", Schema: "CREATE TABLE t (id int);",
+			SchemaJSON: &padapi.DatabaseSchema{Arrangement: json.RawMessage(`[["t"]]`), Tables: []padapi.DatabaseTable{{Name: "t", Columns: []padapi.DatabaseColumn{{Name: "id", Type: "int", PrimaryKey: true, NotNull: true}}}}}},
 		CreatedAt: at, UpdatedAt: at,
 	}
 }

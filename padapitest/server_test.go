@@ -142,8 +142,8 @@ func TestQuota(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, unlimited := got.Remaining(); !unlimited || n != 0 || !got.CanCreate(1000) {
-		t.Errorf("Remaining() = %d, %v; want 0, true", n, unlimited)
+	if n, ok := got.Remaining(); ok || n != 0 || !got.CanCreate(1000) {
+		t.Errorf("unlimited: Remaining() = %d, %v; want 0, false", n, ok)
 	}
 }
 
@@ -158,10 +158,10 @@ func TestPads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !padID.MatchString(created.ID) {
+	if !padID.MatchString(string(created.ID)) {
 		t.Errorf("pad ID %q is not 8 uppercase letters or digits", created.ID)
 	}
-	link := srv.URL + "/" + created.ID
+	link := srv.URL + "/" + string(created.ID)
 	want := padapi.Pad{
 		ID: created.ID, Title: "Interview", OwnerEmail: "interviewer@example.com", Language: "go",
 		Participants: []string{}, Contents: "package main", Private: true, ExecutionEnabled: false,
@@ -199,7 +199,7 @@ func TestPads(t *testing.T) {
 
 	for name, list := range map[string]func() (*padapi.Page[padapi.Pad], error){
 		"Pads.List":         func() (*padapi.Page[padapi.Pad], error) { return c.Pads.List(ctx, nil) },
-		"Organization.Pads": func() (*padapi.Page[padapi.Pad], error) { return c.Organization.Pads(ctx, nil) },
+		"Organization.ListPads": func() (*padapi.Page[padapi.Pad], error) { return c.Organization.ListPads(ctx, nil) },
 	} {
 		page, err := list()
 		if err != nil {
@@ -220,11 +220,11 @@ func TestPadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Title != "Untitled Pad "+p.ID || p.Language != "python" || p.OwnerEmail != "owner@example.com" || !p.ExecutionEnabled || p.Private {
+	if p.Title != "Untitled Pad "+string(p.ID) || p.Language != "python" || p.OwnerEmail != "owner@example.com" || !p.ExecutionEnabled || p.Private {
 		t.Errorf("defaults: title %q, language %q, owner %q, execution %v, private %v",
 			p.Title, p.Language, p.OwnerEmail, p.ExecutionEnabled, p.Private)
 	}
-	status, body := raw(t, srv, "GET", "/api/pads/"+p.ID, authOf(srv), nil)
+	status, body := raw(t, srv, "GET", "/api/pads/"+string(p.ID), authOf(srv), nil)
 	for _, key := range []string{"participants", "ended_at", "private", "execution_enabled", "created_at"} {
 		if _, ok := body[key]; !ok {
 			t.Errorf("GET pad: %d, no %q in %v", status, key, body)
@@ -237,18 +237,18 @@ func TestPadFromQuestion(t *testing.T) {
 	ctx := context.Background()
 	q := srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "ruby", Contents: "def two_sum; end"})
 
-	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr(string(q.ID))})
+	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr(q.ID)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Language != "ruby" || p.Contents != "def two_sum; end" || !cmp.Equal(p.QuestionIDs, []int64{1}) {
+	if p.Language != "ruby" || p.Contents != "def two_sum; end" || !cmp.Equal(p.QuestionIDs, []padapi.ID{"1"}) {
 		t.Errorf("pad from question: language %q, contents %q, question IDs %v", p.Language, p.Contents, p.QuestionIDs)
 	}
 	if used := srv.Questions()[0].Used; used != 1 {
 		t.Errorf("question used %d times, want 1", used)
 	}
 
-	_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr("999")})
+	_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr[padapi.ID]("999")})
 	if !errors.Is(err, padapi.ErrBadRequest) {
 		t.Errorf("create from an unknown question: %v, want ErrBadRequest", err)
 	}
@@ -275,8 +275,8 @@ func TestBadForms(t *testing.T) {
 	}{
 		{"POST", "/api/pads", url.Values{"private": {"maybe"}}},
 		{"POST", "/api/pads", url.Values{"user_email": {"stranger@example.com"}}},
-		{"PUT", "/api/pads/" + p.ID, url.Values{"ended": {"soon"}}},
-		{"PUT", "/api/pads/" + p.ID, url.Values{"contents": {"x"}, "question_id": {"1"}}},
+		{"PUT", "/api/pads/" + string(p.ID), url.Values{"ended": {"soon"}}},
+		{"PUT", "/api/pads/" + string(p.ID), url.Values{"contents": {"x"}, "question_id": {"1"}}},
 		{"POST", "/api/questions", url.Values{"shared": {"2"}}},
 	} {
 		status, body := raw(t, srv, tc.method, tc.path, authOf(srv), tc.form)
@@ -298,7 +298,7 @@ func TestQuestions(t *testing.T) {
 
 	created, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{
 		Title: padapi.Ptr("LRU Cache"), Language: padapi.Ptr("java"), Description: padapi.Ptr("Build one."),
-		Contents: padapi.Ptr("class LRU {}"), Solution: padapi.Ptr("use a map and a list"), Shared: padapi.Ptr(true),
+		Contents: padapi.Ptr("class LRU {}"), Solution: padapi.Ptr("use a map and a list"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +307,7 @@ func TestQuestions(t *testing.T) {
 		ID: "1", Title: "LRU Cache", OwnerEmail: "owner@example.com", AuthorName: "Olivia Owner",
 		OrganizationName: "Example Organization", Language: "java", Description: "Build one.",
 		CandidateInstructions: []padapi.CandidateInstruction{}, Contents: "class LRU {}",
-		Solution: "use a map and a list", Shared: true, CustomFiles: []padapi.CustomFile{},
+		Solution: "use a map and a list", CustomFiles: []padapi.CustomFile{},
 		CreatedAt: t0, UpdatedAt: t0,
 	}
 	if diff := cmp.Diff(want, *created); diff != "" {
@@ -331,7 +331,7 @@ func TestQuestions(t *testing.T) {
 		t.Errorf("Update (-want +got):\n%s", diff)
 	}
 
-	second, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two Sum")})
+	second, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two Sum"), Language: padapi.Ptr("python")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestQuestions(t *testing.T) {
 	}
 	for name, list := range map[string]func() (*padapi.Page[padapi.Question], error){
 		"Questions.List":         func() (*padapi.Page[padapi.Question], error) { return c.Questions.List(ctx, nil) },
-		"Organization.Questions": func() (*padapi.Page[padapi.Question], error) { return c.Organization.Questions(ctx, nil) },
+		"Organization.ListQuestions": func() (*padapi.Page[padapi.Question], error) { return c.Organization.ListQuestions(ctx, nil) },
 	} {
 		page, err := list()
 		if err != nil {
@@ -480,8 +480,8 @@ func TestListPagingAndSort(t *testing.T) {
 			UpdatedAt: t0.Add(time.Duration(240-i) * time.Minute),
 		}))
 	}
-	ids := func(ps []padapi.Pad) []string {
-		var out []string
+	ids := func(ps []padapi.Pad) []padapi.ID {
+		var out []padapi.ID
 		for _, p := range ps {
 			out = append(out, p.ID)
 		}
@@ -554,7 +554,7 @@ func TestListTies(t *testing.T) {
 	srv, c, _ := newFake(t)
 	ctx := context.Background()
 	// 60 pads in two groups of equal times, stored out of time order.
-	var later, earlier []string
+	var later, earlier []padapi.ID
 	for i := range 60 {
 		at := t0
 		if i%2 == 0 {
@@ -567,7 +567,7 @@ func TestListTies(t *testing.T) {
 			earlier = append(earlier, p.ID)
 		}
 	}
-	reversed := func(ids []string) []string {
+	reversed := func(ids []padapi.ID) []padapi.ID {
 		out := slices.Clone(ids)
 		slices.Reverse(out)
 		return out
@@ -576,7 +576,7 @@ func TestListTies(t *testing.T) {
 	desc := append(reversed(later), reversed(earlier)...)
 	for _, tc := range []struct {
 		sort padapi.Sort
-		want []string
+		want []padapi.ID
 	}{
 		{"", desc},
 		{padapi.SortCreatedAsc, asc},
@@ -584,7 +584,7 @@ func TestListTies(t *testing.T) {
 		{padapi.SortUpdatedAsc, asc},
 		{padapi.SortUpdatedDesc, desc},
 	} {
-		var got []string
+		var got []padapi.ID
 		for p, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: tc.sort}) {
 			if err != nil {
 				t.Fatal(err)
@@ -622,11 +622,11 @@ func TestListTies(t *testing.T) {
 
 func TestAllPages(t *testing.T) {
 	srv, c, _ := newFake(t)
-	want := map[string]bool{}
+	want := map[padapi.ID]bool{}
 	for range 120 {
 		want[srv.AddPad(padapi.Pad{}).ID] = true
 	}
-	got := map[string]bool{}
+	got := map[padapi.ID]bool{}
 	for p, err := range c.Pads.All(context.Background(), nil) {
 		if err != nil {
 			t.Fatal(err)
@@ -674,8 +674,8 @@ func TestQuotaAccounting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if remaining, unlimited := q.Remaining(); remaining != 0 || unlimited || q.PadsUsed != 50 || q.CanCreate(1) {
-		t.Errorf("quota after 60 creates: used %d, remaining %d, unlimited %v", q.PadsUsed, remaining, unlimited)
+	if remaining, ok := q.Remaining(); remaining != 0 || !ok || q.PadsUsed != 50 || q.CanCreate(1) {
+		t.Errorf("quota after 60 creates: used %d, remaining %d (known %v)", q.PadsUsed, remaining, ok)
 	}
 }
 
@@ -974,7 +974,7 @@ func TestRequestsRedactKeyEverywhere(t *testing.T) {
 func TestAddPadAndQuestion(t *testing.T) {
 	srv, _, _ := newFake(t)
 	p := srv.AddPad(padapi.Pad{Title: "given"})
-	if !padID.MatchString(p.ID) || p.URL != srv.URL+"/"+p.ID || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
+	if !padID.MatchString(string(p.ID)) || p.URL != srv.URL+"/"+string(p.ID) || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
 		t.Errorf("AddPad filled %+v", p)
 	}
 	kept := srv.AddPad(padapi.Pad{ID: "DM32JWG2", URL: "https://app.coderpad.io/DM32JWG2", CreatedAt: t0.Add(-time.Hour)})
