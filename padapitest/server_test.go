@@ -198,7 +198,7 @@ func TestPads(t *testing.T) {
 	}
 
 	for name, list := range map[string]func() (*padapi.Page[padapi.Pad], error){
-		"Pads.List":         func() (*padapi.Page[padapi.Pad], error) { return c.Pads.List(ctx, nil) },
+		"Pads.List":             func() (*padapi.Page[padapi.Pad], error) { return c.Pads.List(ctx, nil) },
 		"Organization.ListPads": func() (*padapi.Page[padapi.Pad], error) { return c.Organization.ListPads(ctx, nil) },
 	} {
 		page, err := list()
@@ -339,7 +339,7 @@ func TestQuestions(t *testing.T) {
 		t.Errorf("second question ID %q, want 2", second.ID)
 	}
 	for name, list := range map[string]func() (*padapi.Page[padapi.Question], error){
-		"Questions.List":         func() (*padapi.Page[padapi.Question], error) { return c.Questions.List(ctx, nil) },
+		"Questions.List":             func() (*padapi.Page[padapi.Question], error) { return c.Questions.List(ctx, nil) },
 		"Organization.ListQuestions": func() (*padapi.Page[padapi.Question], error) { return c.Organization.ListQuestions(ctx, nil) },
 	} {
 		page, err := list()
