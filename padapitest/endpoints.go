@@ -10,8 +10,9 @@ import (
 )
 
 // The handlers below run with s.mu held (see Server.locked). Each checks the
-// whole request before it changes anything, so a refused request leaves the
-// state as it was.
+// whole request, and reads the clock (a test's function, which may panic),
+// before it changes anything, so a refused request leaves the state as it
+// was.
 
 func (s *Server) getQuota(*http.Request) (any, error) {
 	return s.renderQuota(), nil
@@ -68,7 +69,7 @@ func (s *Server) createPad(r *http.Request) (any, error) {
 	}
 	s.fillLinks(p)
 	if ch.question != nil {
-		s.startQuestion(ps, ch.question)
+		s.startQuestion(ps, ch.question, now)
 	} else {
 		s.activate(ps, s.newEnvironment(ps, padapi.PadEnvironment{
 			ID: s.newEnvID(), Language: p.Language, CreatedAt: now, UpdatedAt: now,
@@ -90,6 +91,7 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	now := s.now()
 	if ch.del != nil && *ch.del {
 		s.deletePad(ps)
 		return struct{}{}, nil // the status alone, as the service answers a delete
@@ -97,16 +99,15 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 	p := &ps.pad
 	ch.setFields(p)
 	if ch.language != nil && *ch.language != p.Language {
-		s.switchLanguage(ps, *ch.language)
+		s.switchLanguage(ps, *ch.language, now)
 	}
 	if ch.question != nil {
-		s.startQuestion(ps, ch.question)
+		s.startQuestion(ps, ch.question, now)
 	}
 	if es := s.active(ps); ch.contents != nil && es != nil {
-		s.setContents(ps, es, *ch.contents)
+		s.setContents(ps, es, *ch.contents, now)
 		s.activate(ps, es)
 	}
-	now := s.now()
 	// ended=false leaves the pad as it is: an ended pad stays ended.
 	if ch.ended != nil && *ch.ended && p.EndedAt == nil {
 		p.EndedAt = padapi.Ptr(now)
@@ -165,8 +166,9 @@ func (s *Server) updateQuestion(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	now := s.now()
 	ch.apply(qs)
-	qs.q.UpdatedAt = s.now()
+	qs.q.UpdatedAt = now
 	return s.questionOut(qs), nil
 }
 

@@ -143,13 +143,13 @@ func (s *Server) active(ps *padState) *envState {
 }
 
 // setContents makes text the contents of the main file of es, recording
-// the change in its history.
-func (s *Server) setContents(ps *padState, es *envState, text string) {
+// the change in its history at now.
+func (s *Server) setContents(ps *padState, es *envState, text string, now time.Time) {
 	i := mainFile(es.env.Files)
 	f := &es.env.Files[i]
 	if ops := diffOps(f.Contents, text); len(ops) > 0 {
-		s.addEntry(&es.edits[i], authorOf(ps), s.now(), ops)
-		es.env.UpdatedAt = s.now()
+		s.addEntry(&es.edits[i], authorOf(ps), now, ops)
+		es.env.UpdatedAt = now
 	}
 	f.Contents = text
 }
@@ -168,14 +168,13 @@ func (s *Server) activate(ps *padState, es *envState) {
 // switchLanguage makes the pad's environment of language active (one not
 // started from a question), or a new one that starts with the pad's
 // contents, as the editor keeps one environment per language.
-func (s *Server) switchLanguage(ps *padState, language string) {
+func (s *Server) switchLanguage(ps *padState, language string, now time.Time) {
 	for _, id := range ps.pad.PadEnvironmentIDs {
 		if es := s.envs[id]; es != nil && es.env.Language == language && es.env.QuestionID == nil {
 			s.activate(ps, es)
 			return
 		}
 	}
-	now := s.now()
 	s.activate(ps, s.newEnvironment(ps, padapi.PadEnvironment{
 		ID: s.newEnvID(), Language: language, CreatedAt: now, UpdatedAt: now,
 		Files: []padapi.FileContent{{Path: fileName(language), Contents: ps.pad.Contents}},
@@ -185,8 +184,7 @@ func (s *Server) switchLanguage(ps *padState, language string) {
 // startQuestion adds an environment with the question's files (or its
 // contents as one file) and makes it active; the question counts one use
 // more.
-func (s *Server) startQuestion(ps *padState, qs *questionState) {
-	now := s.now()
+func (s *Server) startQuestion(ps *padState, qs *questionState, now time.Time) {
 	env := padapi.PadEnvironment{
 		ID: s.newEnvID(), QuestionID: padapi.Ptr(qs.q.ID), Language: qs.q.Language,
 		CreatedAt: now, UpdatedAt: now, Files: slices.Clone(qs.files),

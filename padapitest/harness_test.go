@@ -5,6 +5,7 @@ package padapitest_test
 // for what the client will not send.
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -168,3 +169,24 @@ func sendBytes(t *testing.T, req *http.Request) (int, []byte) {
 func authOf(srv *padapitest.Server) string { return `Token token="` + srv.APIKey + `"` }
 
 var padID = regexp.MustCompile(`^[A-Z0-9]{8}$`)
+
+// zipOf returns a zip archive of the files, given as path and contents
+// pairs.
+func zipOf(t *testing.T, pathsAndContents ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i+1 < len(pathsAndContents); i += 2 {
+		w, err := zw.Create(pathsAndContents[i])
+		if err == nil {
+			_, err = io.WriteString(w, pathsAndContents[i+1])
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}

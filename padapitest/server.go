@@ -703,8 +703,9 @@ type document []byte
 // checkParams refuses a query parameter or form field the route does not
 // take, one given more than once, and a file part the route does not take.
 func checkParams(r *http.Request, rt route) error {
-	for name, values := range r.Form {
-		switch {
+	// In name order, so that the message for a request is always the same.
+	for _, name := range slices.Sorted(maps.Keys(r.Form)) {
+		switch values := r.Form[name]; {
 		case !slices.Contains(rt.params, name):
 			return unknownParam(r, name)
 		case len(values) > 1:
@@ -714,7 +715,8 @@ func checkParams(r *http.Request, rt route) error {
 	if r.MultipartForm == nil {
 		return nil
 	}
-	for name, files := range r.MultipartForm.File {
+	for _, name := range slices.Sorted(maps.Keys(r.MultipartForm.File)) {
+		files := r.MultipartForm.File[name]
 		switch {
 		case !slices.Contains(rt.files, name):
 			if slices.Contains(rt.params, name) {
