@@ -598,10 +598,11 @@ func (s *Server) snapshot(r *http.Request) Request {
 	if r.MultipartForm != nil && len(r.MultipartForm.File) > 0 {
 		req.Files = map[string][]File{}
 		for name, headers := range r.MultipartForm.File {
+			name = s.redact.Replace(name)
 			for _, fh := range headers {
 				f := File{Filename: s.redact.Replace(fh.Filename), ContentType: fh.Header.Get("Content-Type")}
 				f.Data, _ = readUpload(fh) // a part that cannot be read is recorded empty
-				req.Files[s.redact.Replace(name)] = append(req.Files[s.redact.Replace(name)], f)
+				req.Files[name] = append(req.Files[name], f)
 			}
 		}
 	}

@@ -141,6 +141,9 @@ func TestClientRequests(t *testing.T) {
 	if _, err := c.Questions.Update(ctx, q.ID, &padapi.QuestionUpdateParams{Files: []padapi.QuestionFile{{Path: "a.go", Contents: "package a"}}}); err != nil {
 		t.Fatal(err)
 	}
+	if files := srv.QuestionFiles(q.ID); len(files) != 1 || files[0].Path != "a.go" {
+		t.Errorf("files after the update: %+v", files)
+	}
 	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: &q.ID, Private: padapi.Ptr(true), ExecutionEnabled: padapi.Ptr(false),
 		UserEmail: padapi.Ptr("interviewer@example.com"), Notes: padapi.Ptr("n")})
 	if err != nil {
@@ -178,5 +181,10 @@ func TestClientRequests(t *testing.T) {
 	}
 	if env := srv.Environments(p.ID); env != nil {
 		t.Errorf("the deleted pad still has environments %+v", env)
+	}
+	// One file's contents replace the files.
+	q, err = c.Questions.Update(ctx, q.ID, &padapi.QuestionUpdateParams{Contents: padapi.Ptr("package main")})
+	if err != nil || q.Contents != "package main" || srv.QuestionFiles(q.ID) != nil {
+		t.Errorf("contents after files: %+v, %v; files %+v", q, err, srv.QuestionFiles(q.ID))
 	}
 }
