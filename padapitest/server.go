@@ -524,7 +524,8 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 		}
 		s.record(r)
 		if bodyErr != nil {
-			writeJSON(w, http.StatusBadRequest, s.errorBody(bodyErr.Error()))
+			status, body := s.encodeError(route{}, bodyErr)
+			writeJSON(w, status, body)
 			return
 		}
 		// Rails routes /api/pads/ as /api/pads: so does the fake, for every
@@ -753,9 +754,6 @@ func (s *Server) encodeError(rt route, err error) (int, []byte) {
 	}
 	return status, errorBody(msg)
 }
-
-// errorBody is the service's error body with the key redacted from msg.
-func (s *Server) errorBody(msg string) []byte { return errorBody(s.redact.Replace(msg)) }
 
 func errorBody(msg string) []byte {
 	b, _ := json.Marshal(struct {

@@ -119,11 +119,10 @@ type livePad padapi.Pad
 func (p livePad) MarshalJSON() ([]byte, error) {
 	return patch(padapi.Pad(p), func(m map[string]json.RawMessage) {
 		nullIfEmpty(m, "language", "contents", "notes", "history", "drawing")
-		if _, ok := m["restrict_interviewer_access"]; !ok {
-			m["restrict_interviewer_access"] = null
-		}
-		if _, ok := m["active_environment_id"]; !ok {
-			m["active_environment_id"] = null
+		for _, k := range []string{"team", "active_environment_id", "restrict_interviewer_access"} {
+			if _, ok := m[k]; !ok {
+				m[k] = null
+			}
 		}
 	})
 }
