@@ -80,6 +80,12 @@ func TestWireShapes(t *testing.T) {
 		"user_name": "Olivia Owner", "user_email": "owner@example.com", "created_at": "2026-10-14T09:30:00Z"}]}`, "")
 	wantJSON(t, live, "users", get(t, live, "/api/organization/users?email=owner%40example.com"),
 		`{"status": "OK", "users": [{"email": "owner@example.com", "name": "Olivia Owner", "teams": ["Hiring"]}]}`, "")
+	// A pad with no owner has no team, which live answers send as null.
+	lone := live.AddPad(padapi.Pad{})
+	_, owned := raw(t, live, "GET", "/api/pads/"+string(p.ID), authOf(live), nil)
+	if _, body := raw(t, live, "GET", "/api/pads/"+string(lone.ID), authOf(live), nil); body["team"] != nil || len(body) != len(owned) {
+		t.Errorf("a live pad without an owner: %v, want the same keys as any live pad, team null", body)
+	}
 	q := live.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", CreatedAt: t0})
 	wantJSON(t, live, "live question", get(t, live, "/api/questions/"+string(q.ID)), `{"status": "OK", "id": 1,
 		"title": "Two Sum", "owner_email": "", "author_name": "", "organization_name": "", "language": "python",
