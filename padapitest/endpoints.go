@@ -2,228 +2,205 @@ package padapitest
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/padinterview/padapi"
 )
 
-// The handlers below run with s.mu held (see endpoint).
+// The handlers below run with s.mu held (see Server.locked). Each checks the
+// whole request, and reads the clock (a test's function, which may panic),
+// before it changes anything, so a refused request leaves the state as it
+// was.
 
-func (s *Server) getQuota(*http.Request) (int, any) {
-	return http.StatusOK, s.quota.model()
+func (s *Server) getQuota(*http.Request) (any, error) {
+	return s.renderQuota(), nil
 }
 
-func (s *Server) listPads(r *http.Request) (int, any) {
-	return listPage(s, r, "pads", s.pads, func(p padapi.Pad) (time.Time, time.Time) { return p.CreatedAt, p.UpdatedAt })
+func padTimes(ps *padState) (time.Time, time.Time) { return ps.pad.CreatedAt, ps.pad.UpdatedAt }
+
+func (s *Server) listPads(r *http.Request) (any, error) {
+	return listPage(s, r, "pads", s.pads, padTimes, s.padOut)
 }
 
-func (s *Server) getPad(r *http.Request) (int, any) {
-	i := s.padIndex(padapi.ID(r.PathValue("id")))
-	if i < 0 {
-		return fail(http.StatusNotFound, "Pad not found")
+func (s *Server) getPad(r *http.Request) (any, error) {
+	ps := s.pad(padapi.ID(r.PathValue("id")))
+	if ps == nil {
+		return nil, errorf(http.StatusNotFound, "Pad not found")
 	}
-	return http.StatusOK, s.pads[i]
+	return s.padOut(ps), nil
 }
 
-func (s *Server) createPad(r *http.Request) (int, any) {
+func (s *Server) createPad(r *http.Request) (any, error) {
+	ch, err := s.readPadChange(r.Form)
+	if err != nil {
+		return nil, err
+	}
+	// Checked after the form, so a malformed request is a 400 whatever the
+	// quota.
+	if s.quota.spent() {
+		return nil, errorf(http.StatusTooManyRequests, "Over quota")
+	}
 	now := s.now()
-	p := padapi.Pad{
-		OwnerEmail:       s.user().Email,
+	actor := s.user()
+	ps := &padState{pad: padapi.Pad{
+		ID:               s.newPadID(),
+		OwnerEmail:       actor.Email,
 		Language:         s.org.DefaultLanguage,
 		Participants:     []string{},
 		ExecutionEnabled: true,
 		CreatedAt:        now,
 		UpdatedAt:        now,
+	}}
+	p := &ps.pad
+	ch.setFields(p)
+	if ch.language != nil {
+		p.Language = *ch.language
 	}
 	if p.Language == "" {
 		p.Language = "plaintext"
 	}
-	q, status, msg := s.applyPadForm(&p, r.PostForm)
-	if status != 0 {
-		return fail(status, "%s", msg)
+	if ch.contents != nil {
+		p.Contents = *ch.contents
 	}
-	// Checked after the form, so a malformed request is a 400 whatever the
-	// quota, and nothing above has changed any state.
-	if s.quota.remaining() == 0 {
-		return fail(http.StatusTooManyRequests, "Over quota")
-	}
-	p.ID = s.newPadID()
 	if p.Title == "" {
 		p.Title = "Untitled Pad " + string(p.ID)
 	}
-	s.fillLinks(&p)
-	if q != nil {
-		q.Used++
+	s.fillLinks(p)
+	if ch.question != nil {
+		s.startQuestion(ps, ch.question, now)
+	} else {
+		s.activate(ps, s.newEnvironment(ps, padapi.PadEnvironment{
+			ID: s.newEnvID(), Language: p.Language, CreatedAt: now, UpdatedAt: now,
+			Files: []padapi.FileContent{{Path: fileName(p.Language), Contents: p.Contents}},
+		}))
 	}
+	ps.events = []padapi.PadEvent{s.event("created", "created the pad", actor, now)}
 	s.quota.used++
-	s.pads = append(s.pads, p)
-	return http.StatusOK, p
+	s.pads = append(s.pads, ps)
+	return s.padOut(ps), nil
 }
 
-func (s *Server) updatePad(r *http.Request) (int, any) {
-	i := s.padIndex(padapi.ID(r.PathValue("id")))
-	if i < 0 {
-		return fail(http.StatusNotFound, "Pad not found")
+func (s *Server) updatePad(r *http.Request) (any, error) {
+	ps := s.pad(padapi.ID(r.PathValue("id")))
+	if ps == nil {
+		return nil, errorf(http.StatusNotFound, "Pad not found")
 	}
-	p := clonePad(s.pads[i])
-	q, status, msg := s.applyPadForm(&p, r.PostForm)
-	if status != 0 {
-		return fail(status, "%s", msg)
+	ch, err := s.readPadChange(r.Form)
+	if err != nil {
+		return nil, err
 	}
-	if q != nil {
-		q.Used++
+	now := s.now()
+	if ch.del != nil && *ch.del {
+		s.deletePad(ps)
+		return struct{}{}, nil // the status alone, as the service answers a delete
 	}
-	p.UpdatedAt = s.now()
-	s.pads[i] = p
-	return http.StatusOK, p
+	p := &ps.pad
+	ch.setFields(p)
+	if ch.language != nil && *ch.language != p.Language {
+		s.switchLanguage(ps, *ch.language, now)
+	}
+	if ch.question != nil {
+		s.startQuestion(ps, ch.question, now)
+	}
+	if es := s.active(ps); ch.contents != nil && es != nil {
+		s.setContents(ps, es, *ch.contents, now)
+		s.activate(ps, es)
+	}
+	// ended=false leaves the pad as it is: an ended pad stays ended.
+	if ch.ended != nil && *ch.ended && p.EndedAt == nil {
+		p.EndedAt = padapi.Ptr(now)
+		if p.State != "" {
+			p.State = "ended"
+		}
+		ps.events = append(ps.events, s.event("ended", "ended the pad", s.user(), now))
+	}
+	p.UpdatedAt = now
+	return s.padOut(ps), nil
 }
 
-// applyPadForm sets the fields of the form on p, which must be a copy: on
-// an error (a status and message) the caller drops it. It returns the
-// question the pad now starts from, if any, for the caller to count.
-func (s *Server) applyPadForm(p *padapi.Pad, form url.Values) (q *padapi.Question, status int, msg string) {
-	if form.Has("contents") && form.Has("question_id") {
-		return nil, http.StatusBadRequest, "contents and question_id cannot be combined"
-	}
-	for name, field := range map[string]*string{"title": &p.Title, "contents": &p.Contents, "notes": &p.Notes} {
-		if form.Has(name) {
-			*field = form.Get(name)
-		}
-	}
-	if v := form.Get("language"); v != "" {
-		p.Language = v
-	}
-	for name, field := range map[string]*bool{"private": &p.Private, "execution_enabled": &p.ExecutionEnabled} {
-		if !form.Has(name) {
-			continue
-		}
-		b, err := strconv.ParseBool(form.Get(name))
-		if err != nil {
-			return nil, http.StatusBadRequest, name + " must be true or false"
-		}
-		*field = b
-	}
-	if form.Has("ended") {
-		ended, err := strconv.ParseBool(form.Get("ended"))
-		if err != nil {
-			return nil, http.StatusBadRequest, "ended must be true or false"
-		}
-		// ended=false leaves the pad as it is: an ended pad stays ended.
-		if ended && p.EndedAt == nil {
-			p.EndedAt = padapi.Ptr(s.now())
-		}
-	}
-	if form.Has("user_email") {
-		email := form.Get("user_email")
-		if !s.hasUser(email) {
-			return nil, http.StatusBadRequest, "user_email is not a user of the organization"
-		}
-		p.OwnerEmail = email
-	}
-	if form.Has("question_id") {
-		i := s.questionIndex(form.Get("question_id"))
-		if i < 0 {
-			return nil, http.StatusBadRequest, "question_id names no question"
-		}
-		q = &s.questions[i]
-		p.Language, p.Contents = q.Language, q.Contents
-		p.QuestionIDs = append(p.QuestionIDs, q.ID)
-	}
-	return q, 0, ""
+func questionTimes(qs *questionState) (time.Time, time.Time) { return qs.q.CreatedAt, qs.q.UpdatedAt }
+
+func (s *Server) listQuestions(r *http.Request) (any, error) {
+	return listPage(s, r, "questions", s.questions, questionTimes, s.questionOut)
 }
 
-func (s *Server) listQuestions(r *http.Request) (int, any) {
-	return listPage(s, r, "questions", s.questions, func(q padapi.Question) (time.Time, time.Time) { return q.CreatedAt, q.UpdatedAt })
-}
-
-func (s *Server) getQuestion(r *http.Request) (int, any) {
-	i := s.questionIndex(r.PathValue("id"))
-	if i < 0 {
-		return fail(http.StatusNotFound, "Question not found")
+func (s *Server) getQuestion(r *http.Request) (any, error) {
+	qs := s.question(padapi.ID(r.PathValue("id")))
+	if qs == nil {
+		return nil, errorf(http.StatusNotFound, "Question not found")
 	}
-	return http.StatusOK, s.questions[i]
+	return s.questionOut(qs), nil
 }
 
-func (s *Server) createQuestion(r *http.Request) (int, any) {
+func (s *Server) createQuestion(r *http.Request) (any, error) {
+	ch, err := readQuestionChange(r, true)
+	if err != nil {
+		return nil, err
+	}
 	now := s.now()
 	user := s.user()
-	q := padapi.Question{
+	qs := &questionState{q: padapi.Question{
 		OwnerEmail:            user.Email,
 		AuthorName:            user.Name,
 		OrganizationName:      s.org.Name,
 		CandidateInstructions: []padapi.CandidateInstruction{},
 		CustomFiles:           []padapi.CustomFile{},
+		PadType:               "live",
 		CreatedAt:             now,
 		UpdatedAt:             now,
-	}
-	if status, msg := applyQuestionForm(&q, r.PostForm); status != 0 {
-		return fail(status, "%s", msg)
-	}
-	if q.Title == "" {
-		q.Title = "Untitled Question"
-	}
-	q.ID = s.newQuestionID()
-	s.questions = append(s.questions, q)
-	return http.StatusOK, q
+	}}
+	ch.apply(qs)
+	qs.q.ID = s.newQuestionID()
+	s.questions = append(s.questions, qs)
+	return s.questionOut(qs), nil
 }
 
-func (s *Server) updateQuestion(r *http.Request) (int, any) {
-	i := s.questionIndex(r.PathValue("id"))
-	if i < 0 {
-		return fail(http.StatusNotFound, "Question not found")
+func (s *Server) updateQuestion(r *http.Request) (any, error) {
+	qs := s.question(padapi.ID(r.PathValue("id")))
+	if qs == nil {
+		return nil, errorf(http.StatusNotFound, "Question not found")
 	}
-	q := cloneQuestion(s.questions[i])
-	if status, msg := applyQuestionForm(&q, r.PostForm); status != 0 {
-		return fail(status, "%s", msg)
+	ch, err := readQuestionChange(r, false)
+	if err != nil {
+		return nil, err
 	}
-	q.UpdatedAt = s.now()
-	s.questions[i] = q
-	return http.StatusOK, q
+	now := s.now()
+	ch.apply(qs)
+	qs.q.UpdatedAt = now
+	return s.questionOut(qs), nil
 }
 
-// applyQuestionForm sets the fields of the form on q, a copy.
-func applyQuestionForm(q *padapi.Question, form url.Values) (status int, msg string) {
-	fields := map[string]*string{
-		"title": &q.Title, "language": &q.Language, "description": &q.Description,
-		"contents": &q.Contents, "solution": &q.Solution,
+func (s *Server) deleteQuestion(r *http.Request) (any, error) {
+	qs := s.question(padapi.ID(r.PathValue("id")))
+	if qs == nil {
+		return nil, errorf(http.StatusNotFound, "Question not found")
 	}
-	for name, field := range fields {
-		if form.Has(name) {
-			*field = form.Get(name)
-		}
-	}
-	if form.Has("shared") {
-		b, err := strconv.ParseBool(form.Get("shared"))
-		if err != nil {
-			return http.StatusBadRequest, "shared must be true or false"
-		}
-		q.Shared = b
-	}
-	return 0, ""
+	s.questions = slices.DeleteFunc(s.questions, func(q *questionState) bool { return q == qs })
+	return struct{}{}, nil
 }
 
-func (s *Server) deleteQuestion(r *http.Request) (int, any) {
-	i := s.questionIndex(r.PathValue("id"))
-	if i < 0 {
-		return fail(http.StatusNotFound, "Question not found")
-	}
-	s.questions = slices.Delete(s.questions, i, i+1)
-	return http.StatusOK, struct{}{}
+func (s *Server) getOrganization(*http.Request) (any, error) {
+	return s.organizationOut(), nil
 }
 
-func (s *Server) getOrganization(*http.Request) (int, any) {
-	return http.StatusOK, s.org
+// listUsers answers GET /api/organization/users: every user, or with
+// ?email= only the user with that email (none when there is no such user).
+func (s *Server) listUsers(r *http.Request) (any, error) {
+	users := s.renderUsers()
+	if r.Form.Has("email") {
+		email := r.Form.Get("email")
+		users = slices.DeleteFunc(users, func(u padapi.OrganizationUser) bool { return !strings.EqualFold(u.Email, email) })
+	}
+	return map[string]any{"users": users}, nil
 }
 
 // statsWindow is the default window of GET /api/organization/stats.
 const statsWindow = 7 * 24 * time.Hour
 
-func (s *Server) getStats(r *http.Request) (int, any) {
-	q := r.URL.Query()
+func (s *Server) getStats(r *http.Request) (any, error) {
+	q := r.Form
 	end := s.now()
 	start := end.Add(-statsWindow)
 	switch {
@@ -232,17 +209,18 @@ func (s *Server) getStats(r *http.Request) (int, any) {
 		start, err1 = time.Parse(time.RFC3339, q.Get("start_time"))
 		end, err2 = time.Parse(time.RFC3339, q.Get("end_time"))
 		if err1 != nil || err2 != nil {
-			return fail(http.StatusBadRequest, "start_time and end_time must be ISO 8601 times")
+			return nil, badRequest("start_time and end_time must be ISO 8601 times")
 		}
 		if end.Before(start) {
-			return fail(http.StatusBadRequest, "end_time is before start_time")
+			return nil, badRequest("end_time is before start_time")
 		}
 	case q.Has("start_time") || q.Has("end_time"):
-		return fail(http.StatusBadRequest, "start_time and end_time must be given together")
+		return nil, badRequest("start_time and end_time must be given together")
 	}
 	st := padapi.OrganizationStats{StartTime: start, EndTime: end, Users: []padapi.UserStats{}}
 	perUser := map[string]int{}
-	for _, p := range s.pads {
+	for _, ps := range s.pads {
+		p := &ps.pad
 		if p.CreatedAt.Before(start) || !p.CreatedAt.Before(end) {
 			continue
 		}
@@ -252,17 +230,8 @@ func (s *Server) getStats(r *http.Request) (int, any) {
 		}
 	}
 	for email, n := range perUser {
-		st.Users = append(st.Users, padapi.UserStats{Email: email, Name: s.userName(email), PadsCreated: n})
+		st.Users = append(st.Users, padapi.UserStats{Email: email, Name: s.userOrNamed(email).Name, PadsCreated: n})
 	}
 	slices.SortFunc(st.Users, func(a, b padapi.UserStats) int { return strings.Compare(a.Email, b.Email) })
-	return http.StatusOK, st
-}
-
-func (s *Server) userName(email string) string {
-	for _, u := range s.org.Users {
-		if u.Email == email {
-			return u.Name
-		}
-	}
-	return ""
+	return st, nil
 }

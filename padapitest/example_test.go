@@ -128,3 +128,54 @@ func ExampleServer_Requests() {
 	// POST /api/pads private=true&title=Interview
 	// [REDACTED]
 }
+
+// Every pad the fake holds has what an interview leaves behind: an event
+// log, environments with their files, and an edit history for each file
+// that replays to its contents. AddEnvironment and AddEvent add more.
+func ExampleServer_AddEnvironment() {
+	srv := padapitest.Start()
+	defer srv.Close()
+	pad := srv.AddPad(padapi.Pad{Title: "Backend", OwnerEmail: "owner@example.com", Language: "go", Contents: "package main\n"})
+	srv.AddEnvironment(pad.ID, padapi.PadEnvironment{Language: "python", Files: []padapi.FileContent{{Path: "main.py", Contents: "print('hi')\n"}}})
+	srv.AddEvent(pad.ID, padapi.PadEvent{Message: "Ada joined the pad", Kind: "joined", UserName: "Ada"})
+
+	ctx := context.Background()
+	c := srv.Client()
+	tr, err := c.Pads.Transcript(ctx, pad.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range tr.Events { // newest first
+		fmt.Println(e.Kind, "-", e.Message)
+	}
+	for _, env := range tr.Environments {
+		h, err := c.Pads.History(ctx, env.Files[0].History)
+		if err != nil {
+			log.Fatal(err)
+		}
+		text, err := h.Replay()
+		fmt.Printf("%s %s: %q (replayed: %v)\n", env.ID, env.Files[0].Path, env.Files[0].Contents, err == nil && text == env.Files[0].Contents)
+	}
+	// Output:
+	// joined - Ada joined the pad
+	// created - Olivia Owner created the pad
+	// 1001 main.go: "package main\n" (replayed: true)
+	// 1002 main.py: "print('hi')\n" (replayed: true)
+}
+
+// WithShape(DocumentedShape) answers as the service's documentation shows:
+// a pad carries its events as a list, where live answers link to them.
+func ExampleWithShape() {
+	for _, shape := range []padapitest.Shape{padapitest.LiveShape, padapitest.DocumentedShape} {
+		srv := padapitest.Start(padapitest.WithShape(shape))
+		p, err := srv.Client().Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview")})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s: %d events listed, events link given: %v, state %q\n", shape, len(p.Events), p.EventsURL != "", p.State)
+		srv.Close()
+	}
+	// Output:
+	// live: 0 events listed, events link given: true, state "started"
+	// documented: 1 events listed, events link given: false, state ""
+}

@@ -115,27 +115,38 @@ func (s *Server) delayOf(route string) time.Duration {
 }
 
 // takeFault uses up one armed failure or drop of route, if any, and
-// otherwise asks the SetFaults function, if any.
+// otherwise asks the SetFaults function, if any, without the lock held.
 func (s *Server) takeFault(route string, r *http.Request) Fault {
-	s.mu.Lock()
-	draw := s.draw
-	if f := s.faults[route]; f != nil && f.failN > 0 {
-		f.failN--
-		armed := Fault{Status: f.failStatus, Body: f.failBody} // read under the lock: FailNext may rewrite them
-		s.mu.Unlock()
-		return armed
-	} else if f != nil && f.dropN > 0 {
-		f.dropN--
-		s.mu.Unlock()
-		return Fault{Drop: true}
-	}
-	s.mu.Unlock()
-	if draw == nil {
-		return Fault{}
+	armed, draw := s.takeArmed(route)
+	if armed != nil || draw == nil {
+		return armed.orNone()
 	}
 	f := draw(route, s.snapshot(r))
 	f.Body = faultBody(f.Status, f.Body)
 	return f
+}
+
+// takeArmed uses up one armed failure or drop of route and returns it, or
+// returns the SetFaults function.
+func (s *Server) takeArmed(route string) (*Fault, func(string, Request) Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch f := s.faults[route]; {
+	case f != nil && f.failN > 0:
+		f.failN--
+		return &Fault{Status: f.failStatus, Body: f.failBody}, nil
+	case f != nil && f.dropN > 0:
+		f.dropN--
+		return &Fault{Drop: true}, nil
+	}
+	return nil, s.draw
+}
+
+func (f *Fault) orNone() Fault {
+	if f == nil {
+		return Fault{}
+	}
+	return *f
 }
 
 // faultBody is the body of a failure with status: body, or the service's

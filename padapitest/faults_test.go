@@ -102,7 +102,7 @@ func TestSetFaults(t *testing.T) {
 	if _, err := c.Quota.Get(ctx); !errors.Is(err, padapi.ErrForbidden) {
 		t.Errorf("GET with FailNext armed: %v, want its 403", err)
 	}
-	if _, err := c.Questions.Create(ctx, nil); !errors.Is(err, padapi.ErrOutcomeUnknown) || errors.As(err, &apiErr) {
+	if _, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("q"), Language: padapi.Ptr("go")}); !errors.Is(err, padapi.ErrOutcomeUnknown) || errors.As(err, &apiErr) {
 		t.Errorf("create with DropNext armed: %v, want a transport error and ErrOutcomeUnknown", err)
 	}
 	if d := takeDraws(); len(d) != 0 {

@@ -12,22 +12,22 @@ import (
 // pageSize is the service's page size.
 const pageSize = 50
 
-// listPage answers a list request: one page of items, under key ("pads" or
-// "questions"), sorted as the request's sort asks, with the total and the
-// links to the pages around it. times gives an item's created and updated
-// times.
-func listPage[T any](s *Server, r *http.Request, key string, items []T, times func(T) (created, updated time.Time)) (int, any) {
-	q := r.URL.Query()
+// listPage answers a list request: one page of items, under key ("pads",
+// "questions" or "events"), sorted as the request's sort asks, with the
+// total and the links to the pages around it. times gives an item's created
+// and updated times, render what the page carries for it.
+func listPage[T any](s *Server, r *http.Request, key string, items []T, times func(T) (created, updated time.Time), render func(T) any) (any, error) {
+	q := r.Form
 	sortBy := q.Get("sort")
 	byUpdated, desc, ok := parseSort(sortBy)
 	if !ok {
-		return fail(http.StatusBadRequest, "Invalid sort %q: use created_at or updated_at, optionally with ,asc or ,desc", sortBy)
+		return nil, badRequest("Invalid sort %q: use created_at or updated_at, optionally with ,asc or ,desc", sortBy)
 	}
 	page := 1
-	if v := q.Get("page"); v != "" {
-		n, err := strconv.Atoi(v)
+	if q.Has("page") {
+		n, err := strconv.Atoi(q.Get("page"))
 		if err != nil || n < 1 {
-			return fail(http.StatusBadRequest, "Invalid page %q", v)
+			return nil, badRequest("Invalid page %q: use a positive integer", q.Get("page"))
 		}
 		page = n
 	}
@@ -49,15 +49,24 @@ func listPage[T any](s *Server, r *http.Request, key string, items []T, times fu
 
 	total := len(sorted)
 	lastPage := (total + pageSize - 1) / pageSize
-	from := min((page-1)*pageSize, total)
+	// Compared before multiplying: (page-1)*pageSize overflows for a page
+	// number near the largest int, which a request may send.
+	from := total
+	if page <= lastPage {
+		from = (page - 1) * pageSize
+	}
 	to := min(from+pageSize, total)
-	body := map[string]any{key: append(make([]T, 0, to-from), sorted[from:to]...), "total": total}
+	out := make([]any, 0, to-from)
+	for _, item := range sorted[from:to] {
+		out = append(out, render(item))
+	}
+	body := map[string]any{key: out, "total": total}
 	link := func(n int) string {
 		lq := url.Values{"page": {strconv.Itoa(n)}}
 		if sortBy != "" {
 			lq.Set("sort", sortBy)
 		}
-		return s.URL + r.URL.Path + "?" + lq.Encode()
+		return s.URL + r.URL.EscapedPath() + "?" + lq.Encode()
 	}
 	if page < lastPage {
 		body["next_page"] = link(page + 1)
@@ -66,7 +75,7 @@ func listPage[T any](s *Server, r *http.Request, key string, items []T, times fu
 		// Past the end, "previous" is the last page that has items.
 		body["prev_page"] = link(min(page-1, lastPage))
 	}
-	return http.StatusOK, body
+	return body, nil
 }
 
 // parseSort reads created_at or updated_at, optionally followed by ,asc or

@@ -23,8 +23,12 @@ func fullPad() padapi.Pad {
 		Events:  []padapi.PadEvent{{Message: "Ada joined", Kind: "joined", Metadata: "m", UserName: "Ada", UserEmail: "ada@example.com", CreatedAt: at}},
 		Private: true, ExecutionEnabled: true, CreatedAt: at, UpdatedAt: at.Add(time.Hour), EndedAt: padapi.Ptr(at.Add(2 * time.Hour)),
 		URL: "u", Playback: "p", History: "h", Drawing: "d", State: "ended", Type: "live",
-		QuestionIDs: []int64{1}, PadEnvironmentIDs: []int64{2}, ActiveEnvironmentID: padapi.Ptr(int64(3)),
+		QuestionIDs: []padapi.ID{"1"}, PadEnvironmentIDs: []padapi.ID{"2"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("3"),
 		Team: &padapi.Team{ID: "4", Name: "core"}, RestrictInterviewerAccess: padapi.Ptr(true),
+		InterviewerNotifications: []padapi.InterviewerNotification{{
+			ID: "8", Title: "Tab switch", Message: "The candidate left the tab", Priority: "low", RequestID: "r1",
+			AutoDismissed: true, DismissedAt: padapi.Ptr(at.Add(time.Minute)), Useful: padapi.Ptr(false), CreatedAt: at, UpdatedAt: at.Add(time.Minute),
+		}},
 	}
 }
 
@@ -35,8 +39,10 @@ func fullQuestion() padapi.Question {
 		Language: "python", Description: "d", CandidateInstructions: []padapi.CandidateInstruction{{Instructions: "i", DefaultVisible: padapi.Ptr(true)}},
 		Contents: "c", Solution: "s", Shared: true, TakeHome: true, TestCasesEnabled: true, IsDraft: true, Used: 3, PadType: "live",
 		CustomFiles:          []padapi.CustomFile{{ID: "1", Title: "t", Description: "d", Filename: "f.txt", Filesize: "10"}},
-		TestCases:            []padapi.TestCase{{ID: 1, Arguments: []string{"1", "2"}, ReturnValue: "3", Visible: true}},
-		ContentsForTestCases: "ct", PublicTakeHomeSettingID: padapi.Ptr(int64(9)), CustomDatabase: json.RawMessage(`{"engine":"sqlite"}`),
+		TestCases:            []padapi.TestCase{{ID: "1", Arguments: []string{"1", "2"}, ReturnValue: "3", Visible: true}},
+		ContentsForTestCases: "ct", PublicTakeHomeSettingID: padapi.Ptr[padapi.ID]("9"), AIAssistPrompt: "be brief",
+		CustomDatabase: &padapi.CustomDatabase{ID: "3", Title: "shop", Description: "orders", Language: "postgresql", Schema: "CREATE TABLE t (id int);",
+			SchemaJSON: &padapi.DatabaseSchema{Arrangement: json.RawMessage(`[["t"]]`), Tables: []padapi.DatabaseTable{{Name: "t", Columns: []padapi.DatabaseColumn{{Name: "id", Type: "int", PrimaryKey: true, NotNull: true}}}}}},
 		CreatedAt: at, UpdatedAt: at,
 	}
 }
@@ -62,75 +68,108 @@ func checkFull(t *testing.T, v any, except ...string) {
 	}
 }
 
-// Every field the fake stores reaches the client as it was: the fake writes
-// with the models' own marshalling, the client reads with their own
-// unmarshalling.
+// Every field the fake stores reaches the client as it was, in each shape
+// with that shape's fields: the fake writes with the models' own
+// marshalling, the client reads with their own unmarshalling.
 func TestRoundTripEveryField(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	c := srv.Client()
-	ctx := context.Background()
+	eachShape(t, func(t *testing.T, srv *padapitest.Server, c *padapi.Client, _ *clock) {
+		ctx := context.Background()
+		documented := srv.Shape() == padapitest.DocumentedShape
 
-	pad := fullPad()
-	checkFull(t, pad, "EventsURL")
-	linked := fullPad()
-	linked.ID, linked.Events, linked.EventsURL = "EVENTSLK", nil, "https://app.coderpad.io/api/pads/EVENTSLK/events"
-	for _, want := range []padapi.Pad{pad, linked} {
-		srv.AddPad(want)
-		got, err := c.Pads.Get(ctx, want.ID)
+		pad := fullPad()
+		checkFull(t, pad, "EventsURL")
+		srv.AddPad(pad)
+		linked := fullPad()
+		linked.ID, linked.Events, linked.EventsURL = "EVENTSLK", nil, "https://app.coderpad.io/api/pads/EVENTSLK/events"
+		linked.PadEnvironmentIDs, linked.ActiveEnvironmentID = []padapi.ID{"12"}, padapi.Ptr[padapi.ID]("13")
+		srv.AddPad(linked)
+
+		wantPad, wantLinked := pad, linked
+		if documented {
+			for _, p := range []*padapi.Pad{&wantPad, &wantLinked} {
+				p.State, p.Type, p.QuestionIDs, p.PadEnvironmentIDs, p.ActiveEnvironmentID = "", "", nil, nil, nil
+				p.Team, p.RestrictInterviewerAccess, p.InterviewerNotifications, p.EventsURL = nil, nil, nil, ""
+			}
+			// A pad added without events has a creation event.
+			wantLinked.Events = []padapi.PadEvent{{Message: "Olivia Owner created the pad", Kind: "created", UserName: "Olivia Owner", UserEmail: "owner@example.com", CreatedAt: linked.CreatedAt}}
+		} else {
+			wantPad.Events, wantPad.EventsURL = nil, srv.URL+"/api/pads/DM32JWG2/events"
+		}
+		for _, want := range []padapi.Pad{wantPad, wantLinked} {
+			got, err := c.Pads.Get(ctx, want.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, *got); diff != "" {
+				t.Errorf("pad %s through the fake (-want +got):\n%s", want.ID, diff)
+			}
+		}
+		events, err := c.Pads.ListEvents(ctx, pad.ID, &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, *got); diff != "" {
-			t.Errorf("pad %s through the fake (-want +got):\n%s", want.ID, diff)
+		if diff := cmp.Diff(pad.Events, events.Items); diff != "" {
+			t.Errorf("the events of the added pad (-want +got):\n%s", diff)
 		}
-	}
 
-	q := fullQuestion()
-	checkFull(t, q)
-	srv.AddQuestion(q)
-	gotQ, err := c.Questions.Get(ctx, "7")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(q, *gotQ); diff != "" {
-		t.Errorf("question through the fake (-want +got):\n%s", diff)
-	}
+		q := fullQuestion()
+		checkFull(t, q)
+		srv.AddQuestion(q)
+		gotQ, err := c.Questions.Get(ctx, "7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if documented {
+			q.AIAssistPrompt, q.CustomDatabase = "", nil
+		}
+		if diff := cmp.Diff(q, *gotQ); diff != "" {
+			t.Errorf("question through the fake (-want +got):\n%s", diff)
+		}
 
-	o := fullOrganization()
-	checkFull(t, o)
-	srv.SetOrganization(o)
-	gotO, err := c.Organization.Get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(o, *gotO); diff != "" {
-		t.Errorf("organization through the fake (-want +got):\n%s", diff)
-	}
+		o := fullOrganization()
+		checkFull(t, o)
+		srv.SetOrganization(o)
+		gotO, err := c.Organization.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if documented {
+			o.ID, o.Teams, o.ChildOrganizations, o.Users[0].Teams = "", nil, nil, nil
+		}
+		if diff := cmp.Diff(o, *gotO); diff != "" {
+			t.Errorf("organization through the fake (-want +got):\n%s", diff)
+		}
+	})
 }
 
 // What the fake returns and stores shares no memory with what the caller
-// holds: changing every slice and pointer of a returned value changes
-// nothing in the fake.
+// holds: changing every slice and pointer of a value given to it or
+// returned by it changes nothing in the fake.
 func TestCopiesEveryField(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	srv.AddPad(fullPad())
-	srv.AddQuestion(fullQuestion())
-	srv.SetOrganization(fullOrganization())
-	// The fixtures set every field AddPad and AddQuestion would fill, so
-	// fresh fixtures are what the fake must still hold.
-	scribble(reflect.ValueOf(&srv.Pads()[0]).Elem())
-	scribble(reflect.ValueOf(&srv.Questions()[0]).Elem())
-	if diff := cmp.Diff([]padapi.Pad{fullPad()}, srv.Pads()); diff != "" {
-		t.Errorf("changing a returned pad changed the fake (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]padapi.Question{fullQuestion()}, srv.Questions()); diff != "" {
-		t.Errorf("changing a returned question changed the fake (-want +got):\n%s", diff)
-	}
-
-	o := fullOrganization()
+	srv, c, _ := newFake(t)
+	pad, q, o := fullPad(), fullQuestion(), fullOrganization()
+	srv.AddPad(pad)
+	srv.AddQuestion(q)
 	srv.SetOrganization(o)
-	scribble(reflect.ValueOf(&o).Elem())
-	got, err := srv.Client().Organization.Get(context.Background())
+	env := srv.AddEnvironment(pad.ID, padapi.PadEnvironment{QuestionID: padapi.Ptr[padapi.ID]("7"), Files: []padapi.FileContent{{Path: "a.go", Contents: "package a"}}})
+	id := pad.ID
+	wantPads, wantQuestions, wantEnvs, wantEvents := srv.Pads(), srv.Questions(), srv.Environments(id), srv.Events(id)
+	for _, v := range []any{&pad, &q, &o, &env, &srv.Pads()[0], &srv.Questions()[0], &srv.Environments(id)[0], &srv.Events(id)[0]} {
+		scribble(reflect.ValueOf(v).Elem())
+	}
+	if diff := cmp.Diff(wantPads, srv.Pads()); diff != "" {
+		t.Errorf("changing a pad changed the fake (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantQuestions, srv.Questions()); diff != "" {
+		t.Errorf("changing a question changed the fake (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantEnvs, srv.Environments(id)); diff != "" {
+		t.Errorf("changing an environment changed the fake (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantEvents, srv.Events(id)); diff != "" {
+		t.Errorf("changing an event changed the fake (-want +got):\n%s", diff)
+	}
+	got, err := c.Organization.Get(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,8 +22,10 @@ var (
 // Seed adds n sample questions and n sample pads, as AddQuestion and AddPad
 // do (so they do not count against the quota). The pads start from the
 // questions, belong to the organization's users in turn, were created an
-// hour apart up to the clock's time, and every third one has ended. The
-// same n always gives the same data.
+// hour apart up to the clock's time, and every third one has ended, with
+// notes. Each pad has one environment holding the question's code, and an
+// event log: created, the candidate joined and ran the code, and for an
+// ended pad left and ended. The same n always gives the same data.
 func (s *Server) Seed(n int) {
 	s.mu.Lock()
 	users := append([]padapi.OrganizationUser(nil), s.org.Users...)
@@ -63,12 +65,23 @@ func (s *Server) Seed(n int) {
 			UpdatedAt:        updated,
 		}
 		p.QuestionIDs = []padapi.ID{q.ID}
+		owner := padapi.OrganizationUser{Name: "Someone"}
 		if len(users) > 0 {
-			p.OwnerEmail = users[i%len(users)].Email
+			owner = users[i%len(users)]
+			p.OwnerEmail = owner.Email
+		}
+		p.Events = []padapi.PadEvent{
+			{Message: owner.Name + " created the pad", Kind: "created", UserName: owner.Name, UserEmail: owner.Email, CreatedAt: created},
+			{Message: candidate + " joined the pad", Kind: "joined", UserName: candidate, CreatedAt: created.Add(5 * time.Minute)},
+			{Message: candidate + " ran the code", Kind: "ran", Metadata: q.Language, UserName: candidate, CreatedAt: created.Add(30 * time.Minute)},
 		}
 		if i%3 == 0 {
 			p.EndedAt = padapi.Ptr(updated)
 			p.Notes = "Solid on the basics; ran out of time on the follow-up."
+			p.Events = append(p.Events,
+				padapi.PadEvent{Message: candidate + " left the pad", Kind: "left", UserName: candidate, CreatedAt: updated.Add(-time.Minute)},
+				padapi.PadEvent{Message: owner.Name + " ended the pad", Kind: "ended", UserName: owner.Name, UserEmail: owner.Email, CreatedAt: updated},
+			)
 		}
 		s.AddPad(p)
 	}

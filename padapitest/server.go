@@ -9,12 +9,48 @@
 //	c := srv.Client()              // a *padapi.Client for the fake
 //	err := codeUnderTest(ctx, c)   // then look at srv.Pads(), srv.Requests()
 //
-// The fake serves all 14 endpoints in the service's wire format. Its
-// responses are written with encoding/json from padapi's own model types
-// (Pad, Question, Quota, Organization, OrganizationStats), so the fake and the
-// client cannot drift apart.
+// The fake serves every endpoint padapi calls, in the service's wire format.
+// Its responses are written with encoding/json from padapi's own model types
+// (Pad, Question, Quota, Organization, PadEnvironment, History, ...), so the
+// fake and the client cannot drift apart.
 //
-// # What it does
+// # Two shapes
+//
+// The service answers in two shapes: the one its documentation shows and the
+// one live responses have (see WithShape). The fake answers in the live shape
+// unless told otherwise: pads carry state, type, team, question_ids,
+// pad_environment_ids and active_environment_id, their events as a link,
+// and null for empty language, contents, notes, history and drawing; the
+// quota carries overages_enabled; the organization and its users carry
+// teams. In the documented shape pads carry their events as a list and
+// none of the live fields, the quota has no overages_enabled, and the
+// organization names its default language default_language.
+//
+// # Strict about what it is sent
+//
+// A test against the fake means something against the service only when the
+// fake refuses what the service refuses. Every endpoint answers 400 with the
+// service's error body ({"status":"ERROR","message":...}) for:
+//
+//   - a form field or query parameter it does not take, such as a flat title
+//     on a question create (questions take question[title], as a Rails form
+//     sends it) or a shared that no endpoint takes; and any field given twice;
+//   - a boolean other than true or false, or a question_id that is not an
+//     integer or names no question;
+//   - a question create without question[title] or question[language], an
+//     empty title or language, or more than one of question[contents],
+//     question[file_contents] and question[zip_file]; candidate instructions
+//     or files that are not the JSON the service takes; a zip_file that is
+//     not a file upload, not a zip archive, or bigger than 16 MiB unpacked;
+//   - contents together with question_id on a pad;
+//   - a body that is neither application/x-www-form-urlencoded nor
+//     multipart/form-data, or is malformed, or is over 32 MiB;
+//   - a sort other than created_at or updated_at (with ,asc or ,desc), a
+//     page that is not a positive integer, a stats window with one end.
+//
+// A page number past the last page, however large, is an empty page.
+//
+// # What it holds
 //
 //   - Auth: only Server.APIKey, sent as Authorization: Token token="KEY", is
 //     accepted; any other key or header gets 401 with
@@ -22,30 +58,49 @@
 //   - Quota: a new fake has a limited plan of 120 pads a month, none used,
 //     last reset at the start of the current month (UTC). Each successful
 //     POST /api/pads adds one to pads_used; when no pads remain a create gets
-//     429 {"status":"ERROR","message":"Over quota"} and creates nothing.
-//     AddPad and Seed do not count. GET /api/quota omits pads_remaining and
-//     monthly_pad_limit when unlimited, as the service does.
+//     429 {"status":"ERROR","message":"Over quota"} and creates nothing,
+//     unless overages are enabled (SetOveragesEnabled). AddPad and Seed do
+//     not count. The quota carries pads_remaining and monthly_pad_limit
+//     whenever the plan is limited, unless SetOmitQuotaCounts says to leave
+//     them out, as some live answers do.
 //   - Pads get IDs like the service's (8 uppercase letters and digits, the
-//     same sequence for every new fake); questions get integer IDs from 1.
-//     Creates and updates read the form fields the service documents.
-//     contents with question_id is 400; a question_id that names no question
-//     is 400 too (the request is wrong; 404 is kept for the resource in the
-//     path). A pad started from a question takes its language and contents.
+//     same sequence for every new fake); questions get integer IDs from 1,
+//     environments from 1001. A pad started from a question takes its
+//     language and its files.
+//   - Every pad has at least one environment, listed in pad_environment_ids
+//     and active_environment_id and served at /api/pad_environments/ID: its
+//     language, and its files with the pad's contents as the first one.
+//     Every file links its edit history on a second listener (HistoryURL),
+//     as the service links documents on another host; so does the pad's
+//     history link. Replaying a history (padapi.History.Replay) gives the
+//     file's contents: every change of a pad's contents through the API
+//     adds an entry. Changing the language switches to the pad's
+//     environment of that language, or a new one; a question_id adds an
+//     environment with the question's files.
+//   - Every pad has an event log at /api/pads/ID/events: a creation event,
+//     then one when the pad ends; AddEvent adds more.
+//   - PUT /api/pads/ID with deleted=true deletes the pad with its
+//     environments, events and histories: they are 404 afterwards.
 //   - Lists give 50 items a page, the total, and absolute next_page and
 //     prev_page links on the fake's own URL; sort is created_at or
-//     updated_at with ,asc or ,desc (default created_at,desc), anything else
-//     is 400; a page past the end is empty. Items with equal times come in
-//     the order they were stored (created or added) for ,asc and in the
+//     updated_at with ,asc or ,desc (default created_at,desc). Items with
+//     equal times come in the order they were stored for ,asc and in the
 //     reverse order for ,desc, as when a database breaks ties by row ID in
-//     the requested direction.
+//     the requested direction. Events sort by their time.
+//   - List and create paths, and every other path, are served with and
+//     without a trailing slash.
 //   - Unknown IDs and unknown paths get 404 with the service's error body.
-//   - The organization has two users; the API key belongs to the first, who
-//     owns new pads and questions unless user_email says otherwise. The key
-//     is an owner's, so /api/pads and /api/organization/pads both list every
-//     pad (and the same for questions).
+//   - The organization has two users in one team; the API key belongs to
+//     the first, who owns new pads and questions unless user_email says
+//     otherwise. The key is an owner's, so /api/pads and
+//     /api/organization/pads both list every pad (and the same for
+//     questions). /api/organization/users?email=E lists only that user.
 //   - Stats count the pads created in [start_time, end_time) per owner
 //     email, computed from the state; the default window is the 7 days up to
-//     now; start_time and end_time must come together.
+//     now.
+//   - Edit histories are served only to requests without an Authorization
+//     header: the service's links point at another host, which must never
+//     see the API key. A request that carries one gets 401.
 //
 // # Inspection and faults
 //
@@ -53,6 +108,10 @@
 // wherever it appears. FailNext, DropNext and Delay inject faults on one
 // route, named by the ServeMux pattern the fake registers (see Routes), such
 // as "POST /api/pads"; SetFaults draws a fault for each request.
+//
+// No request can crash or wedge the fake: a handler that panics (a test's
+// clock or fault function, say) answers 500 with the service's error body,
+// and the fake goes on serving.
 //
 // Every method of Server is safe for concurrent use.
 package padapitest
@@ -62,12 +121,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -81,36 +142,41 @@ const DefaultAPIKey = "padapitest-key"
 
 // Server is a running fake of the Pad Interview Service.
 type Server struct {
-	// URL is the fake's base URL, such as http://127.0.0.1:41234.
+	// URL is the fake's base URL, such as http://127.0.0.1:41234. It is
+	// always one padapi.NewClient accepts: a fake listening on all
+	// addresses names a loopback one.
 	URL string
+	// HistoryURL is the base URL of the second listener, which serves the
+	// edit-history documents that pads and environment files link to.
+	HistoryURL string
 	// APIKey is the only API key the fake accepts.
 	APIKey string
 
-	ts        *httptest.Server
-	t         testing.TB // nil when started by Start or Listen
-	cfg       config
-	auth      string // the Authorization header value that is accepted
-	redact    *strings.Replacer
-	done      chan struct{}
-	closeOnce sync.Once
-	mux       *http.ServeMux
+	api, history *httptest.Server
+	t            testing.TB // nil when started by Start or Listen
+	cfg          config
+	auth         string // the Authorization header value that is accepted
+	redact       *strings.Replacer
+	done         chan struct{}
+	closeOnce    sync.Once
 
-	mu           sync.Mutex
-	quota        quotaState
-	org          padapi.Organization
-	pads         []padapi.Pad // in creation order
-	questions    []padapi.Question
-	nextQuestion int64
-	ids          *rand.Rand
-	requests     []Request
-	faults       map[string]*counted
-	draw         func(route string, r Request) Fault // set by SetFaults
+	mu        sync.Mutex
+	quota     quotaState
+	org       padapi.Organization
+	pads      []*padState // in creation order
+	questions []*questionState
+	envs      map[padapi.ID]*envState
+	next      struct{ question, env, entry int64 }
+	ids       *rand.Rand
+	requests  []Request
+	faults    map[string]*counted
+	draw      func(route string, r Request) Fault // set by SetFaults
 }
 
-// Request is a request the fake received. The API key never appears in it:
-// the Authorization value is replaced by "[REDACTED]", and so is the key,
-// as is or URL-escaped, wherever else it appears in Path or in a value of
-// Query, Form or Header.
+// Request is a request the fake received, on either listener. The API key
+// never appears in it: the Authorization value is replaced by "[REDACTED]",
+// and so is the key, as is or URL-escaped, wherever else it appears in Path,
+// in a value of Query, Form or Header, or in a file name.
 type Request struct {
 	// Method is the HTTP method.
 	Method string
@@ -118,11 +184,24 @@ type Request struct {
 	Path string
 	// Query holds the query parameters; nil when there were none.
 	Query url.Values
-	// Form holds the form-encoded body's fields; nil when there were none.
+	// Form holds the fields of a form-encoded or multipart body; nil when
+	// there were none.
 	Form url.Values
+	// Files holds the file parts of a multipart body by field name; nil
+	// when there were none.
+	Files map[string][]File
 	// Header holds the headers, with the Authorization value replaced by
 	// "[REDACTED]".
 	Header http.Header
+}
+
+// File is a file part of a multipart request body.
+type File struct {
+	// Filename is the name the part gave; ContentType is its Content-Type.
+	Filename    string
+	ContentType string
+	// Data is the part's content, as sent.
+	Data []byte
 }
 
 // redacted stands for the API key in recorded requests.
@@ -132,6 +211,7 @@ type config struct {
 	apiKey string
 	addr   string
 	clock  func() time.Time
+	shape  Shape
 }
 
 // Option configures a fake in NewServer, Start or Listen.
@@ -144,14 +224,15 @@ func WithAPIKey(key string) Option {
 }
 
 // WithAddr sets the address the fake listens on (default 127.0.0.1:0, a free
-// loopback port).
+// loopback port). The history listener takes a free port on the same host.
 func WithAddr(addr string) Option {
 	return func(c *config) { c.addr = addr }
 }
 
 // WithClock sets the fake's clock (default time.Now), which stamps created
-// and updated times, ends pads and sets the default stats window and quota
-// reset date. A fixed clock makes responses reproducible.
+// and updated times, events and history entries, ends pads and sets the
+// default stats window and quota reset date. A fixed clock makes responses
+// reproducible.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) { c.clock = now }
 }
@@ -183,7 +264,7 @@ func Start(opts ...Option) *Server {
 // listen on the address or when the API key is one padapi.NewClient would
 // refuse.
 func Listen(opts ...Option) (*Server, error) {
-	cfg := config{apiKey: DefaultAPIKey, clock: time.Now}
+	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
@@ -191,35 +272,54 @@ func Listen(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		APIKey:       cfg.apiKey,
-		cfg:          cfg,
-		auth:         `Token token="` + cfg.apiKey + `"`,
-		redact:       newRedacter(cfg.apiKey),
-		done:         make(chan struct{}),
-		nextQuestion: 1,
-		ids:          rand.New(rand.NewPCG(1, 2)),
-		faults:       map[string]*counted{},
-		org:          defaultOrganization(),
+		APIKey: cfg.apiKey,
+		cfg:    cfg,
+		auth:   `Token token="` + cfg.apiKey + `"`,
+		redact: newRedacter(cfg.apiKey),
+		done:   make(chan struct{}),
+		ids:    rand.New(rand.NewPCG(1, 2)),
+		envs:   map[padapi.ID]*envState{},
+		faults: map[string]*counted{},
+		org:    defaultOrganization(),
 	}
+	s.next.question, s.next.env = 1, 1001
 	now := s.now()
 	s.quota = quotaState{limit: 120, resetAt: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)}
-	s.mux = s.newMux()
 
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	if cfg.addr != "" {
-		l, err := net.Listen("tcp", cfg.addr)
-		if err != nil {
-			s.ts.Close()
-			return nil, err
-		}
-		s.ts.Listener.Close()
-		s.ts.Listener = l
+	apiL, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return nil, err
 	}
-	// Set before serving: a handler reads it, and the race detector cannot
-	// see that a client learns the URL only after Listen returns.
-	s.URL = "http://" + s.ts.Listener.Addr().String()
-	s.ts.Start()
+	host, _, _ := net.SplitHostPort(cfg.addr)
+	historyL, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		apiL.Close()
+		return nil, err
+	}
+	// Set before serving: a handler reads them, and the race detector cannot
+	// see that a client learns the URLs only after Listen returns.
+	s.URL, s.HistoryURL = baseURL(apiL.Addr()), baseURL(historyL.Addr())
+	apiMux, historyMux := s.muxes()
+	s.api = &httptest.Server{Listener: apiL, Config: &http.Server{Handler: s.serve(apiMux)}}
+	s.history = &httptest.Server{Listener: historyL, Config: &http.Server{Handler: s.serve(historyMux)}}
+	s.api.Start()
+	s.history.Start()
 	return s, nil
+}
+
+// baseURL is the URL of a listener, naming 127.0.0.1 when the listener is
+// on all addresses (0.0.0.0, [::]), which no client can dial as such and
+// which padapi.NewClient refuses over plain http.
+func baseURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	ip := tcp.IP
+	if ip == nil || ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
 }
 
 // checkKey applies padapi.NewClient's rule for keys, so that a fake never
@@ -236,12 +336,13 @@ func checkKey(key string) error {
 	return nil
 }
 
-// Close stops the fake. Requests waiting in a Delay end at once. Close may
-// be called more than once.
+// Close stops the fake and its history listener. Requests waiting in a
+// Delay end at once. Close may be called more than once.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.done)
-		s.ts.Close()
+		s.api.Close()
+		s.history.Close()
 	})
 }
 
@@ -262,16 +363,32 @@ func (s *Server) Client(opts ...padapi.Option) *padapi.Client {
 	return c
 }
 
-// Requests returns copies of the requests received so far, in arrival
-// order, including those answered with an error or a fault.
+// Requests returns copies of the requests received so far, on both
+// listeners, in arrival order, including those answered with an error or a
+// fault.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Request, len(s.requests))
 	for i, r := range s.requests {
-		out[i] = Request{Method: r.Method, Path: r.Path, Query: cloneValues(r.Query), Form: cloneValues(r.Form), Header: r.Header.Clone()}
+		out[i] = r.clone()
 	}
 	return out
+}
+
+func (r Request) clone() Request {
+	r.Query, r.Form, r.Header = cloneValues(r.Query), cloneValues(r.Form), r.Header.Clone()
+	if r.Files != nil {
+		files := make(map[string][]File, len(r.Files))
+		for name, list := range r.Files {
+			files[name] = slices.Clone(list)
+			for i := range files[name] {
+				files[name][i].Data = slices.Clone(list[i].Data)
+			}
+		}
+		r.Files = files
+	}
+	return r
 }
 
 func cloneValues(v url.Values) url.Values {
@@ -287,82 +404,183 @@ func (s *Server) now() time.Time {
 	return s.cfg.clock().UTC().Round(0)
 }
 
-// handler serves one endpoint with the state locked. It returns the status
-// and, for a success, the value to send (written with "status":"OK" added),
-// or for an error the message.
-type handler func(r *http.Request) (status int, body any)
+// handler serves one endpoint with the state locked. It returns the value
+// to send (written with "status":"OK" added), or an error: an *apiError
+// gives its status and message, any other error is a 500.
+type handler func(r *http.Request) (any, error)
 
-// errorReply is what a handler returns for a failure.
-type errorReply string
-
-func fail(status int, format string, args ...any) (int, any) {
-	return status, errorReply(fmt.Sprintf(format, args...))
+// apiError is a failure a handler answers with.
+type apiError struct {
+	status int
+	msg    string
 }
 
-// routes are the 14 endpoints, by the ServeMux pattern that serves each.
-func (s *Server) routes() map[string]handler {
-	return map[string]handler{
-		"GET /api/quota":                  s.getQuota,
-		"GET /api/pads":                   s.listPads,
-		"GET /api/pads/{id}":              s.getPad,
-		"POST /api/pads":                  s.createPad,
-		"PUT /api/pads/{id}":              s.updatePad,
-		"GET /api/questions":              s.listQuestions,
-		"GET /api/questions/{id}":         s.getQuestion,
-		"POST /api/questions":             s.createQuestion,
-		"PUT /api/questions/{id}":         s.updateQuestion,
-		"DELETE /api/questions/{id}":      s.deleteQuestion,
-		"GET /api/organization":           s.getOrganization,
-		"GET /api/organization/stats":     s.getStats,
-		"GET /api/organization/pads":      s.listPads,
-		"GET /api/organization/questions": s.listQuestions,
+func (e *apiError) Error() string { return e.msg }
+
+func errorf(status int, format string, args ...any) error {
+	return &apiError{status, fmt.Sprintf(format, args...)}
+}
+
+func badRequest(format string, args ...any) error {
+	return errorf(http.StatusBadRequest, format, args...)
+}
+
+// route is one endpoint: its handler, the form fields or query parameters
+// it takes (any other is a 400), the fields that are file uploads, and
+// whether the history listener serves it rather than the API.
+type route struct {
+	h       handler
+	params  []string
+	files   []string
+	history bool
+}
+
+var (
+	listParams = []string{"sort", "page"}
+	padFields  = []string{"title", "language", "contents", "question_id", "private", "execution_enabled", "user_email", "notes"}
+	// A pad update takes a create's fields, and ends or deletes the pad.
+	padUpdateFields = append(slices.Clip(padFields), "ended", "deleted")
+	questionFields  = []string{
+		"question[title]", "question[language]", "question[description]", "question[contents]",
+		"question[solution]", "question[ai_assist_custom_system_prompt]", "question[candidate_instructions]",
+		"question[file_contents]", zipField,
+	}
+)
+
+// zipField is the one file upload the fake takes.
+const zipField = "question[zip_file]"
+
+// routes are the endpoints, by the ServeMux pattern that serves each.
+func (s *Server) routes() map[string]route {
+	return map[string]route{
+		"GET /api/quota":                  {h: s.getQuota},
+		"GET /api/pads":                   {h: s.listPads, params: listParams},
+		"GET /api/pads/{id}":              {h: s.getPad},
+		"POST /api/pads":                  {h: s.createPad, params: padFields},
+		"PUT /api/pads/{id}":              {h: s.updatePad, params: padUpdateFields},
+		"GET /api/pads/{id}/events":       {h: s.listEvents, params: listParams},
+		"GET /api/pad_environments/{id}":  {h: s.getEnvironment},
+		"GET /api/questions":              {h: s.listQuestions, params: listParams},
+		"GET /api/questions/{id}":         {h: s.getQuestion},
+		"POST /api/questions":             {h: s.createQuestion, params: questionFields, files: []string{zipField}},
+		"PUT /api/questions/{id}":         {h: s.updateQuestion, params: questionFields, files: []string{zipField}},
+		"DELETE /api/questions/{id}":      {h: s.deleteQuestion},
+		"GET /api/organization":           {h: s.getOrganization},
+		"GET /api/organization/stats":     {h: s.getStats, params: []string{"start_time", "end_time"}},
+		"GET /api/organization/pads":      {h: s.listPads, params: listParams},
+		"GET /api/organization/questions": {h: s.listQuestions, params: listParams},
+		"GET /api/organization/users":     {h: s.listUsers, params: []string{"email"}},
+		"GET /history/{env}/{file}":       {h: s.getHistory, history: true},
 	}
 }
 
 // Routes returns the ServeMux patterns of the fake's endpoints, sorted: the
-// names FailNext, DropNext and Delay take, and SetFaults gives.
+// names FailNext, DropNext and Delay take, and SetFaults gives. The edit
+// histories' route, "GET /history/{env}/{file}", is on the history listener.
 func Routes() []string {
-	names := make([]string, 0, 14)
-	for name := range new(Server).routes() {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(new(Server).routes()))
 }
 
-// serveHTTP records the request, then routes it.
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	formErr := r.ParseForm()
-	s.record(r)
-	if formErr != nil {
-		writeJSON(w, http.StatusBadRequest, errorBody("Malformed form body"))
-		return
+// muxes returns the API's mux and the history listener's.
+func (s *Server) muxes() (api, history *http.ServeMux) {
+	api, history = http.NewServeMux(), http.NewServeMux()
+	for pattern, rt := range s.routes() {
+		m := api
+		if rt.history {
+			m = history
+		}
+		m.Handle(pattern, s.endpoint(pattern, rt))
 	}
-	s.mux.ServeHTTP(w, r)
-}
-
-func (s *Server) newMux() *http.ServeMux {
-	m := http.NewServeMux()
-	for pattern, h := range s.routes() {
-		m.Handle(pattern, s.endpoint(pattern, h))
-	}
-	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody("Not found"))
 	})
-	return m
+	history.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, historyError("Not found"))
+	})
+	return api, history
+}
+
+// maxBody caps a request body, as a web server in front of the service
+// would.
+const maxBody = 32 << 20
+
+// serve reads and records a request, then routes it. Whatever happens
+// below, a panic answers 500 and the fake goes on serving: every lock is
+// released by a deferred Unlock.
+func (s *Server) serve(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v) // dropConnection's way to reset an HTTP/2 stream
+				}
+				writeJSON(w, http.StatusInternalServerError, errorBody("Internal server error"))
+			}
+		}()
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		bodyErr := readBody(r)
+		if r.MultipartForm != nil {
+			defer r.MultipartForm.RemoveAll()
+		}
+		s.record(r)
+		if bodyErr != nil {
+			status, body := s.encodeError(route{}, bodyErr)
+			writeJSON(w, status, body)
+			return
+		}
+		// Rails routes /api/pads/ as /api/pads: so does the fake, for every
+		// path.
+		if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+			r.URL.Path, r.URL.RawPath = strings.TrimSuffix(p, "/"), strings.TrimSuffix(r.URL.RawPath, "/")
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// readBody parses the query and a form or multipart body, and refuses a
+// body of any other type.
+func readBody(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	switch mediaType, _, _ := strings.Cut(ct, ";"); strings.TrimSpace(strings.ToLower(mediaType)) {
+	case "multipart/form-data":
+		if err := r.ParseMultipartForm(maxBody); err != nil {
+			return bodyError(err)
+		}
+		return nil
+	case "", "application/x-www-form-urlencoded":
+		if ct == "" && r.ContentLength != 0 && r.Method != http.MethodGet {
+			return badRequest("A request body needs a Content-Type: application/x-www-form-urlencoded or multipart/form-data")
+		}
+		return bodyError(r.ParseForm())
+	}
+	if r.ContentLength == 0 {
+		return bodyError(r.ParseForm())
+	}
+	return badRequest("Unsupported Content-Type %q: send application/x-www-form-urlencoded or multipart/form-data", ct)
+}
+
+func bodyError(err error) error {
+	var tooLarge *http.MaxBytesError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &tooLarge):
+		return badRequest("Request body over %d bytes", maxBody)
+	}
+	return badRequest("Malformed request: %v", err)
 }
 
 func (s *Server) record(r *http.Request) {
 	req := s.snapshot(r)
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.requests = append(s.requests, req)
-	s.mu.Unlock()
 }
 
 // snapshot copies r as Requests shows it: the Authorization value replaced
 // by [REDACTED], and the API key, as is or URL-escaped, replaced by
-// [REDACTED] in the path and in every header, query and form value, where a
-// caller's hand-made request may carry it too.
+// [REDACTED] in the path, in every header, query and form value and in
+// file names, where a caller's hand-made request may carry it too.
 func (s *Server) snapshot(r *http.Request) Request {
 	req := Request{
 		Method: r.Method,
@@ -378,10 +596,22 @@ func (s *Server) snapshot(r *http.Request) Request {
 	if len(r.PostForm) > 0 {
 		req.Form = s.scrub(r.PostForm)
 	}
+	if r.MultipartForm != nil && len(r.MultipartForm.File) > 0 {
+		req.Files = map[string][]File{}
+		for name, headers := range r.MultipartForm.File {
+			name = s.redact.Replace(name)
+			for _, fh := range headers {
+				f := File{Filename: s.redact.Replace(fh.Filename), ContentType: fh.Header.Get("Content-Type")}
+				f.Data, _ = readUpload(fh) // a part that cannot be read is recorded empty
+				req.Files[name] = append(req.Files[name], f)
+			}
+		}
+	}
 	return req
 }
 
-// scrub copies a header or url.Values with the key redacted in every value.
+// scrub copies a header or url.Values with the key redacted in every name
+// and value.
 func (s *Server) scrub(m map[string][]string) map[string][]string {
 	if m == nil {
 		return nil
@@ -392,7 +622,7 @@ func (s *Server) scrub(m map[string][]string) map[string][]string {
 		for i, v := range values {
 			clean[i] = s.redact.Replace(v)
 		}
-		out[name] = clean
+		out[s.redact.Replace(name)] = clean
 	}
 	return out
 }
@@ -402,8 +632,9 @@ func newRedacter(key string) *strings.Replacer {
 	return strings.NewReplacer(key, redacted, url.QueryEscape(key), redacted, url.PathEscape(key), redacted)
 }
 
-// endpoint wraps a handler with the faults of its route and the auth check.
-func (s *Server) endpoint(pattern string, h handler) http.Handler {
+// endpoint wraps a route's handler with the route's faults, the auth check
+// and the parameter check.
+func (s *Server) endpoint(pattern string, rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if d := s.delayOf(pattern); d > 0 {
 			timer := time.NewTimer(d)
@@ -421,17 +652,7 @@ func (s *Server) endpoint(pattern string, h handler) http.Handler {
 			writeRaw(w, f.Status, f.Body)
 			return
 		}
-		var status int
-		var body []byte
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte(s.auth)) != 1 {
-			status, body = http.StatusUnauthorized, errorBody("Invalid API key")
-		} else {
-			s.mu.Lock()
-			var v any
-			status, v = h(r)
-			s.mu.Unlock()
-			body = encode(status, v)
-		}
+		status, body := s.answer(rt, r)
 		if f.Drop {
 			dropConnection(w)
 			return
@@ -440,25 +661,98 @@ func (s *Server) endpoint(pattern string, h handler) http.Handler {
 	})
 }
 
-// encode writes a handler's answer in the service's shape: the value's JSON
-// object with "status":"OK" added, or {"status":"ERROR","message":...}.
-func encode(status int, v any) []byte {
-	if msg, ok := v.(errorReply); ok {
-		return errorBody(string(msg))
+// answer checks the request's credentials and parameters, runs the handler
+// with the state locked, and encodes what it returns.
+func (s *Server) answer(rt route, r *http.Request) (status int, body []byte) {
+	_, hasAuth := r.Header["Authorization"]
+	switch {
+	case rt.history && hasAuth:
+		// The service's history links point at another host, which must
+		// never be sent the API key (nor any other credential).
+		return http.StatusUnauthorized, historyError("Requests for an edit history must not carry an Authorization header")
+	case !rt.history && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte(s.auth)) != 1:
+		return http.StatusUnauthorized, errorBody("Invalid API key")
 	}
-	b, err := json.Marshal(v)
+	if err := checkParams(r, rt); err != nil {
+		return s.encodeError(rt, err)
+	}
+	v, err := s.locked(rt.h, r)
 	if err != nil {
-		return errorBody("padapitest: " + err.Error())
+		return s.encodeError(rt, err)
 	}
-	// Decoding into a map and adding the status is simpler than a wrapper
-	// type, which would lose Pad's own MarshalJSON when embedding it.
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil || m == nil {
-		m = map[string]json.RawMessage{}
+	if doc, ok := v.(document); ok {
+		return http.StatusOK, doc
 	}
-	m["status"] = json.RawMessage(`"OK"`)
-	out, _ := json.Marshal(m)
-	return out
+	b, err := patch(v, func(m map[string]json.RawMessage) { m["status"] = json.RawMessage(`"OK"`) })
+	if err != nil {
+		return s.encodeError(rt, err)
+	}
+	return http.StatusOK, b
+}
+
+// locked runs h with the state locked. The deferred Unlock releases the
+// lock when h panics, so that one bad request cannot wedge the fake.
+func (s *Server) locked(h handler, r *http.Request) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return h(r)
+}
+
+// document is a handler's answer sent as it is, without the status
+// envelope: an edit-history document.
+type document []byte
+
+// checkParams refuses a query parameter or form field the route does not
+// take, one given more than once, and a file part the route does not take.
+func checkParams(r *http.Request, rt route) error {
+	// In name order, so that the message for a request is always the same.
+	for _, name := range slices.Sorted(maps.Keys(r.Form)) {
+		switch values := r.Form[name]; {
+		case !slices.Contains(rt.params, name):
+			return unknownParam(r, name)
+		case len(values) > 1:
+			return badRequest("%s is given %d times", name, len(values))
+		}
+	}
+	if r.MultipartForm == nil {
+		return nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.MultipartForm.File)) {
+		files := r.MultipartForm.File[name]
+		switch {
+		case !slices.Contains(rt.files, name):
+			if slices.Contains(rt.params, name) {
+				return badRequest("%s is a text field, not a file upload", name)
+			}
+			return unknownParam(r, name)
+		case len(files) > 1 || r.Form.Has(name):
+			return badRequest("%s is given more than once", name)
+		}
+	}
+	return nil
+}
+
+func unknownParam(r *http.Request, name string) error {
+	if r.Method == http.MethodGet || r.Method == http.MethodDelete {
+		return badRequest("Unknown parameter %s", name)
+	}
+	return badRequest("Unknown field %s", name)
+}
+
+// encodeError writes err in the shape of the route's host: the service's
+// error body on the API, the realtime database's on the history listener.
+// An error that is not an *apiError is a 500. Messages never hold the key.
+func (s *Server) encodeError(rt route, err error) (int, []byte) {
+	status, msg := http.StatusInternalServerError, "padapitest: "+err.Error()
+	var e *apiError
+	if errors.As(err, &e) {
+		status, msg = e.status, e.msg
+	}
+	msg = s.redact.Replace(msg)
+	if rt.history {
+		return status, historyError(msg)
+	}
+	return status, errorBody(msg)
 }
 
 func errorBody(msg string) []byte {
@@ -467,6 +761,31 @@ func errorBody(msg string) []byte {
 		Message string `json:"message"`
 	}{"ERROR", msg})
 	return b
+}
+
+// historyError is an error body of the history host, a realtime database.
+func historyError(msg string) []byte {
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{msg})
+	return b
+}
+
+// patch marshals v, a JSON object, and lets edit change its fields.
+func patch(v any, edit func(map[string]json.RawMessage)) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	edit(m)
+	return json.Marshal(m)
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {

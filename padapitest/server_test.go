@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -19,131 +18,109 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
-// t0 is the fixed time of the tests' clock.
-var t0 = time.Date(2026, 10, 14, 9, 30, 0, 0, time.UTC)
-
-// clock is a test clock that moves only when told.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// newFake starts a fake whose clock stands at t0 until advanced.
-func newFake(t *testing.T, opts ...padapitest.Option) (*padapitest.Server, *padapi.Client, *clock) {
-	t.Helper()
-	clk := &clock{now: t0}
-	srv := padapitest.NewServer(t, append([]padapitest.Option{padapitest.WithClock(clk.Now)}, opts...)...)
-	return srv, srv.Client(), clk
-}
-
-// handMade builds a request to the fake by hand, for what the client will
-// not send: auth ("" for none) as the Authorization header and, when form is
-// not nil, a form body.
-func handMade(t *testing.T, srv *padapitest.Server, method, target, auth string, form url.Values) *http.Request {
-	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequest(method, srv.URL+target, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	return req
-}
-
-// raw sends a hand-made request and returns the status and the decoded
-// JSON body.
-func raw(t *testing.T, srv *padapitest.Server, method, target, auth string, form url.Values) (int, map[string]any) {
-	t.Helper()
-	resp, err := http.DefaultClient.Do(handMade(t, srv, method, target, auth, form))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("%s %s: Content-Type %q, want JSON", method, target, ct)
-	}
-	var m map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
-		t.Fatalf("%s %s: body is not a JSON object: %v", method, target, err)
-	}
-	return resp.StatusCode, m
-}
-
-func authOf(srv *padapitest.Server) string { return `Token token="` + srv.APIKey + `"` }
-
-var padID = regexp.MustCompile(`^[A-Z0-9]{8}$`)
-
 func TestQuota(t *testing.T) {
+	eachShape(t, func(t *testing.T, srv *padapitest.Server, c *padapi.Client, _ *clock) {
+		ctx := context.Background()
+		// The live shape says whether overages are on; the documented one
+		// does not.
+		var overages *bool
+		if srv.Shape() == padapitest.LiveShape {
+			overages = padapi.Ptr(false)
+		}
+
+		got, err := c.Quota.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &padapi.Quota{
+			Status: "OK", PadsUsed: 0, QuotaResetAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
+			PadsRemaining: padapi.Ptr(120), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: overages,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("default quota (-want +got):\n%s", diff)
+		}
+
+		trial := t0.Add(48 * time.Hour)
+		srv.SetQuota(120, 33)
+		srv.SetQuotaResetAt(t0.Add(-24 * time.Hour))
+		srv.SetTrialExpiresAt(&trial)
+		got, err = c.Quota.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = &padapi.Quota{
+			Status: "OK", TrialExpiresAt: &trial, PadsUsed: 33, QuotaResetAt: t0.Add(-24 * time.Hour),
+			PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: overages,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("quota 120/33 (-want +got):\n%s", diff)
+		}
+		if q := srv.Quota(); !cmp.Equal(*want, q) {
+			t.Errorf("srv.Quota() = %+v, want what the client read", q)
+		}
+
+		srv.SetUnlimited()
+		srv.SetTrialExpiresAt(nil)
+		status, body := raw(t, srv, "GET", "/api/quota", authOf(srv), nil)
+		wantBody := map[string]any{"status": "OK", "pads_used": 33.0, "quota_reset_at": "2026-10-13T09:30:00Z", "unlimited": true}
+		if overages != nil {
+			wantBody["overages_enabled"] = false
+		}
+		if status != 200 {
+			t.Errorf("status %d", status)
+		}
+		if diff := cmp.Diff(wantBody, body); diff != "" {
+			t.Errorf("unlimited quota on the wire (-want +got):\n%s", diff)
+		}
+		got, err = c.Quota.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := got.Remaining(); ok || n != 0 || !got.CanCreate(1000) {
+			t.Errorf("unlimited: Remaining() = %d, %v; want 0, false", n, ok)
+		}
+	})
+}
+
+// TestQuotaOveragesAndOmittedCounts: with overages on, creates pass the
+// limit and the quota says so; told to omit its counts, the live quota
+// leaves them out (the limit still holds), and the client then cannot
+// prove there is no room.
+func TestQuotaOveragesAndOmittedCounts(t *testing.T) {
 	srv, c, _ := newFake(t)
 	ctx := context.Background()
-
-	got, err := c.Quota.Get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := &padapi.Quota{
-		Status: "OK", PadsUsed: 0, QuotaResetAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
-		PadsRemaining: padapi.Ptr(120), MonthlyPadLimit: padapi.Ptr(120),
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("default quota (-want +got):\n%s", diff)
-	}
-
-	trial := t0.Add(48 * time.Hour)
-	srv.SetQuota(120, 33)
-	srv.SetQuotaResetAt(t0.Add(-24 * time.Hour))
-	srv.SetTrialExpiresAt(&trial)
-	got, err = c.Quota.Get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want = &padapi.Quota{
-		Status: "OK", TrialExpiresAt: &trial, PadsUsed: 33, QuotaResetAt: t0.Add(-24 * time.Hour),
-		PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120),
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("quota 120/33 (-want +got):\n%s", diff)
-	}
-	if q := srv.Quota(); !cmp.Equal(*want, q) {
-		t.Errorf("srv.Quota() = %+v, want what the client read", q)
-	}
-
-	srv.SetUnlimited()
-	srv.SetTrialExpiresAt(nil)
+	srv.SetQuota(1, 1)
+	srv.SetOmitQuotaCounts(true)
 	status, body := raw(t, srv, "GET", "/api/quota", authOf(srv), nil)
-	wantBody := map[string]any{"status": "OK", "pads_used": 33.0, "quota_reset_at": "2026-10-13T09:30:00Z", "unlimited": true}
-	if status != 200 {
-		t.Errorf("status %d", status)
+	want := map[string]any{"status": "OK", "pads_used": 1.0, "quota_reset_at": "2026-10-01T00:00:00Z", "unlimited": false, "overages_enabled": false}
+	if diff := cmp.Diff(want, body); status != 200 || diff != "" {
+		t.Errorf("quota without counts: %d (-want +got):\n%s", status, diff)
 	}
-	if diff := cmp.Diff(wantBody, body); diff != "" {
-		t.Errorf("unlimited quota on the wire (-want +got):\n%s", diff)
+	q, err := c.Quota.Get(ctx)
+	if err != nil || !q.CanCreate(1) {
+		t.Errorf("a quota without counts: %+v, %v; want CanCreate(1) (the limit is unknown)", q, err)
 	}
-	got, err = c.Quota.Get(ctx)
+	if _, err := c.Pads.Create(ctx, nil); !errors.Is(err, padapi.ErrOverQuota) {
+		t.Errorf("create past a hidden limit: %v, want ErrOverQuota", err)
+	}
+
+	srv.SetOveragesEnabled(true)
+	srv.SetOmitQuotaCounts(false)
+	if _, err := c.Pads.Create(ctx, nil); err != nil {
+		t.Fatalf("create past the limit with overages on: %v", err)
+	}
+	q, err = c.Quota.Get(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, unlimited := got.Remaining(); !unlimited || n != 0 || !got.CanCreate(1000) {
-		t.Errorf("Remaining() = %d, %v; want 0, true", n, unlimited)
+	if q.PadsUsed != 2 || *q.PadsRemaining != 0 || *q.MonthlyPadLimit != 1 || !*q.OveragesEnabled || !q.CanCreate(5) {
+		t.Errorf("quota after an overage: %+v", q)
+	}
+
+	doc := padapitest.NewServer(t, padapitest.WithShape(padapitest.DocumentedShape))
+	doc.SetOmitQuotaCounts(true)
+	if q := doc.Quota(); q.PadsRemaining == nil || q.MonthlyPadLimit == nil || q.OveragesEnabled != nil {
+		t.Errorf("documented quota: %+v, want the counts (the documented shape always has them) and no overages_enabled", q)
 	}
 }
 
@@ -158,14 +135,17 @@ func TestPads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !padID.MatchString(created.ID) {
+	if !padID.MatchString(string(created.ID)) {
 		t.Errorf("pad ID %q is not 8 uppercase letters or digits", created.ID)
 	}
-	link := srv.URL + "/" + created.ID
+	link := srv.URL + "/" + string(created.ID)
 	want := padapi.Pad{
 		ID: created.ID, Title: "Interview", OwnerEmail: "interviewer@example.com", Language: "go",
 		Participants: []string{}, Contents: "package main", Private: true, ExecutionEnabled: false,
-		CreatedAt: t0, UpdatedAt: t0, URL: link, Playback: link + "/playback", History: link + "/history",
+		CreatedAt: t0, UpdatedAt: t0, URL: link, Playback: link + "/playback", History: srv.HistoryURL + "/history/1001/0.json",
+		EventsURL: srv.URL + "/api/pads/" + string(created.ID) + "/events", State: "started", Type: "live",
+		QuestionIDs: []padapi.ID{}, PadEnvironmentIDs: []padapi.ID{"1001"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("1001"),
+		Team: &padapi.Team{ID: "1", Name: "Hiring"},
 	}
 	if diff := cmp.Diff(want, *created); diff != "" {
 		t.Errorf("Create (-want +got):\n%s", diff)
@@ -190,6 +170,7 @@ func TestPads(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.Title, want.Notes, want.UpdatedAt, want.EndedAt = "Interview, round 2", "strong", t0.Add(time.Hour), padapi.Ptr(t0.Add(time.Hour))
+	want.State = "ended"
 	if diff := cmp.Diff(want, *updated); diff != "" {
 		t.Errorf("Update (-want +got):\n%s", diff)
 	}
@@ -198,8 +179,8 @@ func TestPads(t *testing.T) {
 	}
 
 	for name, list := range map[string]func() (*padapi.Page[padapi.Pad], error){
-		"Pads.List":         func() (*padapi.Page[padapi.Pad], error) { return c.Pads.List(ctx, nil) },
-		"Organization.Pads": func() (*padapi.Page[padapi.Pad], error) { return c.Organization.Pads(ctx, nil) },
+		"Pads.List":             func() (*padapi.Page[padapi.Pad], error) { return c.Pads.List(ctx, nil) },
+		"Organization.ListPads": func() (*padapi.Page[padapi.Pad], error) { return c.Organization.ListPads(ctx, nil) },
 	} {
 		page, err := list()
 		if err != nil {
@@ -220,11 +201,11 @@ func TestPadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Title != "Untitled Pad "+p.ID || p.Language != "python" || p.OwnerEmail != "owner@example.com" || !p.ExecutionEnabled || p.Private {
+	if p.Title != "Untitled Pad "+string(p.ID) || p.Language != "python" || p.OwnerEmail != "owner@example.com" || !p.ExecutionEnabled || p.Private {
 		t.Errorf("defaults: title %q, language %q, owner %q, execution %v, private %v",
 			p.Title, p.Language, p.OwnerEmail, p.ExecutionEnabled, p.Private)
 	}
-	status, body := raw(t, srv, "GET", "/api/pads/"+p.ID, authOf(srv), nil)
+	status, body := raw(t, srv, "GET", "/api/pads/"+string(p.ID), authOf(srv), nil)
 	for _, key := range []string{"participants", "ended_at", "private", "execution_enabled", "created_at"} {
 		if _, ok := body[key]; !ok {
 			t.Errorf("GET pad: %d, no %q in %v", status, key, body)
@@ -237,58 +218,27 @@ func TestPadFromQuestion(t *testing.T) {
 	ctx := context.Background()
 	q := srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "ruby", Contents: "def two_sum; end"})
 
-	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr(string(q.ID))})
+	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr(q.ID)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Language != "ruby" || p.Contents != "def two_sum; end" || !cmp.Equal(p.QuestionIDs, []int64{1}) {
+	if p.Language != "ruby" || p.Contents != "def two_sum; end" || !cmp.Equal(p.QuestionIDs, []padapi.ID{"1"}) {
 		t.Errorf("pad from question: language %q, contents %q, question IDs %v", p.Language, p.Contents, p.QuestionIDs)
 	}
 	if used := srv.Questions()[0].Used; used != 1 {
 		t.Errorf("question used %d times, want 1", used)
 	}
 
-	_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr("999")})
+	_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr[padapi.ID]("999")})
 	if !errors.Is(err, padapi.ErrBadRequest) {
 		t.Errorf("create from an unknown question: %v, want ErrBadRequest", err)
 	}
 
-	// The client refuses contents with question_id itself, so send it by hand.
-	status, body := raw(t, srv, "POST", "/api/pads", authOf(srv), url.Values{"contents": {"x"}, "question_id": {string(q.ID)}})
-	if status != 400 || body["status"] != "ERROR" || body["message"] == "" {
-		t.Errorf("contents with question_id: %d %v, want 400 with an error body", status, body)
-	}
 	if n := len(srv.Pads()); n != 1 {
-		t.Errorf("%d pads after one good and two bad creates, want 1", n)
+		t.Errorf("%d pads after one good and one bad create, want 1", n)
 	}
 	if used := srv.Quota().PadsUsed; used != 1 {
 		t.Errorf("pads_used %d, want 1: failed creates must not count", used)
-	}
-}
-
-func TestBadForms(t *testing.T) {
-	srv, c, _ := newFake(t)
-	p := srv.AddPad(padapi.Pad{Title: "x"})
-	for _, tc := range []struct {
-		method, path string
-		form         url.Values
-	}{
-		{"POST", "/api/pads", url.Values{"private": {"maybe"}}},
-		{"POST", "/api/pads", url.Values{"user_email": {"stranger@example.com"}}},
-		{"PUT", "/api/pads/" + p.ID, url.Values{"ended": {"soon"}}},
-		{"PUT", "/api/pads/" + p.ID, url.Values{"contents": {"x"}, "question_id": {"1"}}},
-		{"POST", "/api/questions", url.Values{"shared": {"2"}}},
-	} {
-		status, body := raw(t, srv, tc.method, tc.path, authOf(srv), tc.form)
-		if status != 400 || body["status"] != "ERROR" {
-			t.Errorf("%s %s %v: %d %v, want 400", tc.method, tc.path, tc.form, status, body)
-		}
-	}
-	if got := srv.Pads(); len(got) != 1 || got[0].Title != "x" {
-		t.Errorf("bad requests changed the pads: %+v", got)
-	}
-	if q, _ := c.Questions.List(context.Background(), nil); q == nil || q.Total != 0 {
-		t.Errorf("a bad question create stored a question: %+v", q)
 	}
 }
 
@@ -298,7 +248,11 @@ func TestQuestions(t *testing.T) {
 
 	created, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{
 		Title: padapi.Ptr("LRU Cache"), Language: padapi.Ptr("java"), Description: padapi.Ptr("Build one."),
-		Contents: padapi.Ptr("class LRU {}"), Solution: padapi.Ptr("use a map and a list"), Shared: padapi.Ptr(true),
+		Contents: padapi.Ptr("class LRU {}"), Solution: padapi.Ptr("use a map and a list"),
+		AIAssistPrompt: padapi.Ptr("Give hints, not answers."),
+		CandidateInstructions: []padapi.CandidateInstruction{
+			{Instructions: "Implement get and put.", DefaultVisible: padapi.Ptr(true)}, {Instructions: "Then evict."},
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -306,9 +260,11 @@ func TestQuestions(t *testing.T) {
 	want := padapi.Question{
 		ID: "1", Title: "LRU Cache", OwnerEmail: "owner@example.com", AuthorName: "Olivia Owner",
 		OrganizationName: "Example Organization", Language: "java", Description: "Build one.",
-		CandidateInstructions: []padapi.CandidateInstruction{}, Contents: "class LRU {}",
-		Solution: "use a map and a list", Shared: true, CustomFiles: []padapi.CustomFile{},
-		CreatedAt: t0, UpdatedAt: t0,
+		CandidateInstructions: []padapi.CandidateInstruction{
+			{Instructions: "Implement get and put.", DefaultVisible: padapi.Ptr(true)}, {Instructions: "Then evict."},
+		},
+		Contents: "class LRU {}", Solution: "use a map and a list", AIAssistPrompt: "Give hints, not answers.",
+		PadType: "live", CustomFiles: []padapi.CustomFile{}, CreatedAt: t0, UpdatedAt: t0,
 	}
 	if diff := cmp.Diff(want, *created); diff != "" {
 		t.Errorf("Create (-want +got):\n%s", diff)
@@ -331,7 +287,7 @@ func TestQuestions(t *testing.T) {
 		t.Errorf("Update (-want +got):\n%s", diff)
 	}
 
-	second, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two Sum")})
+	second, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two Sum"), Language: padapi.Ptr("python")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,8 +295,8 @@ func TestQuestions(t *testing.T) {
 		t.Errorf("second question ID %q, want 2", second.ID)
 	}
 	for name, list := range map[string]func() (*padapi.Page[padapi.Question], error){
-		"Questions.List":         func() (*padapi.Page[padapi.Question], error) { return c.Questions.List(ctx, nil) },
-		"Organization.Questions": func() (*padapi.Page[padapi.Question], error) { return c.Organization.Questions(ctx, nil) },
+		"Questions.List":             func() (*padapi.Page[padapi.Question], error) { return c.Questions.List(ctx, nil) },
+		"Organization.ListQuestions": func() (*padapi.Page[padapi.Question], error) { return c.Organization.ListQuestions(ctx, nil) },
 	} {
 		page, err := list()
 		if err != nil {
@@ -394,7 +350,11 @@ func TestOrganization(t *testing.T) {
 	}
 	want := padapi.Organization{
 		ID: "1", Name: "Example Organization", UserCount: 2, DefaultLanguage: "python",
-		Users: []padapi.OrganizationUser{{Email: "owner@example.com", Name: "Olivia Owner"}, {Email: "interviewer@example.com", Name: "Ian Interviewer"}},
+		Users: []padapi.OrganizationUser{
+			{Email: "owner@example.com", Name: "Olivia Owner", Teams: []string{"Hiring"}},
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", Teams: []string{"Hiring"}},
+		},
+		Teams: []padapi.Team{{ID: "1", Name: "Hiring"}}, ChildOrganizations: json.RawMessage(`[]`),
 	}
 	if diff := cmp.Diff(want, *org); diff != "" {
 		t.Errorf("Get (-want +got):\n%s", diff)
@@ -480,8 +440,8 @@ func TestListPagingAndSort(t *testing.T) {
 			UpdatedAt: t0.Add(time.Duration(240-i) * time.Minute),
 		}))
 	}
-	ids := func(ps []padapi.Pad) []string {
-		var out []string
+	ids := func(ps []padapi.Pad) []padapi.ID {
+		var out []padapi.ID
 		for _, p := range ps {
 			out = append(out, p.ID)
 		}
@@ -554,7 +514,7 @@ func TestListTies(t *testing.T) {
 	srv, c, _ := newFake(t)
 	ctx := context.Background()
 	// 60 pads in two groups of equal times, stored out of time order.
-	var later, earlier []string
+	var later, earlier []padapi.ID
 	for i := range 60 {
 		at := t0
 		if i%2 == 0 {
@@ -567,7 +527,7 @@ func TestListTies(t *testing.T) {
 			earlier = append(earlier, p.ID)
 		}
 	}
-	reversed := func(ids []string) []string {
+	reversed := func(ids []padapi.ID) []padapi.ID {
 		out := slices.Clone(ids)
 		slices.Reverse(out)
 		return out
@@ -576,7 +536,7 @@ func TestListTies(t *testing.T) {
 	desc := append(reversed(later), reversed(earlier)...)
 	for _, tc := range []struct {
 		sort padapi.Sort
-		want []string
+		want []padapi.ID
 	}{
 		{"", desc},
 		{padapi.SortCreatedAsc, asc},
@@ -584,7 +544,7 @@ func TestListTies(t *testing.T) {
 		{padapi.SortUpdatedAsc, asc},
 		{padapi.SortUpdatedDesc, desc},
 	} {
-		var got []string
+		var got []padapi.ID
 		for p, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: tc.sort}) {
 			if err != nil {
 				t.Fatal(err)
@@ -622,11 +582,11 @@ func TestListTies(t *testing.T) {
 
 func TestAllPages(t *testing.T) {
 	srv, c, _ := newFake(t)
-	want := map[string]bool{}
+	want := map[padapi.ID]bool{}
 	for range 120 {
 		want[srv.AddPad(padapi.Pad{}).ID] = true
 	}
-	got := map[string]bool{}
+	got := map[padapi.ID]bool{}
 	for p, err := range c.Pads.All(context.Background(), nil) {
 		if err != nil {
 			t.Fatal(err)
@@ -674,8 +634,8 @@ func TestQuotaAccounting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if remaining, unlimited := q.Remaining(); remaining != 0 || unlimited || q.PadsUsed != 50 || q.CanCreate(1) {
-		t.Errorf("quota after 60 creates: used %d, remaining %d, unlimited %v", q.PadsUsed, remaining, unlimited)
+	if remaining, ok := q.Remaining(); remaining != 0 || !ok || q.PadsUsed != 50 || q.CanCreate(1) {
+		t.Errorf("quota after 60 creates: used %d, remaining %d (known %v)", q.PadsUsed, remaining, ok)
 	}
 }
 
@@ -840,9 +800,15 @@ func TestFaultOnUnknownRoutePanics(t *testing.T) {
 }
 
 func TestRoutes(t *testing.T) {
-	got := padapitest.Routes()
-	if len(got) != 14 {
-		t.Errorf("%d routes, want the 14 endpoints: %v", len(got), got)
+	want := []string{
+		"DELETE /api/questions/{id}", "GET /api/organization", "GET /api/organization/pads",
+		"GET /api/organization/questions", "GET /api/organization/stats", "GET /api/organization/users",
+		"GET /api/pad_environments/{id}", "GET /api/pads", "GET /api/pads/{id}", "GET /api/pads/{id}/events",
+		"GET /api/questions", "GET /api/questions/{id}", "GET /api/quota", "GET /history/{env}/{file}",
+		"POST /api/pads", "POST /api/questions", "PUT /api/pads/{id}", "PUT /api/questions/{id}",
+	}
+	if diff := cmp.Diff(want, padapitest.Routes()); diff != "" {
+		t.Errorf("Routes() (-want +got):\n%s", diff)
 	}
 }
 
@@ -936,10 +902,11 @@ func TestRequestsRedactKeyEverywhere(t *testing.T) {
 	send("GET", "/api/pads?"+query.Encode(), nil)
 	send("POST", "/api/pads?"+query.Encode(), form)
 	send("GET", "/api/pads/"+url.PathEscape(key), nil)
+	send("POST", "/api/pads", form)
 
 	reqs := srv.Requests()
-	if len(reqs) != 3 || len(drawn) != 3 {
-		t.Fatalf("%d requests recorded and %d drawn, want 3 and 3", len(reqs), len(drawn))
+	if len(reqs) != 4 || len(drawn) != 4 {
+		t.Fatalf("%d requests recorded and %d drawn, want 4 and 4", len(reqs), len(drawn))
 	}
 	for i, r := range append(reqs, drawn...) {
 		dump, _ := json.Marshal(r)
@@ -965,16 +932,30 @@ func TestRequestsRedactKeyEverywhere(t *testing.T) {
 	if reqs[2].Path != "/api/pads/[REDACTED]" {
 		t.Errorf("path recorded as %q", reqs[2].Path)
 	}
-	// Only the key is redacted: the create ran with the form as sent.
+	// Only the key is redacted: the create without unknown fields ran with
+	// the form as sent.
 	if pads := srv.Pads(); len(pads) != 1 || pads[0].Notes != "key: "+key {
 		t.Errorf("the fake holds %+v, want the pad with its notes as sent", pads)
+	}
+
+	// Refusals that name what was sent never name the key.
+	for _, req := range []*http.Request{
+		handMade(t, srv, "POST", "/api/pads", authOf(srv), url.Values{key: {"x"}}),
+		handMade(t, srv, "GET", "/api/pads?sort="+url.QueryEscape(key), authOf(srv), nil),
+		handMade(t, srv, "GET", "/api/pads?page="+url.QueryEscape(key), authOf(srv), nil),
+		handMade(t, srv, "PUT", "/api/pads/"+string(srv.Pads()[0].ID), authOf(srv), url.Values{"private": {key}}),
+	} {
+		status, b := sendBytes(t, req)
+		if status != 400 || strings.Contains(string(b), "s3cret") || !strings.Contains(string(b), "[REDACTED]") {
+			t.Errorf("%s %s: %d %s, want a 400 whose message shows [REDACTED] for the key", req.Method, req.URL.Path, status, b)
+		}
 	}
 }
 
 func TestAddPadAndQuestion(t *testing.T) {
 	srv, _, _ := newFake(t)
 	p := srv.AddPad(padapi.Pad{Title: "given"})
-	if !padID.MatchString(p.ID) || p.URL != srv.URL+"/"+p.ID || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
+	if !padID.MatchString(string(p.ID)) || p.URL != srv.URL+"/"+string(p.ID) || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
 		t.Errorf("AddPad filled %+v", p)
 	}
 	kept := srv.AddPad(padapi.Pad{ID: "DM32JWG2", URL: "https://app.coderpad.io/DM32JWG2", CreatedAt: t0.Add(-time.Hour)})
@@ -1013,7 +994,7 @@ func TestDeterministic(t *testing.T) {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		// Only the port differs between two fakes.
-		return strings.ReplaceAll(string(b), srv.URL, "URL")
+		return strings.NewReplacer(srv.URL, "URL", srv.HistoryURL, "HISTORY").Replace(string(b))
 	}
 	if a, b := body(), body(); a != b {
 		t.Errorf("two fakes with the same clock and seed answer differently:\n%s\n%s", a, b)

@@ -1,6 +1,7 @@
 package padapitest
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,6 +15,8 @@ type quotaState struct {
 	limit, used    int
 	resetAt        time.Time
 	trialExpiresAt *time.Time
+	overages       bool // creates past the limit succeed (and are billed)
+	omitCounts     bool // live answers leave out pads_remaining and monthly_pad_limit
 }
 
 // remaining is the pads left, or -1 when unlimited.
@@ -24,18 +27,24 @@ func (q *quotaState) remaining() int {
 	return max(q.limit-q.used, 0)
 }
 
-func (q *quotaState) model() padapi.Quota {
-	m := padapi.Quota{
-		Status:         "OK",
-		TrialExpiresAt: clonePtr(q.trialExpiresAt),
-		PadsUsed:       q.used,
-		QuotaResetAt:   q.resetAt,
-		Unlimited:      q.unlimited,
-	}
-	if !q.unlimited {
-		m.PadsRemaining, m.MonthlyPadLimit = padapi.Ptr(q.remaining()), padapi.Ptr(q.limit)
-	}
-	return m
+// spent reports whether a create must be refused.
+func (q *quotaState) spent() bool { return q.remaining() == 0 && !q.overages }
+
+// padState is a pad with what the fake keeps beside it.
+type padState struct {
+	// pad is the pad as stored. Its Events are in events; its History is
+	// "" unless AddPad set one (rendering links the active environment's
+	// main file).
+	pad    padapi.Pad
+	events []padapi.PadEvent
+}
+
+// questionState is a question with the files of a multi-file or zip
+// question, which no question response shows but a pad started from the
+// question gets.
+type questionState struct {
+	q     padapi.Question
+	files []padapi.FileContent
 }
 
 func defaultOrganization() padapi.Organization {
@@ -44,10 +53,12 @@ func defaultOrganization() padapi.Organization {
 		Name:      "Example Organization",
 		UserCount: 2,
 		Users: []padapi.OrganizationUser{
-			{Email: "owner@example.com", Name: "Olivia Owner"},
-			{Email: "interviewer@example.com", Name: "Ian Interviewer"},
+			{Email: "owner@example.com", Name: "Olivia Owner", Teams: []string{"Hiring"}},
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", Teams: []string{"Hiring"}},
 		},
-		DefaultLanguage: "python",
+		DefaultLanguage:    "python",
+		Teams:              []padapi.Team{{ID: "1", Name: "Hiring"}},
+		ChildOrganizations: json.RawMessage(`[]`),
 	}
 }
 
@@ -84,11 +95,31 @@ func (s *Server) SetTrialExpiresAt(t *time.Time) {
 	s.quota.trialExpiresAt = clonePtr(t)
 }
 
-// Quota returns the quota as GET /api/quota would.
+// SetOveragesEnabled allows (true) or refuses (false, the default) creates
+// past the monthly limit. Allowed, they succeed and count, and pads_used
+// may pass the limit, as on a plan that bills overages. The live shape
+// sends it as overages_enabled.
+func (s *Server) SetOveragesEnabled(enabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.quota.overages = enabled
+}
+
+// SetOmitQuotaCounts makes the live shape's quota leave out pads_remaining
+// and monthly_pad_limit (true), as some live answers for a limited plan
+// do, or send them (false, the default). The limit still applies to
+// creates; only the answer hides it.
+func (s *Server) SetOmitQuotaCounts(omit bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.quota.omitCounts = omit
+}
+
+// Quota returns the quota as GET /api/quota answers it.
 func (s *Server) Quota() padapi.Quota {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.quota.model()
+	return s.renderQuota()
 }
 
 // SetOrganization replaces the organization. Its first user is the API
@@ -99,17 +130,25 @@ func (s *Server) SetOrganization(o padapi.Organization) {
 	s.org = cloneOrganization(o)
 }
 
-// AddPad stores p as if it had been created, and returns it as stored. An
-// empty ID gets a new one; zero CreatedAt and UpdatedAt get the clock's time
-// (UpdatedAt: CreatedAt); empty URL, Playback and History get links on the
-// fake. It does not count against the quota. It panics when the ID is taken.
+// AddPad stores p as if it had been created, and returns it as the fake
+// answers for it. An empty ID gets a new one; zero CreatedAt and UpdatedAt
+// get the clock's time (UpdatedAt: CreatedAt); empty URL and Playback get
+// links on the fake, and an empty History the link of the pad's edit
+// history. p.Events, when not empty, is the pad's event log; otherwise the
+// log holds a creation event. Environments: when p lists none
+// (PadEnvironmentIDs and ActiveEnvironmentID empty), the pad gets one with
+// its language and contents; otherwise each listed ID that the fake does
+// not hold becomes an environment of the pad, the active one with the
+// pad's contents, the others with an empty file. AddPad does not count
+// against the quota. It panics when the pad ID or a listed environment
+// belongs to another pad.
 func (s *Server) AddPad(p padapi.Pad) padapi.Pad {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p = clonePad(p)
 	if p.ID == "" {
 		p.ID = s.newPadID()
-	} else if s.padIndex(p.ID) >= 0 {
+	} else if s.pad(p.ID) != nil {
 		panic(fmt.Sprintf("padapitest: AddPad: pad %q exists", p.ID))
 	}
 	if p.CreatedAt.IsZero() {
@@ -119,23 +158,116 @@ func (s *Server) AddPad(p padapi.Pad) padapi.Pad {
 		p.UpdatedAt = p.CreatedAt
 	}
 	s.fillLinks(&p)
-	s.pads = append(s.pads, p)
-	return clonePad(p)
+	ps := &padState{pad: p, events: p.Events}
+	ps.pad.Events = nil
+	if len(ps.events) == 0 {
+		ps.events = []padapi.PadEvent{s.event("created", "created the pad", s.userOrNamed(p.OwnerEmail), p.CreatedAt)}
+	}
+	s.addEnvironments(ps)
+	s.pads = append(s.pads, ps)
+	return s.renderPad(ps)
 }
 
-// AddQuestion stores q as if it had been created, and returns it as stored.
-// An empty ID gets the next integer; zero times get the clock's time. It
-// panics when the ID is taken.
+// addEnvironments gives a pad being added the environments it lists, or
+// one when it lists none.
+func (s *Server) addEnvironments(ps *padState) {
+	p := &ps.pad
+	switch {
+	case len(p.PadEnvironmentIDs) == 0 && p.ActiveEnvironmentID == nil:
+		p.PadEnvironmentIDs = []padapi.ID{s.newEnvID()}
+	case len(p.PadEnvironmentIDs) == 0:
+		p.PadEnvironmentIDs = []padapi.ID{*p.ActiveEnvironmentID}
+	}
+	if p.ActiveEnvironmentID == nil {
+		p.ActiveEnvironmentID = padapi.Ptr(p.PadEnvironmentIDs[len(p.PadEnvironmentIDs)-1])
+	}
+	ids := slices.Clone(p.PadEnvironmentIDs)
+	if !slices.Contains(ids, *p.ActiveEnvironmentID) {
+		ids = append(ids, *p.ActiveEnvironmentID)
+	}
+	for _, id := range ids {
+		if es := s.envs[id]; es != nil {
+			if es.env.PadID != p.ID {
+				panic(fmt.Sprintf("padapitest: AddPad: environment %q belongs to pad %q", id, es.env.PadID))
+			}
+			continue
+		}
+		s.claimEnvID(id)
+		contents := ""
+		if id == *p.ActiveEnvironmentID {
+			contents = p.Contents
+		}
+		s.newEnvironment(ps, padapi.PadEnvironment{
+			ID: id, Language: p.Language, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+			Files: []padapi.FileContent{{Path: fileName(p.Language), Contents: contents}},
+		})
+	}
+}
+
+// AddEnvironment adds env to the pad padID, after the pad's other
+// environments, and returns it as stored: an empty ID gets a new one,
+// PadID is set, an empty Language is the pad's, zero times are the clock's,
+// no files is one empty file, and every text file with an empty History
+// gets a history link whose replay gives its contents. The environment does
+// not become the active one. AddEnvironment panics when there is no such
+// pad or the ID is taken.
+func (s *Server) AddEnvironment(padID padapi.ID, env padapi.PadEnvironment) padapi.PadEnvironment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := s.pad(padID)
+	if ps == nil {
+		panic(fmt.Sprintf("padapitest: AddEnvironment: no pad %q", padID))
+	}
+	env = cloneEnvironment(env)
+	if env.ID == "" {
+		env.ID = s.newEnvID()
+	} else if s.envs[env.ID] != nil {
+		panic(fmt.Sprintf("padapitest: AddEnvironment: environment %q exists", env.ID))
+	}
+	s.claimEnvID(env.ID)
+	if env.Language == "" {
+		env.Language = ps.pad.Language
+	}
+	if env.CreatedAt.IsZero() {
+		env.CreatedAt = s.now()
+	}
+	if env.UpdatedAt.IsZero() {
+		env.UpdatedAt = env.CreatedAt
+	}
+	es := s.newEnvironment(ps, env)
+	ps.pad.PadEnvironmentIDs = append(ps.pad.PadEnvironmentIDs, es.env.ID)
+	return cloneEnvironment(es.env)
+}
+
+// AddEvent appends e to the event log of the pad padID, as if it had
+// happened there; a zero CreatedAt is the clock's time. It panics when
+// there is no such pad.
+func (s *Server) AddEvent(padID padapi.ID, e padapi.PadEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := s.pad(padID)
+	if ps == nil {
+		panic(fmt.Sprintf("padapitest: AddEvent: no pad %q", padID))
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = s.now()
+	}
+	ps.events = append(ps.events, e)
+}
+
+// AddQuestion stores q as if it had been created, and returns it as the
+// fake answers for it. An empty ID gets the next integer; zero times get
+// the clock's time. It panics when the ID is taken.
 func (s *Server) AddQuestion(q padapi.Question) padapi.Question {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q = cloneQuestion(q)
 	if q.ID == "" {
 		q.ID = s.newQuestionID()
-	} else if s.questionIndex(string(q.ID)) >= 0 {
+	} else if s.question(q.ID) != nil {
 		panic(fmt.Sprintf("padapitest: AddQuestion: question %q exists", q.ID))
-	} else if n, err := strconv.ParseInt(string(q.ID), 10, 64); err == nil && n >= s.nextQuestion {
-		s.nextQuestion = n + 1
+	} else if n, err := strconv.ParseInt(string(q.ID), 10, 64); err == nil && n >= s.next.question {
+		s.next.question = n + 1
 	}
 	if q.CreatedAt.IsZero() {
 		q.CreatedAt = s.now()
@@ -143,30 +275,75 @@ func (s *Server) AddQuestion(q padapi.Question) padapi.Question {
 	if q.UpdatedAt.IsZero() {
 		q.UpdatedAt = q.CreatedAt
 	}
-	s.questions = append(s.questions, q)
-	return cloneQuestion(q)
+	qs := &questionState{q: q}
+	s.questions = append(s.questions, qs)
+	return s.renderQuestion(qs)
 }
 
-// Pads returns copies of the stored pads in creation order.
+// Pads returns the stored pads in creation order, as the fake answers for
+// them (in its shape), as copies.
 func (s *Server) Pads() []padapi.Pad {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]padapi.Pad, len(s.pads))
-	for i, p := range s.pads {
-		out[i] = clonePad(p)
+	for i, ps := range s.pads {
+		out[i] = s.renderPad(ps)
 	}
 	return out
 }
 
-// Questions returns copies of the stored questions in creation order.
+// Events returns a copy of the event log of the pad padID in the order the
+// events happened, or nil when there is no such pad.
+func (s *Server) Events(padID padapi.ID) []padapi.PadEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ps := s.pad(padID); ps != nil {
+		return slices.Clone(ps.events)
+	}
+	return nil
+}
+
+// Environments returns copies of the environments of the pad padID, in
+// the order the pad lists them, or nil when there is no such pad.
+func (s *Server) Environments(padID padapi.ID) []padapi.PadEnvironment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := s.pad(padID)
+	if ps == nil {
+		return nil
+	}
+	out := []padapi.PadEnvironment{}
+	for _, id := range ps.pad.PadEnvironmentIDs {
+		if es := s.envs[id]; es != nil {
+			out = append(out, cloneEnvironment(es.env))
+		}
+	}
+	return out
+}
+
+// Questions returns the stored questions in creation order, as the fake
+// answers for them, as copies.
 func (s *Server) Questions() []padapi.Question {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]padapi.Question, len(s.questions))
-	for i, q := range s.questions {
-		out[i] = cloneQuestion(q)
+	for i, qs := range s.questions {
+		out[i] = s.renderQuestion(qs)
 	}
 	return out
+}
+
+// QuestionFiles returns copies of the files of a multi-file question (from
+// question[file_contents] or a zip archive), which a pad started from it
+// gets, or nil when it has none or there is no such question. A file that
+// is not UTF-8 text has Binary set and no Contents.
+func (s *Server) QuestionFiles(id padapi.ID) []padapi.FileContent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if qs := s.question(id); qs != nil {
+		return slices.Clone(qs.files)
+	}
+	return nil
 }
 
 // idChars are the characters of the service's pad IDs ("DM32JWG2").
@@ -180,7 +357,7 @@ func (s *Server) newPadID() padapi.ID {
 		for i := range b {
 			b[i] = idChars[s.ids.IntN(len(idChars))]
 		}
-		if id := padapi.ID(b); s.padIndex(id) < 0 {
+		if id := padapi.ID(b); s.pad(id) == nil {
 			return id
 		}
 	}
@@ -188,20 +365,44 @@ func (s *Server) newPadID() padapi.ID {
 }
 
 func (s *Server) newQuestionID() padapi.ID {
-	for s.questionIndex(strconv.FormatInt(s.nextQuestion, 10)) >= 0 {
-		s.nextQuestion++
+	for s.question(padapi.ID(strconv.FormatInt(s.next.question, 10))) != nil {
+		s.next.question++
 	}
-	id := padapi.ID(strconv.FormatInt(s.nextQuestion, 10))
-	s.nextQuestion++
+	id := padapi.ID(strconv.FormatInt(s.next.question, 10))
+	s.next.question++
 	return id
 }
 
-func (s *Server) padIndex(id padapi.ID) int {
-	return slices.IndexFunc(s.pads, func(p padapi.Pad) bool { return p.ID == id })
+func (s *Server) newEnvID() padapi.ID {
+	for s.envs[padapi.ID(strconv.FormatInt(s.next.env, 10))] != nil {
+		s.next.env++
+	}
+	id := padapi.ID(strconv.FormatInt(s.next.env, 10))
+	s.next.env++
+	return id
 }
 
-func (s *Server) questionIndex(id string) int {
-	return slices.IndexFunc(s.questions, func(q padapi.Question) bool { return string(q.ID) == id })
+// claimEnvID keeps new environment IDs above an integer ID given by a test.
+func (s *Server) claimEnvID(id padapi.ID) {
+	if n, err := strconv.ParseInt(string(id), 10, 64); err == nil && n >= s.next.env {
+		s.next.env = n + 1
+	}
+}
+
+func (s *Server) pad(id padapi.ID) *padState {
+	i := slices.IndexFunc(s.pads, func(ps *padState) bool { return ps.pad.ID == id })
+	if i < 0 {
+		return nil
+	}
+	return s.pads[i]
+}
+
+func (s *Server) question(id padapi.ID) *questionState {
+	i := slices.IndexFunc(s.questions, func(qs *questionState) bool { return qs.q.ID == id })
+	if i < 0 {
+		return nil
+	}
+	return s.questions[i]
 }
 
 // fillLinks sets the pad's empty links to pages on the fake, shaped like
@@ -214,9 +415,6 @@ func (s *Server) fillLinks(p *padapi.Pad) {
 	if p.Playback == "" {
 		p.Playback = base + "/playback"
 	}
-	if p.History == "" {
-		p.History = base + "/history"
-	}
 }
 
 // user returns the API key's user: the organization's first.
@@ -227,8 +425,32 @@ func (s *Server) user() padapi.OrganizationUser {
 	return s.org.Users[0]
 }
 
+// userOrNamed returns the organization's user with that email, or a user
+// known by the email alone.
+func (s *Server) userOrNamed(email string) padapi.OrganizationUser {
+	for _, u := range s.org.Users {
+		if u.Email == email {
+			return u
+		}
+	}
+	return padapi.OrganizationUser{Email: email}
+}
+
 func (s *Server) hasUser(email string) bool {
 	return slices.ContainsFunc(s.org.Users, func(u padapi.OrganizationUser) bool { return u.Email == email })
+}
+
+// event is something user did in a pad at a time: "Olivia Owner created the
+// pad".
+func (s *Server) event(kind, did string, user padapi.OrganizationUser, at time.Time) padapi.PadEvent {
+	name := user.Name
+	if name == "" {
+		name = user.Email
+	}
+	if name == "" {
+		name = "Someone"
+	}
+	return padapi.PadEvent{Message: name + " " + did, Kind: kind, UserName: user.Name, UserEmail: user.Email, CreatedAt: at}
 }
 
 // The clones copy everything a caller could change through a returned
@@ -251,6 +473,11 @@ func clonePad(p padapi.Pad) padapi.Pad {
 	p.ActiveEnvironmentID = clonePtr(p.ActiveEnvironmentID)
 	p.Team = clonePtr(p.Team)
 	p.RestrictInterviewerAccess = clonePtr(p.RestrictInterviewerAccess)
+	p.InterviewerNotifications = slices.Clone(p.InterviewerNotifications)
+	for i := range p.InterviewerNotifications {
+		n := &p.InterviewerNotifications[i]
+		n.DismissedAt, n.Useful = clonePtr(n.DismissedAt), clonePtr(n.Useful)
+	}
 	return p
 }
 
@@ -294,4 +521,11 @@ func cloneDatabase(d *padapi.CustomDatabase) *padapi.CustomDatabase {
 		c.SchemaJSON = &s
 	}
 	return &c
+}
+
+func cloneEnvironment(e padapi.PadEnvironment) padapi.PadEnvironment {
+	e.QuestionID = clonePtr(e.QuestionID)
+	e.ExampleQuestionID = clonePtr(e.ExampleQuestionID)
+	e.Files = slices.Clone(e.Files)
+	return e
 }

@@ -7,28 +7,50 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/padinterview/padapi"
 )
 
-func TestRun(t *testing.T) {
+// syncBuffer is a bytes.Buffer that run may write while the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// serve runs padfake with args until the test ends, and returns the two
+// variables it printed and a client for them. It fails the test unless
+// padfake stops with exit code 0 when interrupted, no longer listening.
+func serve(t *testing.T, args ...string) (map[string]string, *padapi.Client) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	out, w := io.Pipe()
-	var stderr bytes.Buffer
+	stderr := &syncBuffer{}
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"-addr", "127.0.0.1:0", "-key", "demo-key", "-seed", "3"}, w, &stderr)
+		code <- run(ctx, args, w, stderr)
 		w.Close()
 	}()
-
 	lines := bufio.NewScanner(out)
 	env := map[string]string{}
 	for range 2 {
 		if !lines.Scan() {
-			t.Fatalf("padfake printed fewer than two lines; stderr: %s", stderr.String())
+			cancel()
+			t.Fatalf("padfake %v printed fewer than two lines; stderr: %s", args, stderr.String())
 		}
 		name, value, ok := strings.Cut(lines.Text(), "=")
 		if !ok {
@@ -36,14 +58,34 @@ func TestRun(t *testing.T) {
 		}
 		env[name] = value
 	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case got := <-code:
+			if got != 0 {
+				t.Errorf("padfake %v: exit code %d after the signal, want 0", args, got)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("padfake %v did not stop when its context ended", args)
+		}
+		if _, err := net.DialTimeout("tcp", strings.TrimPrefix(env["PAD_BASE_URL"], "http://"), time.Second); err == nil {
+			t.Errorf("padfake %v: the fake still listens after padfake stopped", args)
+		}
+	})
+	c, err := padapi.NewClient(env["PAD_BASE_URL"], env["PAD_API_KEY"])
+	if err != nil {
+		t.Fatalf("padfake %v printed %v, which the client refuses: %v", args, env, err)
+	}
+	return env, c
+}
+
+func TestRun(t *testing.T) {
+	env, c := serve(t, "-addr", "127.0.0.1:0", "-key", "demo-key", "-seed", "3")
 	if env["PAD_API_KEY"] != "demo-key" || !strings.HasPrefix(env["PAD_BASE_URL"], "http://127.0.0.1:") {
 		t.Fatalf("printed %v", env)
 	}
-
-	c, err := padapi.NewClient(env["PAD_BASE_URL"], env["PAD_API_KEY"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := context.Background()
 	page, err := c.Pads.List(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -58,18 +100,89 @@ func TestRun(t *testing.T) {
 	if questions.Total != 3 {
 		t.Errorf("-seed 3: %d questions, want 3", questions.Total)
 	}
-
-	cancel()
-	select {
-	case got := <-code:
-		if got != 0 {
-			t.Errorf("exit code %d after the signal, want 0", got)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("padfake did not stop when its context ended")
+	// Seeded pads have the post-interview data, on the printed host.
+	tr, err := c.Pads.Transcript(ctx, page.Items[0].ID)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := net.DialTimeout("tcp", strings.TrimPrefix(env["PAD_BASE_URL"], "http://"), time.Second); err == nil {
-		t.Error("the fake still listens after padfake stopped")
+	if len(tr.Events) < 3 || len(tr.Environments) != 1 {
+		t.Errorf("a seeded pad's transcript: %d events, %d environments", len(tr.Events), len(tr.Environments))
+	}
+	h, err := c.Pads.History(ctx, tr.Environments[0].Files[0].History)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, err := h.Replay(); err != nil || text != tr.Pad.Contents {
+		t.Errorf("a seeded pad's history replays to %q, %v; want its contents %q", text, err, tr.Pad.Contents)
+	}
+}
+
+// TestRunOnAllAddresses: on all addresses padfake prints a loopback URL,
+// which the client accepts (http://[::]:PORT, printed before, it refuses).
+func TestRunOnAllAddresses(t *testing.T) {
+	for _, addr := range []string{":0", "0.0.0.0:0"} {
+		env, c := serve(t, "-addr", addr)
+		if !strings.HasPrefix(env["PAD_BASE_URL"], "http://127.0.0.1:") {
+			t.Errorf("-addr %s printed %q, want a loopback URL", addr, env["PAD_BASE_URL"])
+		}
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			t.Errorf("-addr %s: %v", addr, err)
+		}
+	}
+}
+
+func TestQuotaAndShapeFlags(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		args  []string
+		check func(q *padapi.Quota) bool
+	}{
+		{nil, func(q *padapi.Quota) bool {
+			return *q.MonthlyPadLimit == 120 && *q.PadsRemaining == 120 && !*q.OveragesEnabled
+		}},
+		{[]string{"-limit", "10", "-used", "4"}, func(q *padapi.Quota) bool {
+			return *q.MonthlyPadLimit == 10 && *q.PadsRemaining == 6 && q.PadsUsed == 4
+		}},
+		{[]string{"-limit", "10", "-used", "10", "-overages"}, func(q *padapi.Quota) bool {
+			return *q.PadsRemaining == 0 && *q.OveragesEnabled && q.CanCreate(1)
+		}},
+		{[]string{"-unlimited", "-used", "7"}, func(q *padapi.Quota) bool {
+			return q.Unlimited && q.PadsUsed == 7 && q.PadsRemaining == nil
+		}},
+		{[]string{"-omit-quota-counts"}, func(q *padapi.Quota) bool {
+			return !q.Unlimited && q.PadsRemaining == nil && q.MonthlyPadLimit == nil
+		}},
+		{[]string{"-shape", "documented"}, func(q *padapi.Quota) bool {
+			return q.OveragesEnabled == nil && *q.MonthlyPadLimit == 120
+		}},
+	} {
+		_, c := serve(t, append([]string{"-addr", "127.0.0.1:0"}, tc.args...)...)
+		q, err := c.Quota.Get(ctx)
+		if err != nil || !tc.check(q) {
+			t.Errorf("padfake %v: quota %+v, %v", tc.args, q, err)
+		}
+	}
+	_, c := serve(t, "-addr", "127.0.0.1:0", "-shape", "documented", "-seed", "1")
+	page, err := c.Pads.List(ctx, nil)
+	if err != nil || page.Items[0].EventsURL != "" || len(page.Items[0].Events) == 0 || page.Items[0].State != "" {
+		t.Errorf("-shape documented: %+v, %v; want pads with their events listed and no live fields", page, err)
+	}
+	if _, err := c.Pads.Create(ctx, nil); err != nil {
+		t.Errorf("-shape documented: a create: %v", err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{arg}, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+			t.Errorf("padfake %s: exit %d, stderr %q; want 0 and nothing", arg, code, stderr.String())
+		}
+		for _, want := range []string{"usage: padfake", "-addr", "-key", "-seed", "-limit", "-used", "-unlimited", "-overages", "-omit-quota-counts", "-shape"} {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("padfake %s: help without %q:\n%s", arg, want, stdout.String())
+			}
+		}
 	}
 }
 
@@ -85,14 +198,20 @@ func TestRunErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-nope"}, 2, "flag provided but not defined"},
-		{[]string{"extra"}, 2, "usage: padfake"},
-		{[]string{"-seed", "-1"}, 2, "usage: padfake"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"-seed", "-1"}, 2, "0 or more"},
+		{[]string{"-limit", "-5"}, 2, "0 or more"},
+		{[]string{"-used", "x"}, 2, "invalid value"},
+		{[]string{"-shape", "json"}, 2, `want "live" or "documented"`},
 		{[]string{"-addr", taken.Addr().String()}, 1, "address already in use"},
 		{[]string{"-addr", "127.0.0.1:0", "-key", `a"b`}, 1, "not allowed"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if got := run(context.Background(), tc.args, &stdout, &stderr); got != tc.code || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("padfake %v: exit %d, stderr %q; want exit %d and %q", tc.args, got, stderr.String(), tc.code, tc.want)
+		}
+		if tc.code == 2 && !strings.Contains(stderr.String(), "usage: padfake") {
+			t.Errorf("padfake %v: no usage on stderr: %q", tc.args, stderr.String())
 		}
 		if stdout.Len() != 0 {
 			t.Errorf("padfake %v printed %q on stdout", tc.args, stdout.String())

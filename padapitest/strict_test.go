@@ -1,0 +1,148 @@
+package padapitest_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// state is what a refused request must leave as it was.
+type state struct {
+	Pads      []padapi.Pad
+	Questions []padapi.Question
+	Quota     padapi.Quota
+	Envs      []padapi.PadEnvironment
+	Events    []padapi.PadEvent
+}
+
+func stateOf(srv *padapitest.Server, pad padapi.ID) state {
+	return state{srv.Pads(), srv.Questions(), srv.Quota(), srv.Environments(pad), srv.Events(pad)}
+}
+
+// TestRefusals sends, by hand, requests the service refuses: each gets a
+// 400 with the service's error body naming what is wrong, and none changes
+// anything. Before v2 the fake accepted every one of them but the
+// contents-with-question_id, user_email, bad boolean and bad sort or page
+// cases.
+func TestRefusals(t *testing.T) {
+	srv, _, _ := newFake(t)
+	pad := srv.AddPad(padapi.Pad{Title: "kept", Contents: "x = 1"})
+	q := srv.AddQuestion(padapi.Question{Title: "kept", Language: "go"})
+	padPath, qPath := "/api/pads/"+string(pad.ID), "/api/questions/"+string(q.ID)
+	auth := authOf(srv)
+	form := func(pairs ...string) url.Values {
+		v := url.Values{}
+		for i := 0; i+1 < len(pairs); i += 2 {
+			v.Add(pairs[i], pairs[i+1])
+		}
+		return v
+	}
+	post := func(target string, pairs ...string) *http.Request {
+		return handMade(t, srv, "POST", target, auth, form(pairs...))
+	}
+	put := func(target string, pairs ...string) *http.Request {
+		return handMade(t, srv, "PUT", target, auth, form(pairs...))
+	}
+	get := func(target string) *http.Request { return handMade(t, srv, "GET", target, auth, nil) }
+	withBody := func(method, target, contentType, body string) *http.Request {
+		req := newRequest(t, srv, method, target, auth, strings.NewReader(body))
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		return req
+	}
+	title, lang := "question[title]", "question[language]"
+	zipPart := func(data []byte) part { return part{"question[zip_file]", "q.zip", string(data)} }
+
+	for _, tc := range []struct {
+		name string
+		req  *http.Request
+		msg  string // a part of the message
+	}{
+		// Question fields nest, as a Rails form sends them.
+		{"flat fields on a question create", post("/api/questions", "title", "Two Sum", "language", "go"), "Unknown field language"},
+		{"flat title beside nested ones", post("/api/questions", title, "Two Sum", lang, "go", "title", "x"), "Unknown field title"},
+		{"flat title on a question update", put(qPath, "title", "x"), "Unknown field title"},
+		{"shared, which no endpoint takes", post("/api/questions", title, "t", lang, "go", "question[shared]", "true"), "Unknown field question[shared]"},
+		{"question create without a title", post("/api/questions", lang, "go"), "question[title] and question[language] are required"},
+		{"question create without a language", post("/api/questions", title, "t"), "are required"},
+		{"question create with an empty title", post("/api/questions", title, "", lang, "go"), "question[title] must not be empty"},
+		{"question update with an empty language", put(qPath, lang, ""), "question[language] must not be empty"},
+		{"contents and files", post("/api/questions", title, "t", lang, "go", "question[contents]", "x", "question[file_contents]", `[{"path":"a","contents":""}]`), "at most one of"},
+		{"contents and a zip", multipartRequest(t, srv, "POST", "/api/questions", part{name: title, value: "t"}, part{name: lang, value: "go"}, part{name: "question[contents]", value: "x"}, zipPart(zipOf(t, "a.go", "x"))), "at most one of"},
+		{"files that are not JSON", post("/api/questions", title, "t", lang, "go", "question[file_contents]", "main.go"), "must be a JSON array"},
+		{"files with a field the service does not take", post("/api/questions", title, "t", lang, "go", "question[file_contents]", `[{"path":"a","contents":"","mode":"0644"}]`), "must be a JSON array"},
+		{"no files", post("/api/questions", title, "t", lang, "go", "question[file_contents]", `[]`), "at least one"},
+		{"a file without a path", post("/api/questions", title, "t", lang, "go", "question[file_contents]", `[{"contents":"x"}]`), "has no path"},
+		{"a file outside the pad", put(qPath, "question[file_contents]", `[{"path":"../etc/passwd","contents":""}]`), "not a relative file path"},
+		{"an absolute file path", put(qPath, "question[file_contents]", `[{"path":"/main.go","contents":""}]`), "not a relative file path"},
+		{"a file twice", put(qPath, "question[file_contents]", `[{"path":"a.go"},{"path":"a.go"}]`), "comes twice"},
+		{"instructions that are not JSON", put(qPath, "question[candidate_instructions]", "Read carefully."), "must be a JSON array"},
+		{"instructions with a field the service does not take", put(qPath, "question[candidate_instructions]", `[{"instructions":"x","visible":true}]`), "must be a JSON array"},
+		{"instructions without text", put(qPath, "question[candidate_instructions]", `[{"default_visible":true}]`), "has no instructions"},
+		{"a zip sent as a text field", post("/api/questions", title, "t", lang, "go", "question[zip_file]", "PK"), "must be a file upload"},
+		{"a zip that is not one", multipartRequest(t, srv, "PUT", qPath, zipPart([]byte("not a zip"))), "not a zip archive"},
+		{"a zip with a path outside the pad", multipartRequest(t, srv, "PUT", qPath, zipPart(zipOf(t, "../evil.sh", "rm -rf /"))), "not a relative file path"},
+		{"an empty zip", multipartRequest(t, srv, "PUT", qPath, zipPart(zipOf(t))), "holds no files"},
+		{"a file upload for a text field", multipartRequest(t, srv, "PUT", qPath, part{"question[contents]", "main.go", "x"}), "is a text field, not a file upload"},
+		{"a file upload on a pad", multipartRequest(t, srv, "PUT", padPath, part{"contents", "main.go", "x"}), "is a text field"},
+		{"an unknown file upload", multipartRequest(t, srv, "PUT", qPath, part{"attachment", "a.txt", "x"}), "Unknown field attachment"},
+
+		// Pads: flat fields, booleans true or false, integer question IDs.
+		{"a question field on a pad", post("/api/pads", title, "x"), "Unknown field question[title]"},
+		{"an unknown pad field", post("/api/pads", "shared", "true"), "Unknown field shared"},
+		{"deleted on a create", post("/api/pads", "deleted", "true"), "Unknown field deleted"},
+		{"a field twice", post("/api/pads", "title", "a", "title", "b"), "title is given 2 times"},
+		{"a boolean that is neither", post("/api/pads", "private", "maybe"), "private must be true or false"},
+		{"a boolean as 1", put(padPath, "execution_enabled", "1"), "execution_enabled must be true or false"},
+		{"ended as yes", put(padPath, "ended", "yes"), "ended must be true or false"},
+		{"deleted as 1", put(padPath, "deleted", "1"), "deleted must be true or false"},
+		{"an empty language", put(padPath, "language", ""), "language must not be empty"},
+		{"an owner outside the organization", post("/api/pads", "user_email", "stranger@example.com"), "not a user of the organization"},
+		{"contents with question_id", post("/api/pads", "contents", "x", "question_id", string(q.ID)), "cannot be combined"},
+		{"contents with question_id on an update", put(padPath, "contents", "x", "question_id", string(q.ID)), "cannot be combined"},
+		{"a question_id that is not an integer", post("/api/pads", "question_id", "two-sum"), "question_id must be an integer ID"},
+		{"a question_id with a leading zero", post("/api/pads", "question_id", "0"+string(q.ID)), "must be an integer ID"},
+		{"a negative question_id", post("/api/pads", "question_id", "-1"), "must be an integer ID"},
+		{"a question_id that names no question", post("/api/pads", "question_id", "999"), "names no question"},
+		{"a title that is not UTF-8", put(padPath, "title", "\xff\xfe"), "not valid UTF-8"},
+
+		// Query parameters.
+		{"an unknown list parameter", get("/api/pads?per_page=100"), "Unknown parameter per_page"},
+		{"a parameter on the quota", get("/api/quota?verbose=true"), "Unknown parameter verbose"},
+		{"a user filter by another name", get("/api/organization/users?user_email=a@b.c"), "Unknown parameter user_email"},
+		{"a page twice", get("/api/pads?page=1&page=2"), "page is given 2 times"},
+		{"an unknown sort", get("/api/questions?sort=title"), "Invalid sort"},
+		{"a sort direction alone", get("/api/pads?sort=,asc"), "Invalid sort"},
+		{"a sideways sort", get("/api/pads?sort=created_at,sideways"), "Invalid sort"},
+		{"page 0", get("/api/pads?page=0"), "Invalid page"},
+		{"a negative page", get(padPath + "/events?page=-1"), "Invalid page"},
+		{"a page that is no number", get("/api/pads?page=two"), "Invalid page"},
+		{"a page past any integer", get("/api/pads?page=99999999999999999999999"), "Invalid page"},
+		{"stats with a start alone", get("/api/organization/stats?start_time=2026-10-01T00:00:00Z"), "must be given together"},
+		{"stats with times that are not times", get("/api/organization/stats?start_time=yesterday&end_time=today"), "ISO 8601"},
+		{"stats that end before they start", get("/api/organization/stats?start_time=2026-10-02T00:00:00Z&end_time=2026-10-01T00:00:00Z"), "before start_time"},
+
+		// Bodies.
+		{"a JSON body", withBody("POST", "/api/pads", "application/json", `{"title":"x"}`), "Unsupported Content-Type"},
+		{"a text body", withBody("PUT", padPath, "text/plain", "title=x"), "Unsupported Content-Type"},
+		{"a body without a Content-Type", withBody("POST", "/api/pads", "", "title=x"), "needs a Content-Type"},
+		{"a malformed form", withBody("POST", "/api/pads", "application/x-www-form-urlencoded", "title=%zz"), "Malformed request"},
+		{"a malformed multipart body", withBody("POST", "/api/questions", "multipart/form-data; boundary=x", "--x\r\nno end"), "Malformed request"},
+	} {
+		before := stateOf(srv, pad.ID)
+		status, body := send(t, tc.req)
+		msg, _ := body["message"].(string)
+		if status != http.StatusBadRequest || body["status"] != "ERROR" || !strings.Contains(msg, tc.msg) {
+			t.Errorf("%s: %d %v, want 400 with a message holding %q", tc.name, status, body, tc.msg)
+		}
+		if diff := cmp.Diff(before, stateOf(srv, pad.ID)); diff != "" {
+			t.Errorf("%s changed the fake (-before +after):\n%s", tc.name, diff)
+		}
+	}
+}
