@@ -145,7 +145,7 @@ func ExampleServer_AddEnvironment() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, e := range tr.Events { // newest first
+	for _, e := range tr.Events { // oldest first
 		fmt.Println(e.Kind, "-", e.Message)
 	}
 	for _, env := range tr.Environments {
@@ -157,8 +157,8 @@ func ExampleServer_AddEnvironment() {
 		fmt.Printf("%s %s: %q (replayed: %v)\n", env.ID, env.Files[0].Path, env.Files[0].Contents, err == nil && text == env.Files[0].Contents)
 	}
 	// Output:
-	// joined - Ada joined the pad
 	// created - Olivia Owner created the pad
+	// joined - Ada joined the pad
 	// 1001 main.go: "package main\n" (replayed: true)
 	// 1002 main.py: "print('hi')\n" (replayed: true)
 }
