@@ -58,16 +58,21 @@ func exitCode(err error, ran bool) int {
 // there is some, and returns the exit code. cmd is the command that failed.
 func (f *factory) fail(cmd *cobra.Command, err error) int {
 	code := exitCode(err, f.ran)
-	msg := err.Error()
+	msg := message(err)
 	if code == exitInterrupted {
 		msg = "interrupted"
 	}
-	// The library's errors start with "padapi: "; one prefix is enough.
-	fmt.Fprintf(f.err, "padctl: %s\n", strings.TrimPrefix(msg, "padapi: "))
+	fmt.Fprintf(f.err, "padctl: %s\n", msg)
 	if a := advice(cmd, err, code); a != "" {
 		fmt.Fprintln(f.err, a)
 	}
 	return code
+}
+
+// message is err's text without the library's "padapi: " prefixes, since
+// padctl puts its own in front.
+func message(err error) string {
+	return strings.ReplaceAll(err.Error(), "padapi: ", "")
 }
 
 // advice is what to do about a failure, or "".

@@ -74,7 +74,7 @@ func (o *exportOptions) run(ctx context.Context, f *factory, c *padapi.Client, i
 	written, skipped := 0, 0
 	fail := func(err error) {
 		skipped++
-		f.note("padctl: skipped %s", strings.TrimPrefix(err.Error(), "padapi: "))
+		f.note("padctl: skipped %s", message(err))
 	}
 	save := func(name string, data []byte) {
 		if err := write(root, name, data); err != nil {

@@ -32,10 +32,13 @@ func main() {
 	// second Ctrl-C kills padctl at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	context.AfterFunc(ctx, stop)
-	code := run(ctx, os.Args[1:], streams{
-		out: os.Stdout, err: os.Stderr,
-		outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
-	}, os.Getenv)
+	code := run(ctx, os.Args[1:], &factory{
+		streams: streams{
+			out: os.Stdout, err: os.Stderr,
+			outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
+		},
+		getenv: os.Getenv,
+	})
 	stop()
 	os.Exit(code)
 }
@@ -46,10 +49,10 @@ type streams struct {
 	outTTY, errTTY bool
 }
 
-// run is padctl without the process around it: tests call it with captured
-// streams and a made-up environment. It returns the exit code.
-func run(ctx context.Context, args []string, s streams, getenv func(string) string) int {
-	f := &factory{streams: s, getenv: getenv}
+// run is padctl without the process around it: tests call it with a
+// factory of captured streams and a made-up environment. It returns the
+// exit code.
+func run(ctx context.Context, args []string, f *factory) int {
 	defer f.close()
 	root := newRootCmd(f)
 	// A nil slice would make cobra read os.Args.

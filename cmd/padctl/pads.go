@@ -70,13 +70,12 @@ var envView = view[padapi.PadEnvironment]{
 		{"Created", func(e *padapi.PadEnvironment) any { return e.CreatedAt }},
 	},
 	blocks: func(e *padapi.PadEnvironment) []block {
-		var files []block
-		for _, file := range e.Files {
+		files := make([]block, len(e.Files))
+		for i, file := range e.Files {
+			files[i] = block{file.Path, file.Contents}
 			if file.Binary {
-				files = append(files, block{file.Path + " (binary)", ""})
-				continue
+				files[i].text = "(binary: not shown)"
 			}
-			files = append(files, block{file.Path, file.Contents})
 		}
 		return files
 	},
