@@ -31,9 +31,9 @@ type opts struct {
 	transport http.RoundTripper
 }
 
-// exec runs padctl in-process, through the same run as main, and fails the
+// invoke runs padctl in-process, through the same run as main, and fails the
 // test if an API key shows up in anything it printed.
-func exec(t *testing.T, o opts, args ...string) result {
+func invoke(t *testing.T, o opts, args ...string) result {
 	t.Helper()
 	ctx := o.ctx
 	if ctx == nil {
@@ -57,7 +57,7 @@ func exec(t *testing.T, o opts, args ...string) result {
 // padctl runs padctl with its output piped.
 func padctl(t *testing.T, env map[string]string, args ...string) result {
 	t.Helper()
-	return exec(t, opts{env: env}, args...)
+	return invoke(t, opts{env: env}, args...)
 }
 
 // fake starts a padapitest fake and returns it with the environment that
@@ -310,8 +310,8 @@ func TestInsecureHTTP(t *testing.T) {
 		return http.DefaultTransport.RoundTrip(r)
 	})
 	env := map[string]string{"PAD_BASE_URL": "http://pad.internal.example", "PAD_API_KEY": testKey}
-	checkUsageError(t, []string{"quota"}, exec(t, opts{env: env, transport: toStub}, "quota"), "plain http")
-	r := exec(t, opts{env: env, transport: toStub}, "quota", "--insecure-http")
+	checkUsageError(t, []string{"quota"}, invoke(t, opts{env: env, transport: toStub}, "quota"), "plain http")
+	r := invoke(t, opts{env: env, transport: toStub}, "quota", "--insecure-http")
 	ok(t, r)
 	if got := s.requests(); len(got) != 1 || got[0].auth != `Token token="`+testKey+`"` {
 		t.Errorf("requests %+v, want one with the key", got)
@@ -439,7 +439,7 @@ func TestInterrupted(t *testing.T) {
 	s := newStub(t, map[string]http.HandlerFunc{"GET /api/quota": hang, "POST /api/pads": hang})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := exec(t, opts{env: s.env(), ctx: ctx}, "quota")
+	r := invoke(t, opts{env: s.env(), ctx: ctx}, "quota")
 	if r.code != exitInterrupted || r.stderr != "padctl: interrupted\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -454,7 +454,7 @@ func TestInterrupted(t *testing.T) {
 		}
 		cancel()
 	}()
-	r = exec(t, opts{env: s.env(), ctx: ctx}, "pads", "create")
+	r = invoke(t, opts{env: s.env(), ctx: ctx}, "pads", "create")
 	if r.code != exitUnknown || !strings.Contains(r.stderr, "outcome unknown") || !strings.Contains(r.stderr, "padctl pads list") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}

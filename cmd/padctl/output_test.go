@@ -68,7 +68,7 @@ func TestListOutput(t *testing.T) {
 		t.Errorf("piped:\n%q\nwant\n%q", r.stdout, want)
 	}
 
-	r = exec(t, opts{env: env, tty: true}, "pads", "list")
+	r = invoke(t, opts{env: env, tty: true}, "pads", "list")
 	ok(t, r)
 	l := lines(r.stdout)
 	if len(l) != 4 || !strings.HasPrefix(l[0], "ID    TITLE") || !strings.HasSuffix(l[0], "STATE  UPDATED") ||
@@ -89,7 +89,7 @@ func TestEmptyList(t *testing.T) {
 	if r := padctl(t, env, "questions", "list"); r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Errorf("piped: %+v", r)
 	}
-	if r := exec(t, opts{env: env, tty: true}, "questions", "list"); r.code != 0 || r.stdout != "" || r.stderr != "no questions\n" {
+	if r := invoke(t, opts{env: env, tty: true}, "questions", "list"); r.code != 0 || r.stdout != "" || r.stderr != "no questions\n" {
 		t.Errorf("on a terminal: %+v", r)
 	}
 	if r := padctl(t, env, "questions", "list", "--json"); r.code != 0 || r.stdout != "[]\n" {
@@ -114,7 +114,7 @@ func TestOneOutput(t *testing.T) {
 		t.Errorf("piped: %q, want %q", r.stdout, want)
 	}
 
-	r = exec(t, opts{env: env, tty: true}, "pads", "get", "DM32JWG2")
+	r = invoke(t, opts{env: env, tty: true}, "pads", "get", "DM32JWG2")
 	ok(t, r)
 	for _, want := range []string{
 		"ID:            DM32JWG2\n", "State:         ended\n", "Ended:         2026-05-01 10:00 UTC\n",
@@ -168,7 +168,7 @@ func TestListPaging(t *testing.T) {
 	}
 	// On a terminal, --all counts what it fetched on stderr, and blanks
 	// the count before the table.
-	r = exec(t, opts{env: env, tty: true}, "pads", "list", "--all")
+	r = invoke(t, opts{env: env, tty: true}, "pads", "list", "--all")
 	if r.code != 0 || len(lines(r.stdout)) != 61 || r.stderr != "\rfetched 50 pads..."+"\r"+strings.Repeat(" ", 18)+"\r" {
 		t.Errorf("progress: exit %d, %d lines, stderr %q", r.code, len(lines(r.stdout)), r.stderr)
 	}

@@ -20,7 +20,7 @@ func TestQuota(t *testing.T) {
 	if len(f) != 7 || f[0] != "12" || f[1] != "50" || f[2] != "38" || f[3] != "false" {
 		t.Errorf("piped: %q", r.stdout)
 	}
-	r = exec(t, opts{env: env, tty: true}, "quota")
+	r = invoke(t, opts{env: env, tty: true}, "quota")
 	ok(t, r)
 	for _, want := range []string{"Used:        12\n", "Limit:       50\n", "Remaining:   38\n", "Unlimited:   no\n", "Last reset:  "} {
 		if !strings.Contains(r.stdout, want) {
@@ -154,7 +154,7 @@ func TestPadsEnv(t *testing.T) {
 	if want := "7\tABC\tpython\t2\t2026-05-01T10:00:00Z\n"; r.stdout != want {
 		t.Errorf("piped: %q, want %q", r.stdout, want)
 	}
-	r = exec(t, opts{env: s.env(), tty: true}, "pads", "env", "7")
+	r = invoke(t, opts{env: s.env(), tty: true}, "pads", "env", "7")
 	ok(t, r)
 	for _, want := range []string{"Language:  python\n", "Files:     2\n", "\nmain.py:\n    print(1)\n", "\nlogo.png:\n    (binary: not shown)\n"} {
 		if !strings.Contains(r.stdout, want) {
