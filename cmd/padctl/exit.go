@@ -24,9 +24,13 @@ const (
 // usageError is a mistake in the command line or the configuration.
 type usageError struct{ err error }
 
+// Error returns the mistake, as padctl prints it after "padctl: ".
 func (e *usageError) Error() string { return e.err.Error() }
+
+// Unwrap returns the error behind the mistake, if any.
 func (e *usageError) Unwrap() error { return e.err }
 
+// usageErrorf returns a usageError with a formatted message.
 func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }

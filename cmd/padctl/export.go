@@ -20,6 +20,8 @@ type exportOptions struct {
 	history bool
 }
 
+// newPadsExportCmd returns pads export: the transcript of an interview on
+// disk, written so that nothing from the service can reach outside DIR.
 func newPadsExportCmd(f *factory) *cobra.Command {
 	var o exportOptions
 	cmd := &cobra.Command{
@@ -54,6 +56,9 @@ named on stderr, and the export exits 1 after writing the rest.`,
 	return cmd
 }
 
+// run writes pad id's transcript into o.dir. A file that cannot be written
+// safely is skipped and named on stderr; the export then fails once the
+// rest is written.
 func (o *exportOptions) run(ctx context.Context, f *factory, c *padapi.Client, id padapi.ID) error {
 	tr, err := c.Pads.Transcript(ctx, id)
 	if err != nil {
@@ -111,9 +116,7 @@ func (o *exportOptions) run(ctx context.Context, f *factory, c *padapi.Client, i
 			case ctx.Err() != nil:
 				return ctx.Err()
 			case err != nil:
-				// %v: the history's own errors (a link the client
-				// refuses) are not the user's usage error.
-				fail(fmt.Errorf("the history of %s: %v", name, err))
+				fail(fmt.Errorf("the history of %s: %w", name, err))
 			default:
 				save(filepath.Join("history", name), []byte(text))
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -267,6 +268,24 @@ func TestGlobalFlagsAnywhere(t *testing.T) {
 	wrong := map[string]string{"PAD_BASE_URL": "https://wrong.example.com", "PAD_API_KEY": "wrong"}
 	ok(t, padctl(t, wrong, append(flags, "quota")...))
 	ok(t, padctl(t, env, "pads", "list", "--json"))
+}
+
+// The key given with --api-key cannot come out through fmt of what padctl
+// holds, whatever the verb.
+func TestKeyUnreachableByFmt(t *testing.T) {
+	srv, _ := fake(t)
+	var stdout, stderr bytes.Buffer
+	f := &factory{streams: streams{out: &stdout, err: &stderr}, getenv: func(string) string { return "" }}
+	if code := run(context.Background(), []string{"quota", "--base-url", srv.URL, "--api-key", srv.APIKey}, f); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+		for _, v := range []any{f, *f, f.flags, &f.flags.apiKey} {
+			if s := fmt.Sprintf(verb, v); strings.Contains(s, srv.APIKey) {
+				t.Errorf("fmt %s of %T shows the key: %s", verb, v, s)
+			}
+		}
+	}
 }
 
 func TestConfigurationErrors(t *testing.T) {

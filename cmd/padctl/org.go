@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// orgView prints an organization; its users are org users's.
 var orgView = view[padapi.Organization]{
 	noun: "organizations",
 	cols: []column[padapi.Organization]{
@@ -23,6 +24,7 @@ var orgView = view[padapi.Organization]{
 	},
 }
 
+// userView prints the users of an organization.
 var userView = view[padapi.OrganizationUser]{
 	noun: "users",
 	cols: []column[padapi.OrganizationUser]{
@@ -32,6 +34,7 @@ var userView = view[padapi.OrganizationUser]{
 	},
 }
 
+// userStatsView prints the rows of org stats: pads created per user.
 var userStatsView = view[padapi.UserStats]{
 	noun: "users with pads",
 	cols: []column[padapi.UserStats]{
@@ -41,6 +44,8 @@ var userStatsView = view[padapi.UserStats]{
 	},
 }
 
+// newOrgCmd returns org, which shows the organization, and its
+// subcommands.
 func newOrgCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "org",
@@ -76,6 +81,7 @@ organization that lets its users see all pads).`,
 	return cmd
 }
 
+// newOrgUsersCmd returns org users.
 func newOrgUsersCmd(f *factory) *cobra.Command {
 	var email string
 	cmd := &cobra.Command{
@@ -98,6 +104,8 @@ func newOrgUsersCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
+// newOrgStatsCmd returns org stats. The library checks the window (both
+// ends or neither, end not before start).
 func newOrgStatsCmd(f *factory) *cobra.Command {
 	var start, end timeFlag
 	cmd := &cobra.Command{
@@ -135,6 +143,7 @@ total; piped, the rows alone; --json gives everything.`,
 // timeFlag is a time given in RFC 3339, or a date (midnight UTC).
 type timeFlag struct{ time.Time }
 
+// Type, String and Set make timeFlag a pflag.Value.
 func (t *timeFlag) Type() string { return "time" }
 
 func (t *timeFlag) String() string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -87,7 +88,7 @@ func printOne[T any](f *factory, v view[T], item *T) error {
 		return nil
 	}
 	tw := newTable(f)
-	for _, c := range append(v.cols[:len(v.cols):len(v.cols)], v.detail...) {
+	for _, c := range slices.Concat(v.cols, v.detail) {
 		if s := format(c.value(item), true); s != "" {
 			fmt.Fprintf(tw, "%s:\t%s\n", c.name, s)
 		}
@@ -116,6 +117,7 @@ func writeRow[T any](w io.Writer, tty bool, cols []column[T], item *T) {
 	fmt.Fprintln(w, strings.Join(cells, "\t"))
 }
 
+// newTable returns a writer that aligns tab-separated cells on stdout.
 func newTable(f *factory) *tabwriter.Writer {
 	return tabwriter.NewWriter(f.out, 0, 4, 2, ' ', 0)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// padView prints pads.
 var padView = view[padapi.Pad]{
 	noun: "pads",
 	cols: []column[padapi.Pad]{
@@ -44,6 +45,7 @@ func padState(p *padapi.Pad) string {
 	return "open"
 }
 
+// eventView prints the events of a pad.
 var eventView = view[padapi.PadEvent]{
 	noun: "events",
 	cols: []column[padapi.PadEvent]{
@@ -56,6 +58,7 @@ var eventView = view[padapi.PadEvent]{
 	},
 }
 
+// envView prints an environment of a pad, its files' code on a terminal.
 var envView = view[padapi.PadEnvironment]{
 	noun: "environments",
 	cols: []column[padapi.PadEnvironment]{
@@ -81,6 +84,7 @@ var envView = view[padapi.PadEnvironment]{
 	},
 }
 
+// newPadsCmd returns the pads group and its commands.
 func newPadsCmd(f *factory) *cobra.Command {
 	events := newListCmd(f, "events PAD_ID", "List what happened in a pad: who joined and left, what ran", eventView,
 		func(c *padapi.Client, args []string) lister[padapi.PadEvent] {
@@ -127,6 +131,7 @@ type padOptions struct {
 	private, execution, end                           bool
 }
 
+// addFlags adds the flags pads create and pads update share.
 func (o *padOptions) addFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&o.title, "title", "", "the pad's title")
 	fl.StringVar(&o.language, "language", "", "the pad's language (python, ruby, ...)")
@@ -144,6 +149,7 @@ func given[T any](fl *pflag.FlagSet, name string, v T) *T {
 	return &v
 }
 
+// newPadsCreateCmd returns pads create.
 func newPadsCreateCmd(f *factory) *cobra.Command {
 	var o padOptions
 	cmd := &cobra.Command{
@@ -181,6 +187,7 @@ func newPadsCreateCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
+// newPadsUpdateCmd returns pads update.
 func newPadsUpdateCmd(f *factory) *cobra.Command {
 	var o padOptions
 	cmd := &cobra.Command{

@@ -4,13 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
+// questionView prints questions.
 var questionView = view[padapi.Question]{
 	noun: "questions",
 	cols: []column[padapi.Question]{
@@ -36,6 +36,7 @@ var questionView = view[padapi.Question]{
 	},
 }
 
+// newQuestionsCmd returns the questions group and its commands.
 func newQuestionsCmd(f *factory) *cobra.Command {
 	return newGroupCmd("questions", "List, show, create, change and delete questions",
 		newListCmd(f, "list", "List your questions", questionView, func(c *padapi.Client, _ []string) lister[padapi.Question] {
@@ -44,8 +45,8 @@ func newQuestionsCmd(f *factory) *cobra.Command {
 		newGetCmd(f, "get ID", "Show one question", questionView, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Question, error) {
 			return c.Questions.Get
 		}),
-		newQuestionWriteCmd(f, "create", "Create a question (--title and --language are required)"),
-		newQuestionWriteCmd(f, "update ID", "Change a question; only the flags given are sent"),
+		newQuestionWriteCmd(f, false),
+		newQuestionWriteCmd(f, true),
 		newDeleteCmd(f, "question", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Questions.Delete }),
 	)
 }
@@ -56,6 +57,7 @@ type questionOptions struct {
 	files, instructions                                                           []string
 }
 
+// addFlags adds the flags questions create and questions update share.
 func (o *questionOptions) addFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&o.title, "title", "", "the question's title")
 	fl.StringVar(&o.language, "language", "", "the question's language (python, ruby, ...)")
@@ -122,14 +124,13 @@ func readArg(flag, name string) ([]byte, error) {
 	return b, nil
 }
 
-// newQuestionWriteCmd returns questions create (use "create") or questions
-// update (use "update ID"): the same flags, and the same params.
-func newQuestionWriteCmd(f *factory, use, short string) *cobra.Command {
+// newQuestionWriteCmd returns questions create, or with update questions
+// update: the same flags, and the same params.
+func newQuestionWriteCmd(f *factory, update bool) *cobra.Command {
 	var o questionOptions
-	update := strings.HasPrefix(use, "update")
 	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
+		Use:   "create",
+		Short: "Create a question (--title and --language are required)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if update && !anyGiven(cmd) {
@@ -157,7 +158,7 @@ func newQuestionWriteCmd(f *factory, use, short string) *cobra.Command {
 		},
 	}
 	if update {
-		cmd.Args = cobra.ExactArgs(1)
+		cmd.Use, cmd.Short, cmd.Args = "update ID", "Change a question; only the flags given are sent", cobra.ExactArgs(1)
 	}
 	o.addFlags(cmd.Flags())
 	cmd.MarkFlagsMutuallyExclusive("contents", "contents-file")

@@ -28,6 +28,7 @@ func known(n int, ok bool) *int {
 	return &n
 }
 
+// newQuotaCmd returns quota.
 func newQuotaCmd(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "quota",

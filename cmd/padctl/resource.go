@@ -158,6 +158,7 @@ var sortNames = []string{"created", "created,desc", "created,asc", "updated", "u
 // accepted too.
 type sortFlag struct{ sort *padapi.Sort }
 
+// String, Type and Set make sortFlag a pflag.Value.
 func (s *sortFlag) String() string { return string(*s.sort) }
 func (s *sortFlag) Type() string   { return "order" }
 

@@ -25,9 +25,28 @@ const defaultTimeout = 30 * time.Second
 
 // globalFlags are the flags every command takes, before or after its name.
 type globalFlags struct {
-	baseURL, apiKey             string
+	baseURL                     string
+	apiKey                      keyFlag
 	json, fake, insecure, debug bool
 	timeout                     time.Duration
+}
+
+// keyFlag is --api-key. The key is kept behind a func, as padapi's client
+// keeps its own: fmt prints a func as an address whatever the verb, so
+// printing the factory or its flags can never show the key.
+type keyFlag struct{ key func() string }
+
+// Set, String and Type make keyFlag a pflag.Value.
+func (k *keyFlag) Set(v string) error { k.key = func() string { return v }; return nil }
+func (k *keyFlag) String() string     { return "" } // what help shows as the default: none
+func (k *keyFlag) Type() string       { return "string" }
+
+// get returns the key given, or "".
+func (k *keyFlag) get() string {
+	if k.key == nil {
+		return ""
+	}
+	return k.key()
 }
 
 // factory is what every command runs with (cli/cli's Factory): the output
@@ -84,7 +103,7 @@ Exit codes:
 	root.SetVersionTemplate(versionLine())
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.flags.baseURL, "base-url", "", "the service's base `URL` (default $PAD_BASE_URL, else "+defaultBaseURL+")")
-	pf.StringVar(&f.flags.apiKey, "api-key", "", "the API `KEY` (default $PAD_API_KEY; prefer the variable: flags show in ps)")
+	pf.Var(&f.flags.apiKey, "api-key", "the API `KEY` (default $PAD_API_KEY; prefer the variable: flags show in ps)")
 	pf.BoolVar(&f.flags.json, "json", false, "print the service's JSON; a list is one array")
 	pf.BoolVar(&f.flags.fake, "fake", false, "run against an in-process fake service with sample data")
 	pf.DurationVar(&f.flags.timeout, "timeout", defaultTimeout, "how long one request may take, 0 for no limit; $PAD_TIMEOUT sets the default")
@@ -159,7 +178,7 @@ func (f *factory) client() (*padapi.Client, error) {
 		return f.api, nil
 	}
 	baseURL := cmp.Or(f.flags.baseURL, f.getenv("PAD_BASE_URL"), defaultBaseURL)
-	apiKey := cmp.Or(f.flags.apiKey, f.getenv("PAD_API_KEY"))
+	apiKey := cmp.Or(f.flags.apiKey.get(), f.getenv("PAD_API_KEY"))
 	timeout := f.flags.timeout
 	if env := f.getenv("PAD_TIMEOUT"); env != "" && !f.persistent.Lookup("timeout").Changed {
 		d, err := time.ParseDuration(env)
