@@ -468,7 +468,7 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		for len(s.requests()) == 0 {
+		for len(s.requests()) == 0 && ctx.Err() == nil {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel()
