@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -82,6 +83,12 @@ func lines(s string) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// hasField reports whether a terminal listing shows "name: value",
+// however the column is padded.
+func hasField(out, name, value string) bool {
+	return regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `:\s+` + regexp.QuoteMeta(value) + `$`).MatchString(out)
 }
 
 // stub is a hand-made API server, for what the fake does not do (yet) and

@@ -22,9 +22,9 @@ func TestQuota(t *testing.T) {
 	}
 	r = invoke(t, opts{env: env, tty: true}, "quota")
 	ok(t, r)
-	for _, want := range []string{"Used:        12\n", "Limit:       50\n", "Remaining:   38\n", "Unlimited:   no\n", "Last reset:  "} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("on a terminal, no %q in:\n%s", want, r.stdout)
+	for _, f := range [][2]string{{"Used", "12"}, {"Limit", "50"}, {"Remaining", "38"}, {"Unlimited", "no"}} {
+		if !hasField(r.stdout, f[0], f[1]) {
+			t.Errorf("on a terminal, no %s: %s in:\n%s", f[0], f[1], r.stdout)
 		}
 	}
 	// Unlimited: no limit and nothing remaining to show, not zeros.
@@ -37,23 +37,34 @@ func TestQuota(t *testing.T) {
 }
 
 func TestPadsCreate(t *testing.T) {
-	srv, env := fake(t)
-	r := padctl(t, env, "pads", "create", "--title", "Interview", "--language", "go", "--contents", "package main",
-		"--notes", "n", "--private", "--execution=false", "--owner", "owner@example.com")
+	s := newStub(t, map[string]http.HandlerFunc{"POST /api/pads": reply(200, padJSON("NEW1", "[]"))})
+	r := padctl(t, s.env(), "pads", "create", "--title", "Interview", "--language", "go", "--contents", "package main",
+		"--notes", "n", "--private", "--execution=false", "--owner", "o@example.com")
 	ok(t, r)
-	pads := srv.Pads()
-	if len(pads) != 1 || !strings.HasPrefix(r.stdout, string(pads[0].ID)+"\tInterview\tgo\towner@example.com\topen\t") {
-		t.Fatalf("stdout %q, pads %+v", r.stdout, pads)
+	if !strings.HasPrefix(r.stdout, "NEW1\tTwo Sum\t") {
+		t.Errorf("stdout %q", r.stdout)
 	}
-	reqs := srv.Requests()
 	want := url.Values{"title": {"Interview"}, "language": {"go"}, "contents": {"package main"}, "notes": {"n"},
-		"private": {"true"}, "execution_enabled": {"false"}, "user_email": {"owner@example.com"}}
-	if diff := cmp.Diff(want, reqs[len(reqs)-1].Form); diff != "" {
+		"private": {"true"}, "execution_enabled": {"false"}, "user_email": {"o@example.com"}}
+	if diff := cmp.Diff(want, form(t, s.requests()[0])); diff != "" {
 		t.Errorf("form (-want +got):\n%s", diff)
 	}
-	// Only the flags given are sent.
+	r = padctl(t, s.env(), "pads", "create", "--question", "12")
+	ok(t, r)
+	if diff := cmp.Diff(url.Values{"question_id": {"12"}}, form(t, s.requests()[1])); diff != "" {
+		t.Errorf("--question: form (-want +got):\n%s", diff)
+	}
+
+	// Against the fake: the pad it stores is the one printed, and only the
+	// flags given are sent.
+	srv, env := fake(t)
+	r = padctl(t, env, "pads", "create", "--title", "Interview")
+	ok(t, r)
+	if pads := srv.Pads(); len(pads) != 1 || !strings.HasPrefix(r.stdout, string(pads[0].ID)+"\tInterview\t") {
+		t.Errorf("stdout %q, pads %+v", r.stdout, pads)
+	}
 	ok(t, padctl(t, env, "pads", "create"))
-	reqs = srv.Requests()
+	reqs := srv.Requests()
 	if form := reqs[len(reqs)-1].Form; len(form) != 0 {
 		t.Errorf("no flags sent %v", form)
 	}
@@ -76,8 +87,8 @@ func TestPadsUpdate(t *testing.T) {
 	p := srv.AddPad(padapi.Pad{Title: "Before"})
 	r := padctl(t, env, "pads", "update", string(p.ID), "--title", "After", "--end", "--private=false")
 	ok(t, r)
-	if !strings.HasPrefix(r.stdout, string(p.ID)+"\tAfter\t") || !strings.Contains(r.stdout, "\tended\t") {
-		t.Errorf("stdout %q", r.stdout)
+	if !strings.HasPrefix(r.stdout, string(p.ID)+"\tAfter\t") || srv.Pads()[0].EndedAt == nil {
+		t.Errorf("stdout %q, pad %+v", r.stdout, srv.Pads()[0])
 	}
 	reqs := srv.Requests()
 	want := url.Values{"title": {"After"}, "ended": {"true"}, "private": {"false"}}
