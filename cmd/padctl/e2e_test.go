@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/padinterview/padapi"
+)
+
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		r := padctl(t, nil, "completion", shell)
+		ok(t, r)
+		if !strings.Contains(r.stdout, "padctl") || len(r.stdout) < 1000 {
+			t.Errorf("completion %s: %d bytes:\n%.300s", shell, len(r.stdout), r.stdout)
+		}
+		if shell != "bash" {
+			continue
+		}
+		script := filepath.Join(t.TempDir(), "padctl.bash")
+		if err := os.WriteFile(script, []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("bash", "-n", script).CombinedOutput(); err != nil {
+			t.Errorf("bash -n: %v\n%s", err, out)
+		}
+	}
+	// What the scripts ask padctl for: the values --sort takes (the shell
+	// picks those that match), and no file names (directive 4).
+	r := padctl(t, nil, "__complete", "pads", "list", "--sort", "")
+	if r.code != 0 || r.stdout != strings.Join(sortNames, "\n")+"\n:4\n" {
+		t.Errorf("completing --sort: %+v", r)
+	}
+}
+
+// The built binary, run as a user runs it.
+func TestBinary(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "padctl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	srv, env := fake(t)
+	srv.SetQuota(50, 12)
+	padctl := func(env map[string]string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+		for k, v := range env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		return cmd, &stdout, &stderr
+	}
+	for _, tc := range []struct {
+		name   string
+		env    map[string]string
+		args   []string
+		code   int
+		stdout string // a prefix
+		stderr string // a prefix
+	}{
+		{"help", nil, nil, 0, "padctl is a command-line client", ""},
+		{"version", nil, []string{"--version"}, 0, "padctl " + padapi.Version + " go", ""},
+		{"quota", env, []string{"quota"}, 0, "12\t50\t38\tfalse\t", ""},
+		{"usage", env, []string{"pads", "lsit"}, 2, "", `padctl: unknown command "lsit" for "padctl pads"; did you mean list?`},
+		{"refused", env, []string{"pads", "get", ".."}, 2, "", "padctl: invalid argument"},
+		{"debug", env, []string{"--debug", "pads", "list"}, 0, "", "time="},
+		{"fake", nil, []string{"--fake", "pads", "list", "--json"}, 0, "[\n  {", ""},
+	} {
+		cmd, stdout, stderr := padctl(tc.env, tc.args...)
+		_ = cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != tc.code || !strings.HasPrefix(stdout.String(), tc.stdout) || !strings.HasPrefix(stderr.String(), tc.stderr) {
+			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s", tc.name, code, stdout, stderr)
+		}
+		if strings.Contains(stdout.String()+stderr.String(), srv.APIKey) {
+			t.Errorf("%s: printed the API key", tc.name)
+		}
+	}
+
+	// Over quota: exit 3, nothing created.
+	srv.SetQuota(1, 1)
+	cmd, _, stderr := padctl(env, "pads", "create", "--title", "x")
+	_ = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != exitOverQuota || len(srv.Pads()) != 0 {
+		t.Errorf("over quota: exit %d, %d pads, stderr:\n%s", code, len(srv.Pads()), stderr)
+	}
+
+	// --fake seeds pads with sample data.
+	cmd, stdout, _ := padctl(nil, "--fake", "pads", "list", "--json")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	var pads []padapi.Pad
+	if err := json.Unmarshal(stdout.Bytes(), &pads); err != nil || len(pads) == 0 {
+		t.Errorf("--fake: %v, %d pads", err, len(pads))
+	}
+
+	// Ctrl-C ends a request that hangs: exit 130.
+	s := newStub(t, map[string]http.HandlerFunc{"GET /api/quota": hang})
+	cmd, _, stderr = padctl(s.env(), "quota")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(s.requests()) == 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || stderr.String() != "padctl: interrupted\n" {
+		t.Errorf("interrupted: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"iter"
+	"strings"
+
+	"github.com/padinterview/padapi"
+	"github.com/spf13/cobra"
+)
+
+// This file holds the commands that pads, questions and the organization
+// share: list one page or all of them, get one, delete one.
+
+// pageQuery is the sort and page of a list: the shape of every list
+// method's options type (padapi.PadListOptions, ...).
+type pageQuery struct {
+	Sort padapi.Sort
+	Page int
+}
+
+// lister is one paged list of the API: a page at a time, or all of it.
+type lister[T any] struct {
+	page func(context.Context, pageQuery) (*padapi.Page[T], error)
+	all  func(context.Context, pageQuery) iter.Seq2[*T, error]
+}
+
+// paged makes a lister of a list method and its iterator, whatever their
+// options type.
+func paged[O ~struct {
+	Sort padapi.Sort
+	Page int
+}, T any](list func(context.Context, *O) (*padapi.Page[T], error), all func(context.Context, *O) iter.Seq2[*T, error]) lister[T] {
+	return lister[T]{
+		page: func(ctx context.Context, q pageQuery) (*padapi.Page[T], error) { o := O(q); return list(ctx, &o) },
+		all:  func(ctx context.Context, q pageQuery) iter.Seq2[*T, error] { o := O(q); return all(ctx, &o) },
+	}
+}
+
+// listOptions are the flags of every paged list.
+type listOptions struct {
+	sort  padapi.Sort
+	page  uint
+	all   bool
+	limit uint
+}
+
+// newListCmd returns a list command. pick chooses the list, given the
+// client and the command's arguments.
+func newListCmd[T any](f *factory, use, short string, v view[T], pick func(*padapi.Client, []string) lister[T]) *cobra.Command {
+	var o listOptions
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.client()
+			if err != nil {
+				return err
+			}
+			return runList(cmd.Context(), f, &o, v, pick(c, args))
+		},
+	}
+	fl := cmd.Flags()
+	fl.Var(&sortFlag{&o.sort}, "sort", "the order: created or updated, then ,desc (the default) or ,asc")
+	fl.UintVar(&o.page, "page", 0, "show page `N` (50 items a page; default the first)")
+	fl.BoolVar(&o.all, "all", false, "follow every page")
+	fl.UintVar(&o.limit, "limit", 0, "stop after `N` items, following pages as needed")
+	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(sortNames, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// runList lists one page (--page, default the first), or with --all or
+// --limit follows the pages. When a page is not all there is, stderr says so.
+func runList[T any](ctx context.Context, f *factory, o *listOptions, v view[T], l lister[T]) error {
+	q := pageQuery{Sort: o.sort, Page: int(o.page)}
+	if !o.all && o.limit == 0 {
+		p, err := l.page(ctx, q)
+		if err != nil {
+			return err
+		}
+		if err := printList(f, v, p.Items); err != nil {
+			return err
+		}
+		if p.NextPage != "" {
+			f.note("showing %d of %d %s; --all, --limit N or --page N for more", len(p.Items), p.Total, v.noun)
+		}
+		return nil
+	}
+	items := []T{}
+	update, done := f.progress(v.noun)
+	defer done()
+	for item, err := range l.all(ctx, q) {
+		if err != nil {
+			return err
+		}
+		items = append(items, *item)
+		update(len(items))
+		if o.limit > 0 && len(items) >= int(o.limit) {
+			break
+		}
+	}
+	done() // before the table goes to the same terminal
+	return printList(f, v, items)
+}
+
+// newGetCmd returns a command that shows one resource by ID.
+func newGetCmd[T any](f *factory, use, short string, v view[T], get func(*padapi.Client) func(context.Context, padapi.ID) (*T, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.client()
+			if err != nil {
+				return err
+			}
+			item, err := get(c)(cmd.Context(), padapi.ID(args[0]))
+			if err != nil {
+				return err
+			}
+			return printOne(f, v, item)
+		},
+	}
+}
+
+// newDeleteCmd returns a command that deletes one resource by ID. With
+// --json it prints the service's answer to a delete, {"status":"OK"}.
+func newDeleteCmd(f *factory, noun string, del func(*padapi.Client) func(context.Context, padapi.ID) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   "delete ID",
+		Short: "Delete a " + noun,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.client()
+			if err != nil {
+				return err
+			}
+			if err := del(c)(cmd.Context(), padapi.ID(args[0])); err != nil {
+				return err
+			}
+			if f.flags.json {
+				return printJSON(f, map[string]string{"status": "OK"})
+			}
+			f.note("deleted %s %s", noun, args[0])
+			return nil
+		},
+	}
+}
+
+// sortNames are the values --sort takes, for help and completion. Without a
+// direction the order is the service's default, newest first.
+var sortNames = []string{"created", "created,desc", "created,asc", "updated", "updated,desc", "updated,asc"}
+
+// sortFlag is --sort. The service's own spellings (created_at,asc) are
+// accepted too.
+type sortFlag struct{ sort *padapi.Sort }
+
+// String, Type and Set make sortFlag a pflag.Value.
+func (s *sortFlag) String() string { return string(*s.sort) }
+func (s *sortFlag) Type() string   { return "order" }
+
+func (s *sortFlag) Set(v string) error {
+	field, dir, hasDir := strings.Cut(v, ",")
+	field = strings.TrimSuffix(field, "_at")
+	if (field != "created" && field != "updated") || (hasDir && dir != "asc" && dir != "desc") {
+		return errors.New("want created or updated, optionally followed by ,asc or ,desc")
+	}
+	*s.sort = padapi.Sort(field + "_at," + cmp.Or(dir, "desc"))
+	return nil
+}
