@@ -169,15 +169,15 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	for _, opt := range opts {
 		opt(cfg)
 		if cfg.err != nil {
-			return nil, cfg.err
+			return nil, configError{cfg.err}
 		}
 	}
 	if err := checkAPIKey(apiKey); err != nil {
-		return nil, err
+		return nil, configError{err}
 	}
 	base, err := checkBaseURL(baseURL, cfg.insecure)
 	if err != nil {
-		return nil, err
+		return nil, configError{err}
 	}
 	key := newCredential(apiKey)
 	cfg.base, cfg.key = base, func() *credential { return key }

@@ -48,12 +48,25 @@ var (
 	// anything: an empty or dot ID, a nil context, params that cannot go
 	// together (contents with a question ID), a question create without a
 	// title or language, a stats window with one end, a history link that
-	// is not https.
+	// is not https; and NewClient refusing a base URL, key or option.
 	ErrInvalidArgument = errors.New("invalid argument")
 )
 
 // argError is an argument the client refused before sending anything.
 type argError string
+
+// configError is NewClient refusing its arguments: its text is the
+// refusal's own, and it matches ErrInvalidArgument.
+type configError struct{ err error }
+
+// Error returns the refusal's text.
+func (e configError) Error() string { return e.err.Error() }
+
+// Unwrap returns the refusal.
+func (e configError) Unwrap() error { return e.err }
+
+// Is matches ErrInvalidArgument.
+func (e configError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // Error reads like "padapi: invalid argument: empty ID".
 func (e argError) Error() string { return "padapi: invalid argument: " + string(e) }

@@ -328,3 +328,36 @@ func TestInvalidArgumentsSendNothing(t *testing.T) {
 		t.Errorf("%d requests, want 0", got)
 	}
 }
+
+// NewClient's refusals match ErrInvalidArgument and keep their own text.
+func TestNewClientRefusalsAreInvalidArgument(t *testing.T) {
+	for name, call := range map[string]func() error{
+		"base URL":     func() error { _, err := padapi.NewClient("ftp://x", testKey); return err },
+		"plain http":   func() error { _, err := padapi.NewClient("http://pads.example.com", testKey); return err },
+		"empty key":    func() error { _, err := padapi.NewClient(testBase, ""); return err },
+		"retry option": func() error { _, err := padapi.NewClient(testBase, testKey, padapi.WithRetry(-1, 0, 0)); return err },
+	} {
+		err := call()
+		if !errors.Is(err, padapi.ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "padapi: ") || strings.Contains(err.Error(), "invalid argument") {
+			t.Errorf("%s: error %v, want ErrInvalidArgument with the refusal's own text", name, err)
+		}
+	}
+}
+
+// An environment ID that the service lists but Environment would refuse is
+// a bad answer, not the caller's ErrInvalidArgument; nothing more is sent.
+func TestTranscriptBadEnvironmentIDFromService(t *testing.T) {
+	c, mux := setup(t, noRetry)
+	var n atomic.Int32
+	mux.HandleFunc("GET "+gwPrefix+"/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		respond(w, http.StatusOK, []byte(`{"status":"OK","id":"P1","pad_environment_ids":[1,".."]}`))
+	})
+	_, err := c.Pads.Transcript(context.Background(), "P1")
+	if err == nil || errors.Is(err, padapi.ErrInvalidArgument) || !strings.Contains(err.Error(), `environment ID ".."`) {
+		t.Errorf("error %v, want one naming the bad ID that is not ErrInvalidArgument", err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("%d requests, want only the pad's", got)
+	}
+}

@@ -2,6 +2,8 @@ package padapi
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"slices"
 	"sync"
 )
@@ -37,6 +39,13 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 	ids := slices.Clone(pad.PadEnvironmentIDs)
 	if a := pad.ActiveEnvironmentID; a != nil && *a != "" && !slices.Contains(ids, *a) {
 		ids = append(ids, *a)
+	}
+	for _, envID := range ids {
+		// An ID that Environment would refuse came from the service, not
+		// the caller: it is a bad answer, not ErrInvalidArgument.
+		if _, err := resourcePath("/api/pad_environments", envID); err != nil {
+			return nil, fmt.Errorf("padapi: GET /api/pads/%s: the pad lists environment ID %q, which names no environment", url.PathEscape(string(pad.ID)), envID)
+		}
 	}
 	t := &Transcript{Pad: pad, Events: []PadEvent{}, Environments: make([]PadEnvironment, len(ids))}
 
