@@ -330,6 +330,7 @@ type call struct {
 	uncertain bool   // an attempt may have reached the service and got no definite answer
 	answer    []byte // the success body, read by the response handler
 	answerErr error  // ErrResponseTooLarge, when it was
+	read      bool   // the last attempt's success body was read to its end
 
 	// What httptrace reported of the current attempt (creates only): the
 	// transport took the request (traced), and wrote its headers (wrote).
@@ -409,6 +410,7 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 			return nil
 		}
 		st.answer, st.answerErr = readBody(resp, c.cfg.maxBody)
+		st.read = st.answerErr == nil
 		if errors.Is(st.answerErr, ErrResponseTooLarge) {
 			return nil // a definite answer, for decode to report
 		}
@@ -421,7 +423,12 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 		}
 		return false, st.transportError(err)
 	}
-	defer discard(resp.Body)
+	if st.read && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		// The answer was read to its end: nothing is left to drain.
+		defer resp.Body.Close()
+	} else {
+		defer discard(resp.Body)
+	}
 	return c.decode(st, resp, out)
 }
 
@@ -518,15 +525,15 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 	if resp.ContentLength > max {
 		return nil, ErrResponseTooLarge
 	}
-	r := io.LimitReader(resp.Body, max+1)
 	var data []byte
 	var err error
 	if resp.ContentLength >= 0 {
 		// One allocation of the announced size; the +1 lets the read see
-		// EOF (or a body longer than announced) without growing.
+		// EOF (or a body longer than announced) without growing, and
+		// bounds the read without a LimitReader.
 		data = make([]byte, resp.ContentLength+1)
 		var n int
-		n, err = io.ReadFull(r, data)
+		n, err = io.ReadFull(resp.Body, data)
 		data = data[:n]
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			err = nil
@@ -535,7 +542,7 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 			}
 		}
 	} else {
-		data, err = io.ReadAll(r)
+		data, err = io.ReadAll(io.LimitReader(resp.Body, max+1))
 	}
 	if err != nil {
 		return nil, err
@@ -580,13 +587,17 @@ func one[W any, PW interface {
 	*W
 	response
 }, T any](ctx context.Context, c *Client, r request, conv func(*W) T) (*T, error) {
-	w := PW(new(W))
-	found, err := c.do(ctx, r, w)
+	// The wire value and the result share one allocation.
+	both := new(struct {
+		w W
+		v T
+	})
+	found, err := c.do(ctx, r, PW(&both.w))
 	if err != nil || !found {
 		return nil, err
 	}
-	v := conv(w)
-	return &v, nil
+	both.v = conv(&both.w)
+	return &both.v, nil
 }
 
 // resourcePath joins a collection path and an ID, escaped so that an ID can
