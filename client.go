@@ -69,6 +69,7 @@ type config struct {
 	logger    *slog.Logger
 	maxBody   int64
 	insecure  bool
+	pages     int // WithConcurrentPages
 	err       error
 
 	// key returns what the client knows of its API key. A func, because

@@ -20,13 +20,15 @@ type Transcript struct {
 	Environments []PadEnvironment
 }
 
-// transcriptWorkers is how many environments Transcript fetches at once.
+// transcriptWorkers is how many environments, and how many pages of
+// events, Transcript fetches at once.
 const transcriptWorkers = 8
 
 // Transcript returns one pad with its event log and environments: the text
 // dump of an interview after the fact. It reads the pad, then its events
-// and its environments at the same time (up to 8 environments at once), and
-// fails as a whole on the first error, cancelling the rest.
+// and its environments at the same time (up to 8 pages of events and 8
+// environments at once, whatever WithConcurrentPages says), and fails as a
+// whole on the first error, cancelling the rest.
 func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error) {
 	pad, err := s.Get(ctx, id)
 	if err != nil {
@@ -35,6 +37,10 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 	ids := slices.Clone(pad.PadEnvironmentIDs)
 	if a := pad.ActiveEnvironmentID; a != nil && *a != "" && !slices.Contains(ids, *a) {
 		ids = append(ids, *a)
+	}
+	events, err := resourcePath("/api/pads", pad.ID)
+	if err != nil {
+		return nil, err
 	}
 	t := &Transcript{Pad: pad, Events: []PadEvent{}, Environments: make([]PadEnvironment, len(ids))}
 
@@ -52,7 +58,7 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 	wg.Add(1 + len(ids))
 	go func() {
 		defer wg.Done()
-		for ev, err := range s.AllEvents(ctx, pad.ID, nil) {
+		for ev, err := range allPages(ctx, s.client, events+"/events", "events", listOptions{}, (*eventWire).event, transcriptWorkers) {
 			if err != nil {
 				fail(err)
 				return
