@@ -3,6 +3,7 @@ package padapi
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,7 +70,8 @@ type config struct {
 	logger    *slog.Logger
 	maxBody   int64
 	insecure  bool
-	pages     int // WithConcurrentPages
+	pages     int         // WithConcurrentPages
+	tls       *tls.Config // for the client's own pool; tests only
 	err       error
 
 	// key returns what the client knows of its API key. A func, because
@@ -186,7 +188,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{cfg: cfg}
 	t := &transport{caller: cfg.hc}
 	if cfg.hc == nil {
-		t.own = newTransport()
+		t.own = newTransport(cfg.tls)
 	}
 	hc := &http.Client{
 		Transport: t,
@@ -256,7 +258,8 @@ func isLoopback(host string) bool {
 }
 
 // transport sends each request through the caller's http.Client transport,
-// read at every request, or through the client's own (newTransport). It does not
+// read at every request, or through the client's own (newTransport, in
+// transport.go). It does not
 // offer CloseIdleConnections, so go-retryablehttp's habit of closing idle
 // connections after every failed call cannot empty a pool it does not own.
 type transport struct {
@@ -272,35 +275,6 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return rt.RoundTrip(r)
 	}
 	return http.DefaultTransport.RoundTrip(r)
-}
-
-// poolSize is how many connections the client's own pool holds to the
-// service, at most: all of them may stay idle between calls, and a call
-// beyond them waits for a free one (within its context).
-const poolSize = 64
-
-// newTransport is the client's own connection pool. net/http keeps only two
-// idle connections per host by default (go-cleanhttp's pool GOMAXPROCS+1), so
-// a service making many concurrent calls would keep opening connections and
-// closing them again. This pool keeps every connection it opens, up to
-// poolSize: as many may be idle as may be open, so none is ever closed for
-// lack of room. The bound also covers the dials net/http starts for calls
-// that a connection freed meanwhile then serves ("late binding"): without
-// it, 64 calls starting at once opened up to 90 connections.
-//
-// An application that replaced http.DefaultTransport (a tracing wrapper,
-// httpmock.Activate) gets that transport as it is, as its other net/http
-// calls do; WithHTTPClient brings any other.
-func newTransport() http.RoundTripper {
-	def, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return http.DefaultTransport
-	}
-	t := def.Clone()
-	t.MaxIdleConns = poolSize
-	t.MaxIdleConnsPerHost = poolSize
-	t.MaxConnsPerHost = poolSize
-	return t
 }
 
 // request is one API call as the pipeline sends it.

@@ -1,11 +1,15 @@
 module github.com/padinterview/padapi
 
-go 1.24
+go 1.26.0
 
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2
+	golang.org/x/net v0.62.0
 )
 
-require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+require (
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)
