@@ -306,6 +306,9 @@ type call struct {
 	answer    []byte // the success body, read by the response handler
 	answerErr error  // ErrResponseTooLarge, when it was
 	read      bool   // the last attempt's success body was read to its end
+	// inFlight is set while the client's own pool sends an attempt over
+	// HTTP/1.1, for its dials to tell whether they are still needed.
+	inFlight atomic.Bool
 
 	// What httptrace reported of the current attempt (creates only): the
 	// transport took the request (traced), and wrote its headers (wrote).

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 x/net v0.62 deprecates http2.Transport for net/http's, but net/http (Go 1.26) does not coalesce HTTP/2 dials: see newTransport.
+
 package padapi
 
 import (
@@ -7,7 +9,10 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/net/http2"
 )
@@ -33,6 +38,11 @@ const dialsAtOnce = 8
 //     connection it opens idle (until IdleConnTimeout), so no burst opens
 //     connections only to close them. Since at most dialsAtOnce are being
 //     opened at once, a burst of 1 024 callers ramps up instead of storming.
+//
+// x/net v0.62 marks http2.Transport deprecated in favour of http.Transport,
+// whose HTTP/2 it wraps from Go 1.27 on, keeping its dial coalescing; on
+// Go 1.26 it runs its own client. Until net/http coalesces dials itself,
+// it is the only maintained HTTP/2 client that does.
 //
 // A server's first HTTPS connection offers both protocols; when the server
 // picks HTTP/1.1 that connection is closed and the host goes over HTTP/1.1
@@ -72,7 +82,7 @@ func newTransport(tlsConfig *tls.Config) http.RoundTripper {
 		IdleConnTimeout: p.h1.IdleConnTimeout,
 		DialTLSContext: func(ctx context.Context, network, addr string, cfg *tls.Config) (net.Conn, error) {
 			c, err := p.dialTLS(ctx, network, addr, cfg, "h2", "http/1.1")
-			if err == nil && c.ConnectionState().NegotiatedProtocol != "h2" {
+			if err == nil && c.(*tls.Conn).ConnectionState().NegotiatedProtocol != "h2" {
 				_ = c.Close()
 				return nil, errNoHTTP2
 			}
@@ -91,7 +101,31 @@ type pool struct {
 
 	mu    sync.RWMutex
 	hosts map[string]protocol // by URL host, what an HTTPS host speaks
-	dials map[string]chan struct{}
+	// The HTTP/1.1 connections of each host, by URL host (busy) and by
+	// dial address (the rest).
+	byHost, byAddr map[string]*hostConns
+}
+
+// hostConns is what the pool needs and has of one host's connections.
+// Guarded by pool.mu.
+type hostConns struct {
+	busy    int // HTTP/1.1 requests between the start and end of RoundTrip
+	open    int // HTTP/1.1 connections open
+	dialing int // connections being opened, over either protocol
+	waiting int // dials waiting to be needed (dialWhenNeeded)
+	// tracked is set when requests count as busy here: when a request's
+	// host and port are the dial's address. A dial to a proxy is not.
+	tracked bool
+	// wake is closed, and cleared, when a waiting dial should look again.
+	wake chan struct{}
+}
+
+// signal wakes the dials that wait for a change. p.mu must be held.
+func (h *hostConns) signal() {
+	if h.wake != nil {
+		close(h.wake)
+		h.wake = nil
+	}
 }
 
 // protocol is what the pool knows of an HTTPS host.
@@ -108,7 +142,7 @@ var errNoHTTP2 = errors.New("padapi: the server does not speak HTTP/2")
 
 func (p *pool) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.URL.Scheme != "https" {
-		return p.h1.RoundTrip(r)
+		return p.roundTripH1(r)
 	}
 	p.mu.RLock()
 	proto := p.hosts[r.URL.Host]
@@ -121,14 +155,14 @@ func (p *pool) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	if proto == speaksHTTP1 {
-		return p.h1.RoundTrip(r)
+		return p.roundTripH1(r)
 	}
 	resp, err := p.h2.RoundTrip(r)
 	switch {
 	case errors.Is(err, errNoHTTP2):
 		// Nothing was sent: the body is still unread.
 		p.learn(r.URL.Host, speaksHTTP1)
-		return p.h1.RoundTrip(r)
+		return p.roundTripH1(r)
 	case err == nil && proto == unknown:
 		p.learn(r.URL.Host, speaksHTTP2)
 	}
@@ -142,64 +176,178 @@ func (p *pool) learn(host string, proto protocol) protocol {
 	return proto
 }
 
-// dialBounded opens a connection once fewer than dialsAtOnce are being
-// opened to addr.
-func (p *pool) dialBounded(ctx context.Context, network, addr string) (net.Conn, error) {
-	release, err := p.dialSlot(ctx, addr)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	return p.dial(ctx, network, addr)
-}
-
-// dialTLS opens a TLS connection offering protos, as dialBounded does: the
-// handshake, the costly part, holds the slot too.
-func (p *pool) dialTLS(ctx context.Context, network, addr string, cfg *tls.Config, protos ...string) (*tls.Conn, error) {
-	release, err := p.dialSlot(ctx, addr)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	raw, err := p.dial(ctx, network, addr)
-	if err != nil {
-		return nil, err
-	}
-	cfg = cfg.Clone()
-	cfg.NextProtos = protos
-	if cfg.ServerName == "" {
-		cfg.ServerName, _, _ = net.SplitHostPort(addr)
-	}
-	if d := p.h1.TLSHandshakeTimeout; d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
-	conn := tls.Client(raw, cfg)
-	if err := conn.HandshakeContext(ctx); err != nil {
-		_ = raw.Close()
-		return nil, err
-	}
-	return conn, nil
-}
-
-// dialSlot waits until fewer than dialsAtOnce connections are being opened
-// to addr, and returns the function that frees the slot it takes.
-func (p *pool) dialSlot(ctx context.Context, addr string) (release func(), err error) {
+// roundTripH1 sends r over HTTP/1.1, counting it busy for dialWhenNeeded
+// and marking its call in flight.
+func (p *pool) roundTripH1(r *http.Request) (*http.Response, error) {
+	st, _ := r.Context().Value(callKey{}).(*call)
 	p.mu.Lock()
-	if p.dials == nil {
-		p.dials = map[string]chan struct{}{}
+	h := p.byHost[r.URL.Host]
+	if h == nil {
+		h = p.hostConnsLocked(r.URL.Host, canonicalAddr(r.URL))
 	}
-	slots := p.dials[addr]
-	if slots == nil {
-		slots = make(chan struct{}, dialsAtOnce)
-		p.dials[addr] = slots
+	h.busy++
+	if st != nil {
+		st.inFlight.Store(true)
+	}
+	if h.waiting > 0 {
+		h.signal()
 	}
 	p.mu.Unlock()
-	select {
-	case slots <- struct{}{}:
-		return func() { <-slots }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+
+	resp, err := p.h1.RoundTrip(r)
+
+	p.mu.Lock()
+	h.busy--
+	if st != nil {
+		st.inFlight.Store(false)
 	}
+	if h.waiting > 0 {
+		h.signal()
+	}
+	p.mu.Unlock()
+	return resp, err
+}
+
+// hostConnsLocked returns the record of the host at addr, making it when
+// there is none. p.mu must be held.
+func (p *pool) hostConnsLocked(host, addr string) *hostConns {
+	h := p.byAddr[addr]
+	if h == nil {
+		if p.byAddr == nil {
+			p.byHost, p.byAddr = map[string]*hostConns{}, map[string]*hostConns{}
+		}
+		h = &hostConns{}
+		p.byAddr[addr] = h
+	}
+	if host != "" {
+		p.byHost[host] = h
+		h.tracked = true
+	}
+	return h
+}
+
+// canonicalAddr is the address net/http dials for u: its host and port,
+// the scheme's port when it has none.
+func canonicalAddr(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "443"
+		if u.Scheme == "http" {
+			port = "80"
+		}
+	}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// errDialNotNeeded ends a dial whose request was served without it.
+var errDialNotNeeded = errors.New("padapi: connection not needed")
+
+// dialBounded opens an HTTP/1.1 connection to addr when dialWhenNeeded
+// says so.
+func (p *pool) dialBounded(ctx context.Context, network, addr string) (net.Conn, error) {
+	return p.dialWhenNeeded(ctx, addr, true, func() (net.Conn, error) { return p.dial(ctx, network, addr) })
+}
+
+// dialWhenNeeded runs dial once fewer than dialsAtOnce connections are being
+// opened to addr and, for an HTTP/1.1 connection (h1), once it is needed:
+// fewer connections are open or being opened than requests are busy.
+//
+// net/http dials for every request that finds no idle connection, and
+// gives the request whichever connection is ready first: the one it
+// dialed, or one that another request has just freed. Under a cap on
+// connections a dial beyond the cap waits, and is dropped when its request
+// has been served; without one, every such dial went through, and 64
+// goroutines opened some 300 connections over 6 400 loopback calls. So an
+// HTTP/1.1 dial that is not needed waits for its request: it dials when
+// the request still needs a connection, and ends with errDialNotNeeded
+// (which net/http drops) when the request got one and returned.
+func (p *pool) dialWhenNeeded(ctx context.Context, addr string, h1 bool, dial func() (net.Conn, error)) (net.Conn, error) {
+	st, _ := ctx.Value(callKey{}).(*call)
+	p.mu.Lock()
+	h := p.hostConnsLocked("", addr)
+	wait := h1 && st != nil && h.tracked
+	for h.dialing >= dialsAtOnce || (wait && h.open+h.dialing >= h.busy) {
+		if wait && !st.inFlight.Load() {
+			p.mu.Unlock()
+			return nil, errDialNotNeeded
+		}
+		if h.wake == nil {
+			h.wake = make(chan struct{})
+		}
+		wake := h.wake
+		h.waiting++
+		p.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+		}
+		p.mu.Lock()
+		h.waiting--
+		if err := ctx.Err(); err != nil {
+			p.mu.Unlock()
+			return nil, err
+		}
+	}
+	h.dialing++
+	p.mu.Unlock()
+
+	conn, err := dial()
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	h.dialing--
+	h.signal()
+	if err != nil || !h1 {
+		return conn, err
+	}
+	h.open++
+	return &countedConn{Conn: conn, p: p, h: h}, nil
+}
+
+// countedConn is an HTTP/1.1 connection that counts itself out of its
+// host's open connections when it closes.
+type countedConn struct {
+	net.Conn
+	p      *pool
+	h      *hostConns
+	closed atomic.Bool
+}
+
+func (c *countedConn) Close() error {
+	if c.closed.CompareAndSwap(false, true) {
+		c.p.mu.Lock()
+		c.h.open--
+		c.h.signal()
+		c.p.mu.Unlock()
+	}
+	return c.Conn.Close()
+}
+
+// dialTLS opens a TLS connection offering protos, as dialWhenNeeded allows:
+// the handshake, the costly part, counts as dialing too.
+func (p *pool) dialTLS(ctx context.Context, network, addr string, cfg *tls.Config, protos ...string) (net.Conn, error) {
+	h1 := !slices.Contains(protos, "h2")
+	return p.dialWhenNeeded(ctx, addr, h1, func() (net.Conn, error) {
+		raw, err := p.dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		cfg = cfg.Clone()
+		cfg.NextProtos = protos
+		if cfg.ServerName == "" {
+			cfg.ServerName, _, _ = net.SplitHostPort(addr)
+		}
+		hctx := ctx
+		if d := p.h1.TLSHandshakeTimeout; d > 0 {
+			var cancel context.CancelFunc
+			hctx, cancel = context.WithTimeout(ctx, d)
+			defer cancel()
+		}
+		conn := tls.Client(raw, cfg)
+		if err := conn.HandshakeContext(hctx); err != nil {
+			_ = raw.Close()
+			return nil, err
+		}
+		return conn, nil
+	})
 }
