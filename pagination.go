@@ -122,12 +122,17 @@ func list[W, T any](ctx context.Context, c *Client, path, key string, opts listO
 	if _, err := c.do(ctx, request{method: http.MethodGet, path: path, query: opts.query()}, w); err != nil {
 		return nil, err
 	}
+	return convertPage(w, conv), nil
+}
+
+// convertPage converts a decoded list response.
+func convertPage[W, T any](w *pageWire[W], conv func(*W) T) *Page[T] {
 	items := *w.items
 	p := &Page[T]{Items: make([]T, len(items)), Total: w.Total, NextPage: w.NextPage, PrevPage: w.PrevPage}
 	for i := range items {
 		p.Items[i] = conv(&items[i])
 	}
-	return p, nil
+	return p
 }
 
 // WithConcurrentPages lets the iterators (Pads.All, Pads.AllEvents,

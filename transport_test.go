@@ -92,8 +92,9 @@ func callAtOnce(t *testing.T, c *padapi.Client, calls, rounds int) {
 }
 
 // TestPoolHTTP2FewConnections: against a server that offers HTTP/2, 300
-// calls at once share one connection (the server allows 250 streams on
-// one, so two at most), and no connection is dialed to be thrown away.
+// calls at once share a few connections (the server allows 250 streams on
+// one, and a new connection takes 100 until the server says so: three at
+// most), and no connection is dialed to be thrown away.
 func TestPoolHTTP2FewConnections(t *testing.T) {
 	s := newTransportServer(t, true, true, 20*time.Millisecond)
 	callAtOnce(t, s.client(t), 300, 2)
@@ -101,8 +102,8 @@ func TestPoolHTTP2FewConnections(t *testing.T) {
 	if s.h1.Load() != 0 || s.h2.Load() != 600 {
 		t.Errorf("%d requests over HTTP/1.1, %d over HTTP/2; want all 600 over HTTP/2", s.h1.Load(), s.h2.Load())
 	}
-	if n := s.opened.Load(); n > 2 {
-		t.Errorf("%d connections for 300 calls at once, want 1 or 2", n)
+	if n := s.opened.Load(); n > 3 {
+		t.Errorf("%d connections for 300 calls at once, want at most 3", n)
 	}
 	if n := s.closed.Load(); n != 0 {
 		t.Errorf("%d connections closed, want none", n)
