@@ -66,7 +66,7 @@ function ratio(label, x, y, unit, diff,   k, n, a) {
 }
 END {
 	printf "\nmedians of %d rounds [lowest..highest]\n", rounds
-	split("ns/op allocs/op calls/s p50-ms p99-ms conns closed s/list peak-pages held-pages", units, " ")
+	split("ns/op allocs/op calls/s p50-ms p99-ms conns closed s/list peak-pages", units, " ")
 	for (i = 1; i <= names; i++) {
 		line = ""
 		for (u = 1; u in units; u++) if (has[order[i], units[u]]) line = line "  " units[u] " " figure(order[i], units[u])
@@ -83,6 +83,7 @@ END {
 		ratio("20 ms, h" p ", " gs[g] " goroutines: sdk / v1", pre "sdk/g=" gs[g], pre "v1/g=" gs[g], "calls/s")
 		ratio("20 ms, h" p ", " gs[g] " goroutines: net/http h2 8 conns / v1", pre "nethttp8/g=" gs[g], pre "v1/g=" gs[g], "calls/s")
 	}
+	ratio("20 ms, 1024 goroutines: sdk over h2 / v1 over h1", "BenchmarkLatency/proto=h2/pool=sdk/g=1024", "BenchmarkLatency/proto=h1/pool=v1/g=1024", "calls/s")
 	ratio("200 pages at 20 ms: All / page by page", "BenchmarkPadsAll200/loop=all", "BenchmarkPadsAll200/loop=list", "s/list")
 	ratio("200 pages at 20 ms: All, 8 at once / page by page", "BenchmarkPadsAll200/loop=all8", "BenchmarkPadsAll200/loop=list", "s/list")
 }

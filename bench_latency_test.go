@@ -228,9 +228,9 @@ func BenchmarkPadsAll200(b *testing.B) {
 	}{{"all", nil}, {"all8", []padapi.Option{padapi.WithConcurrentPages(8)}}} {
 		b.Run("loop="+loop.name, func(b *testing.B) {
 			c := benchClient(b, srv.URL, loop.opts...)
-			peak, held := 0.0, 0.0
+			peak := 0.0
 			if loop.opts != nil {
-				peak, held = benchPeakPages(b, c, pages)
+				peak = benchPeakPages(b, c, pages)
 			}
 			b.ResetTimer()
 			for range b.N {
@@ -246,7 +246,6 @@ func BenchmarkPadsAll200(b *testing.B) {
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/list")
 			if peak > 0 {
 				b.ReportMetric(peak, "peak-pages")
-				b.ReportMetric(held, "held-pages")
 			}
 		})
 	}
@@ -255,12 +254,11 @@ func BenchmarkPadsAll200(b *testing.B) {
 // benchPeakPages runs one Pads.All over pages pages and returns its peak
 // live heap, in pages: the live heap read at the first pad of every page,
 // above a baseline read before the loop (after a first loop has opened the
-// connections), divided by the live heap one decoded page takes. peak is
-// read at once, and so counts the pages being decoded at that moment
-// (their body and wire structs, about two pages each); held is read
-// benchSettle later, when those decodes are done: the pages the loop
-// holds.
-func benchPeakPages(b *testing.B, c *padapi.Client, pages int) (peak, held float64) {
+// connections), divided by the live heap one decoded page takes. With
+// fetches under way, a reading also counts the pages being decoded at that
+// moment (a body and its wire structs: about two pages each), and what
+// they allocate while the collection runs.
+func benchPeakPages(b *testing.B, c *padapi.Client, pages int) float64 {
 	ctx := context.Background()
 	// One loop first opens the connections the measured one uses, whose
 	// buffers are no page's memory.
@@ -278,6 +276,7 @@ func benchPeakPages(b *testing.B, c *padapi.Client, pages int) (peak, held float
 	runtime.KeepAlive(page)
 
 	base := benchLiveHeap()
+	peak := 0.0
 	n := 0
 	for _, err := range c.Pads.All(ctx, nil) {
 		if err != nil {
@@ -285,20 +284,14 @@ func benchPeakPages(b *testing.B, c *padapi.Client, pages int) (peak, held float
 		}
 		if n%50 == 0 {
 			peak = max(peak, float64(benchLiveHeap()-base))
-			time.Sleep(benchSettle)
-			held = max(held, float64(benchLiveHeap()-base))
 		}
 		n++
 	}
 	if n != pages*50 {
 		b.Fatalf("%d pads, want %d", n, pages*50)
 	}
-	return peak / pageBytes, held / pageBytes
+	return peak / pageBytes
 }
-
-// benchSettle is how long a heap reading waits for the decodes under way
-// to finish: a page's decode takes about a millisecond, its fetch 20.
-const benchSettle = 10 * time.Millisecond
 
 // benchLiveHeap is the heap in use after a collection.
 func benchLiveHeap() int64 {

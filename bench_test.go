@@ -454,7 +454,7 @@ func BenchmarkDecodePadPageStdlib(b *testing.B) {
 // dropped) and subtracted. An iteration that kept the pages it has passed
 // would report about 100; one page alive at a time reports about 1, and
 // All, which fetches the next page while the loop reads one, about 2. Each
-// reading waits benchSettle first, so that it finds the next page fetched
+// reading waits 30 ms first, so that it finds the next page fetched
 // rather than the fake and the client amid building and decoding it (the
 // fake, in the same process, copies its whole list for every page): the
 // transient memory inside one page's decode (body bytes, wire structs) is
@@ -503,7 +503,7 @@ func BenchmarkPadsAll(b *testing.B) {
 		if n%perPage == 0 {
 			// The next page is being fetched; once it is in, the
 			// fake has served one more request.
-			time.Sleep(benchSettle)
+			time.Sleep(30 * time.Millisecond)
 			requests := n/perPage + 2
 			peak = max(peak, float64(liveHeap()-base)-perRequest*float64(requests))
 		}

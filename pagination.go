@@ -226,6 +226,9 @@ func allPages[W, T any](ctx context.Context, c *Client, path, key string, first 
 			f := ahead[0]
 			<-f.done
 			f.cancel()
+			// Clear the slot: the array behind ahead would keep the page
+			// alive until append moves it.
+			ahead[0] = nil
 			ahead = ahead[1:]
 			fetched[max(next.Page, 1)] = true // no page is page 1
 			if f.err != nil {
