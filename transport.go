@@ -35,9 +35,11 @@ const dialsAtOnce = 8
 //   - Everything else (plain http, an HTTP/1.1-only server, a proxy from the
 //     environment) goes over net/http with no ceiling on connections, so
 //     throughput grows with the callers' concurrency, and room to keep every
-//     connection it opens idle (until IdleConnTimeout), so no burst opens
-//     connections only to close them. Since at most dialsAtOnce are being
-//     opened at once, a burst of 1 024 callers ramps up instead of storming.
+//     connection it opens idle (until IdleConnTimeout). A connection is
+//     opened only when more calls are in flight than connections are open
+//     (dialWhenNeeded), so no burst opens connections only to close them,
+//     and at most dialsAtOnce are being opened at once, so 1 024 callers
+//     ramp up instead of storming.
 //
 // x/net v0.62 marks http2.Transport deprecated in favour of http.Transport,
 // whose HTTP/2 it wraps from Go 1.27 on, keeping its dial coalescing; on
