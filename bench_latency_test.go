@@ -193,11 +193,6 @@ func BenchmarkPadsAll200(b *testing.B) {
 		_, _ = w.Write(bodies[max(p, 1)])
 	})
 	ctx := context.Background()
-	count := func(b *testing.B, n int) {
-		if n != pages*50 {
-			b.Fatalf("%d pads, want %d", n, pages*50)
-		}
-	}
 
 	b.Run("loop=list", func(b *testing.B) {
 		c := benchClient(b, srv.URL)
@@ -218,7 +213,9 @@ func BenchmarkPadsAll200(b *testing.B) {
 					opts.Page = 2
 				}
 			}
-			count(b, n)
+			if n != pages*50 {
+				b.Fatalf("%d pads, want %d", n, pages*50)
+			}
 		}
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/list")
 	})
@@ -234,14 +231,7 @@ func BenchmarkPadsAll200(b *testing.B) {
 			}
 			b.ResetTimer()
 			for range b.N {
-				n := 0
-				for _, err := range c.Pads.All(ctx, nil) {
-					if err != nil {
-						b.Fatal(err)
-					}
-					n++
-				}
-				count(b, n)
+				benchAll(b, c, pages*50)
 			}
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/list")
 			if peak > 0 {
@@ -262,11 +252,7 @@ func benchPeakPages(b *testing.B, c *padapi.Client, pages int) float64 {
 	ctx := context.Background()
 	// One loop first opens the connections the measured one uses, whose
 	// buffers are no page's memory.
-	for _, err := range c.Pads.All(ctx, nil) {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchAll(b, c, pages*50)
 	before := benchLiveHeap()
 	page, err := c.Pads.List(ctx, nil)
 	if err != nil {
