@@ -297,8 +297,11 @@ type request struct {
 
 // call is the state of one request across its attempts. go-retryablehttp's
 // CheckRetry sees the context but not the request, so the pipeline puts the
-// call in the request's context.
+// call in the request's context: the call is that context, the caller's
+// extended with itself (Value of callKey), one allocation where
+// context.WithValue would add another.
 type call struct {
+	context.Context
 	request
 	attempts  int
 	lastErr   error  // the transport error of the last attempt
@@ -317,6 +320,13 @@ type call struct {
 }
 
 type callKey struct{}
+
+func (st *call) Value(key any) any {
+	if _, ok := key.(callKey); ok {
+		return st
+	}
+	return st.Context.Value(key)
+}
 
 func callFrom(ctx context.Context) *call {
 	c, _ := ctx.Value(callKey{}).(*call)
@@ -337,8 +347,8 @@ func (c *Client) do(ctx context.Context, r request, out response) (found bool, e
 	if ctx == nil {
 		return false, argError("nil context")
 	}
-	st := &call{request: r}
-	found, err = c.send(context.WithValue(ctx, callKey{}, st), st, out)
+	st := &call{Context: ctx, request: r}
+	found, err = c.send(st, st, out)
 	if c.cfg.logger != nil {
 		c.logResult(ctx, st, err)
 	}
