@@ -3,17 +3,89 @@ SHELL := /bin/bash
 
 # Where `make bench` keeps its raw results, for benchstat or a later comparison.
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/padapi-bench.txt
+BENCH_BIN ?= $(or $(TMPDIR),/tmp)/padapi-bench.test
+# How many rounds `make bench` runs (the README's figures: 5).
+ROUNDS ?= 5
 
-# bench runs the benchmarks of bench_test.go six times. Each round runs every
-# benchmark once (rather than -count 6, which runs one benchmark six times,
-# then the next): on a shared machine a slow spell then slows the SDK and
-# what it is compared with alike, and their ratio holds. When benchstat is
-# installed (go install golang.org/x/perf/cmd/benchstat@latest), it prints
-# the medians the README's Performance section quotes.
+# The groups of benchmarks of one round, each with the run length it needs.
+# On loopback: the SDK and its hand-written like, side by side.
+BENCH_LOOPBACK := ^Benchmark(QuotaGet|QuotaRaw|PadPage|PadPageRaw|DecodePadPage|DecodePadPageStdlib|PadsAll)$$
+# 64 goroutines over 6 400 calls, counting connections.
+BENCH_PARALLEL := ^BenchmarkQuotaGetParallel$$
+# Behind 20 ms of service time (bench_latency_test.go).
+BENCH_LATENCY := ^BenchmarkLatency$$
+BENCH_PAGES := ^BenchmarkPadsAll200$$
+
+# bench runs ROUNDS rounds; each round runs every benchmark once, in pairs
+# (the SDK, then its like), rather than -count N, which runs one benchmark N
+# times, then the next: on a shared machine a slow spell then slows the SDK
+# and what it is compared with alike, and their ratio holds. It prints, for
+# every figure, the median over the rounds with the lowest and highest, and
+# for every pair the median of the rounds' ratios: no benchstat needed (the
+# raw results in BENCH_OUT suit it too).
 .PHONY: bench
 bench:
-	for round in 1 2 3 4 5 6; do \
-		go test -run '^$$' -bench . -benchmem -count 1 . || exit 1; \
-	done | tee $(BENCH_OUT)
-	@if command -v benchstat >/dev/null; then benchstat $(BENCH_OUT); \
-	else echo "raw results in $(BENCH_OUT); benchstat would summarise them"; fi
+	go test -c -o $(BENCH_BIN) .
+	for round in $$(seq $(ROUNDS)); do \
+		echo "round $$round" >&2; \
+		$(BENCH_BIN) -test.run '^$$' -test.bench '$(BENCH_LOOPBACK)' -test.benchmem || exit 1; \
+		$(BENCH_BIN) -test.run '^$$' -test.bench '$(BENCH_PARALLEL)' -test.benchmem -test.benchtime 6400x || exit 1; \
+		$(BENCH_BIN) -test.run '^$$' -test.bench '$(BENCH_LATENCY)' -test.benchtime 1s || exit 1; \
+		$(BENCH_BIN) -test.run '^$$' -test.bench '$(BENCH_PAGES)' -test.benchtime 1x || exit 1; \
+	done | tee $(BENCH_OUT) | grep --line-buffered '^Benchmark'
+	@awk "$$BENCH_SUMMARY" $(BENCH_OUT)
+
+# BENCH_SUMMARY reads the rounds (mawk or gawk): a benchmark's k-th line is
+# its result in round k, so a ratio pairs two benchmarks' k-th lines.
+define BENCH_SUMMARY
+/^Benchmark/ {
+	name = $$1; sub(/-[0-9]+$$/, "", name)
+	k = ++runs[name]; if (k > rounds) rounds = k
+	if (k == 1) order[++names] = name
+	for (i = 3; i < NF; i += 2) { v[name, $$(i+1), k] = $$i; has[name, $$(i+1)] = 1 }
+}
+function sortn(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+}
+function num(x) { return sprintf(x >= 1000 || x <= -1000 ? "%.0f" : "%.3g", x) }
+function summary(a, n) {
+	sortn(a, n)
+	return num(n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2) " [" num(a[1]) ".." num(a[n]) "]"
+}
+function figure(name, unit,   k, n, a) {
+	n = 0
+	for (k = 1; k <= runs[name]; k++) if ((name, unit, k) in v) a[++n] = v[name, unit, k]
+	return n ? summary(a, n) : "-"
+}
+function ratio(label, x, y, unit, diff,   k, n, a) {
+	n = 0
+	for (k = 1; k <= runs[x] && k <= runs[y]; k++)
+		if ((x, unit, k) in v && (y, unit, k) in v && v[y, unit, k] != 0)
+			a[++n] = diff ? v[x, unit, k] - v[y, unit, k] : v[x, unit, k] / v[y, unit, k]
+	if (n) printf "  %-52s %s %s\n", label, summary(a, n), diff ? unit " more" : "x (" unit ")"
+}
+END {
+	printf "\nmedians of %d rounds [lowest..highest]\n", rounds
+	split("ns/op allocs/op calls/s p50-ms p99-ms conns closed s/list peak-pages", units, " ")
+	for (i = 1; i <= names; i++) {
+		line = ""
+		for (u = 1; u in units; u++) if (has[order[i], units[u]]) line = line "  " units[u] " " figure(order[i], units[u])
+		printf "  %-52s%s\n", substr(order[i], 10), line
+	}
+	printf "\nratios, the median of each round's [lowest..highest]\n"
+	ratio("Quota.Get / by hand, loopback", "BenchmarkQuotaGet", "BenchmarkQuotaRaw", "ns/op")
+	ratio("Quota.Get / by hand, loopback", "BenchmarkQuotaGet", "BenchmarkQuotaRaw", "allocs/op", 1)
+	ratio("Pads.List / by hand, 50 pads, whole path", "BenchmarkPadPage", "BenchmarkPadPageRaw", "ns/op")
+	ratio("decode / json.Unmarshal, 50 pads", "BenchmarkDecodePadPage", "BenchmarkDecodePadPageStdlib", "ns/op")
+	split("1 64 256 1024", gs, " ")
+	for (p = 1; p <= 2; p++) for (g = 1; g <= 4; g++) {
+		pre = "BenchmarkLatency/proto=h" p "/pool="
+		ratio("20 ms, h" p ", " gs[g] " goroutines: sdk / v1", pre "sdk/g=" gs[g], pre "v1/g=" gs[g], "calls/s")
+		ratio("20 ms, h" p ", " gs[g] " goroutines: net/http h2 8 conns / v1", pre "nethttp8/g=" gs[g], pre "v1/g=" gs[g], "calls/s")
+	}
+	ratio("20 ms, 1024 goroutines: sdk over h2 / v1 over h1", "BenchmarkLatency/proto=h2/pool=sdk/g=1024", "BenchmarkLatency/proto=h1/pool=v1/g=1024", "calls/s")
+	ratio("200 pages at 20 ms: All / page by page", "BenchmarkPadsAll200/loop=all", "BenchmarkPadsAll200/loop=list", "s/list")
+	ratio("200 pages at 20 ms: All, 8 at once / page by page", "BenchmarkPadsAll200/loop=all8", "BenchmarkPadsAll200/loop=list", "s/list")
+}
+endef
+export BENCH_SUMMARY

@@ -22,9 +22,11 @@ import (
 )
 
 // The benchmarks compare the SDK with what a caller would write by hand with
-// net/http and encoding/json, on the same server and the same bytes, so that
-// their ratio is the SDK's own cost. `make bench` runs them; the README's
-// Performance section gives the figures.
+// net/http and encoding/json, like with like: a whole call with a whole
+// call (on the same server or in-memory transport, with the same bytes),
+// a decode with a decode. So their ratio is the SDK's own cost. `make
+// bench` runs them in paired rounds; the README's Performance section gives
+// the figures. bench_latency_test.go measures behind a service time.
 
 const benchKey = "bench-key"
 
@@ -110,32 +112,42 @@ func BenchmarkQuotaRaw(b *testing.B) {
 	b.Cleanup(t.CloseIdleConnections)
 	hc := &http.Client{Transport: t}
 	ctx := context.Background()
-	auth := `Token token="` + benchKey + `"`
-	ua := "padapi-go/" + padapi.Version + " go/" + runtime.Version()
 	b.ReportAllocs()
 	for range b.N {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/quota", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		req.Header.Set("Authorization", auth)
-		req.Header.Set("Accept", "application/json")
-		req.Header.Set("User-Agent", ua)
-		resp, err := hc.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			b.Fatal(resp.StatusCode, err)
-		}
 		var q benchRawQuota
-		if err := json.Unmarshal(body, &q); err != nil || q.Status != "OK" {
+		if err := json.Unmarshal(benchRawGet(b, ctx, hc, srv.URL+"/api/quota"), &q); err != nil || q.Status != "OK" {
 			b.Fatal(q.Status, err)
 		}
 	}
 }
+
+// benchRawGet is a GET written by hand: the SDK's headers, a status check,
+// the body read whole.
+func benchRawGet(b *testing.B, ctx context.Context, hc *http.Client, url string) []byte {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Authorization", benchAuth)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", benchUserAgent)
+	resp, err := hc.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatal(resp.StatusCode, err)
+	}
+	return body
+}
+
+// The hand-written calls' headers, made once as a caller would.
+var (
+	benchAuth      = `Token token="` + benchKey + `"`
+	benchUserAgent = "padapi-go/" + padapi.Version + " go/" + runtime.Version()
+)
 
 // BenchmarkQuotaGetParallel calls from 64 goroutines at once and reports
 // the connections the server accepted over the whole run ("conns") and saw
@@ -235,9 +247,10 @@ func (m benchMemory) RoundTrip(r *http.Request) (*http.Response, error) {
 	}, nil
 }
 
-// BenchmarkDecodePadPage is Pads.List of a 50-pad page, the whole SDK path
-// (request, pipeline, decode) on an in-memory transport.
-func BenchmarkDecodePadPage(b *testing.B) {
+// BenchmarkPadPage is Pads.List of a 50-pad page, the whole SDK path
+// (request, pipeline, body read, decode) on an in-memory transport; its
+// like is BenchmarkPadPageRaw.
+func BenchmarkPadPage(b *testing.B) {
 	body, _ := benchPadPage(b)
 	c := benchMemoryClient(b, body)
 	ctx := context.Background()
@@ -374,6 +387,37 @@ func TestBenchFixtures(t *testing.T) {
 	}
 }
 
+// BenchmarkPadPageRaw is BenchmarkPadPage written by hand: the same
+// request on the same in-memory transport, io.ReadAll, json.Unmarshal into
+// the mirror types.
+func BenchmarkPadPageRaw(b *testing.B) {
+	body, _ := benchPadPage(b)
+	hc := &http.Client{Transport: benchMemory(body)}
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		var page benchStdPage
+		if err := json.Unmarshal(benchRawGet(b, ctx, hc, "http://127.0.0.1/api/pads"), &page); err != nil || page.Status != "OK" {
+			b.Fatal(page.Status, err)
+		}
+	}
+}
+
+// BenchmarkDecodePadPage is the SDK's decode of the body alone: into its
+// wire page, then into a Page of Pads (what Pads.List does once the body
+// is read); its like is BenchmarkDecodePadPageStdlib.
+func BenchmarkDecodePadPage(b *testing.B) {
+	body, _ := benchPadPage(b)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := padapi.DecodePadPageForTest(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkDecodePadPageStdlib is the floor for BenchmarkDecodePadPage:
 // json.Unmarshal of the same bytes into the mirror types.
 func BenchmarkDecodePadPageStdlib(b *testing.B) {
@@ -400,7 +444,11 @@ func BenchmarkDecodePadPageStdlib(b *testing.B) {
 // not the client's memory: that cost per request is measured the same way
 // beforehand (with requests for an empty page past the end, whose results are
 // dropped) and subtracted. An iteration that kept the pages it has passed
-// would report about 100; one page alive at a time reports about 1. The
+// would report about 100; one page alive at a time reports about 1, and
+// All, which fetches the next page while the loop reads one, about 2. Each
+// reading waits 30 ms first, so that it finds the next page fetched
+// rather than the fake and the client amid building and decoding it (the
+// fake, in the same process, copies its whole list for every page): the
 // transient memory inside one page's decode (body bytes, wire structs) is
 // not sampled.
 func BenchmarkPadsAll(b *testing.B) {
@@ -412,15 +460,7 @@ func BenchmarkPadsAll(b *testing.B) {
 	}
 	c := srv.Client()
 	ctx := context.Background()
-	liveHeap := func() int64 {
-		var m runtime.MemStats
-		// Twice: what sync.Pools held before the first is freed by the
-		// second.
-		runtime.GC()
-		runtime.GC()
-		runtime.ReadMemStats(&m)
-		return int64(m.HeapAlloc)
-	}
+	liveHeap := benchLiveHeap
 
 	// The first call sets up what later ones reuse (a connection and its
 	// buffers, on both ends), which is no page's memory.
@@ -453,7 +493,10 @@ func BenchmarkPadsAll(b *testing.B) {
 			b.Fatal(err)
 		}
 		if n%perPage == 0 {
-			requests := n/perPage + 1
+			// The next page is being fetched; once it is in, the
+			// fake has served one more request.
+			time.Sleep(30 * time.Millisecond)
+			requests := n/perPage + 2
 			peak = max(peak, float64(liveHeap()-base)-perRequest*float64(requests))
 		}
 		if want := "Frontend interview: Jane Doe"; pad.Title != want || len(pad.Events) != 3 {
@@ -468,18 +511,23 @@ func BenchmarkPadsAll(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		n := 0
-		for _, err := range c.Pads.All(ctx, nil) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != pages*perPage {
-			b.Fatalf("iterated over %d pads, want %d", n, pages*perPage)
-		}
+		benchAll(b, c, pages*perPage)
 	}
 	b.ReportMetric(peak/pageBytes, "peak-pages")
 	b.ReportMetric(pageBytes, "page-bytes")
 	b.ReportMetric(perRequest, "fake-bytes/req")
+}
+
+// benchAll runs Pads.All to its end and checks it yielded want pads.
+func benchAll(b *testing.B, c *padapi.Client, want int) {
+	n := 0
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if n != want {
+		b.Fatalf("iterated over %d pads, want %d", n, want)
+	}
 }

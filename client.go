@@ -3,6 +3,7 @@ package padapi
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,6 +70,8 @@ type config struct {
 	logger    *slog.Logger
 	maxBody   int64
 	insecure  bool
+	pages     int         // WithConcurrentPages
+	tls       *tls.Config // for the client's own pool; tests only
 	err       error
 
 	// key returns what the client knows of its API key. A func, because
@@ -185,7 +188,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{cfg: cfg}
 	t := &transport{caller: cfg.hc}
 	if cfg.hc == nil {
-		t.own = newTransport()
+		t.own = newTransport(cfg.tls)
 	}
 	hc := &http.Client{
 		Transport: t,
@@ -255,7 +258,8 @@ func isLoopback(host string) bool {
 }
 
 // transport sends each request through the caller's http.Client transport,
-// read at every request, or through the client's own (newTransport). It does not
+// read at every request, or through the client's own (newTransport, in
+// transport.go). It does not
 // offer CloseIdleConnections, so go-retryablehttp's habit of closing idle
 // connections after every failed call cannot empty a pool it does not own.
 type transport struct {
@@ -273,35 +277,6 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return rt.RoundTrip(r)
 	}
 	return http.DefaultTransport.RoundTrip(r)
-}
-
-// poolSize is how many connections the client's own pool holds to the
-// service, at most: all of them may stay idle between calls, and a call
-// beyond them waits for a free one (within its context).
-const poolSize = 64
-
-// newTransport is the client's own connection pool. net/http keeps only two
-// idle connections per host by default (go-cleanhttp's pool GOMAXPROCS+1), so
-// a service making many concurrent calls would keep opening connections and
-// closing them again. This pool keeps every connection it opens, up to
-// poolSize: as many may be idle as may be open, so none is ever closed for
-// lack of room. The bound also covers the dials net/http starts for calls
-// that a connection freed meanwhile then serves ("late binding"): without
-// it, 64 calls starting at once opened up to 90 connections.
-//
-// An application that replaced http.DefaultTransport (a tracing wrapper,
-// httpmock.Activate) gets that transport as it is, as its other net/http
-// calls do; WithHTTPClient brings any other.
-func newTransport() http.RoundTripper {
-	def, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return http.DefaultTransport
-	}
-	t := def.Clone()
-	t.MaxIdleConns = poolSize
-	t.MaxIdleConnsPerHost = poolSize
-	t.MaxConnsPerHost = poolSize
-	return t
 }
 
 // request is one API call as the pipeline sends it.
@@ -324,14 +299,21 @@ type request struct {
 
 // call is the state of one request across its attempts. go-retryablehttp's
 // CheckRetry sees the context but not the request, so the pipeline puts the
-// call in the request's context.
+// call in the request's context: the call is that context, the caller's
+// extended with itself (Value of callKey), one allocation where
+// context.WithValue would add another.
 type call struct {
+	context.Context
 	request
 	attempts  int
 	lastErr   error  // the transport error of the last attempt
 	uncertain bool   // an attempt may have reached the service and got no definite answer
 	answer    []byte // the success body, read by the response handler
 	answerErr error  // ErrResponseTooLarge, when it was
+	read      bool   // the last attempt's success body was read to its end
+	// inFlight is set while the client's own pool sends an attempt over
+	// HTTP/1.1, for its dials to tell whether they are still needed.
+	inFlight atomic.Bool
 
 	// What httptrace reported of the current attempt (creates only): the
 	// transport took the request (traced), and wrote its headers (wrote).
@@ -340,6 +322,13 @@ type call struct {
 }
 
 type callKey struct{}
+
+func (st *call) Value(key any) any {
+	if _, ok := key.(callKey); ok {
+		return st
+	}
+	return st.Context.Value(key)
+}
 
 func callFrom(ctx context.Context) *call {
 	c, _ := ctx.Value(callKey{}).(*call)
@@ -360,8 +349,8 @@ func (c *Client) do(ctx context.Context, r request, out response) (found bool, e
 	if ctx == nil {
 		return false, argError("nil context")
 	}
-	st := &call{request: r}
-	found, err = c.send(context.WithValue(ctx, callKey{}, st), st, out)
+	st := &call{Context: ctx, request: r}
+	found, err = c.send(st, st, out)
 	if c.cfg.logger != nil {
 		c.logResult(ctx, st, err)
 	}
@@ -411,6 +400,7 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 			return nil
 		}
 		st.answer, st.answerErr = readBody(resp, c.cfg.maxBody)
+		st.read = st.answerErr == nil
 		if errors.Is(st.answerErr, ErrResponseTooLarge) {
 			return nil // a definite answer, for decode to report
 		}
@@ -423,7 +413,12 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 		}
 		return false, st.transportError(err)
 	}
-	defer discard(resp.Body)
+	if st.read && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		// The answer was read to its end: nothing is left to drain.
+		defer resp.Body.Close()
+	} else {
+		defer discard(resp.Body)
+	}
 	return c.decode(st, resp, out)
 }
 
@@ -520,15 +515,15 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 	if resp.ContentLength > max {
 		return nil, ErrResponseTooLarge
 	}
-	r := io.LimitReader(resp.Body, max+1)
 	var data []byte
 	var err error
 	if resp.ContentLength >= 0 {
 		// One allocation of the announced size; the +1 lets the read see
-		// EOF (or a body longer than announced) without growing.
+		// EOF (or a body longer than announced) without growing, and
+		// bounds the read without a LimitReader.
 		data = make([]byte, resp.ContentLength+1)
 		var n int
-		n, err = io.ReadFull(r, data)
+		n, err = io.ReadFull(resp.Body, data)
 		data = data[:n]
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			err = nil
@@ -537,7 +532,7 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 			}
 		}
 	} else {
-		data, err = io.ReadAll(r)
+		data, err = io.ReadAll(io.LimitReader(resp.Body, max+1))
 	}
 	if err != nil {
 		return nil, err
@@ -582,13 +577,17 @@ func one[W any, PW interface {
 	*W
 	response
 }, T any](ctx context.Context, c *Client, r request, conv func(*W) T) (*T, error) {
-	w := PW(new(W))
-	found, err := c.do(ctx, r, w)
+	// The wire value and the result share one allocation.
+	both := new(struct {
+		w W
+		v T
+	})
+	found, err := c.do(ctx, r, PW(&both.w))
 	if err != nil || !found {
 		return nil, err
 	}
-	v := conv(w)
-	return &v, nil
+	both.v = conv(&both.w)
+	return &both.v, nil
 }
 
 // resourcePath joins a collection path and an ID, escaped so that an ID can

@@ -215,7 +215,7 @@ func TestAllThreePages(t *testing.T) {
 	}
 }
 
-// Pages are fetched only when the loop reaches them.
+// Pages are fetched only when the loop reaches them, or the page before.
 func TestAllBreakEarly(t *testing.T) {
 	for _, it := range epIters {
 		t.Run(it.name, func(t *testing.T) {
@@ -229,8 +229,8 @@ func TestAllBreakEarly(t *testing.T) {
 			if diff := cmp.Diff(it.wantIDs(1, 10), ids); diff != "" {
 				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
 			}
-			if got := p.requests(); len(got) != 1 {
-				t.Errorf("requests %q, want exactly 1", got)
+			if got := p.requests(); len(got) > 2 || got[0] != "" {
+				t.Errorf("requests %q, want page 1 and at most page 2", got)
 			}
 		})
 	}

@@ -88,16 +88,20 @@ func (q *Quota) UnmarshalJSON(b []byte) error {
 	return decodeVia(b, q, (*quotaWire).quota)
 }
 
-// quotaAlias has Quota's fields without its methods.
-type quotaAlias Quota
-
-// quotaWire is the response body: Quota with wire timestamps.
+// quotaWire is the response body: Quota with wire timestamps. It lists
+// Quota's fields rather than embedding an alias of Quota: encoding/json
+// keeps a field path for every embedded struct it descends into, three
+// allocations per quota.
 type quotaWire struct {
-	quotaAlias
-	Message        string     `json:"message"`
-	Code           wireToken  `json:"code"`
-	TrialExpiresAt *timestamp `json:"trial_expires_at"`
-	QuotaResetAt   timestamp  `json:"quota_reset_at"`
+	Status          string     `json:"status"`
+	PadsUsed        int        `json:"pads_used"`
+	PadsRemaining   *int       `json:"pads_remaining"`
+	MonthlyPadLimit *int       `json:"monthly_pad_limit"`
+	OveragesEnabled *bool      `json:"overages_enabled"`
+	Message         string     `json:"message"`
+	Code            wireToken  `json:"code"`
+	TrialExpiresAt  *timestamp `json:"trial_expires_at"`
+	QuotaResetAt    timestamp  `json:"quota_reset_at"`
 	// Unlimited is a pointer here to tell an answer with a status alone
 	// from a quota.
 	Unlimited *bool `json:"unlimited"`
@@ -115,11 +119,16 @@ func (w *quotaWire) missing() string {
 }
 
 func (w *quotaWire) quota() Quota {
-	q := Quota(w.quotaAlias)
-	q.TrialExpiresAt = w.TrialExpiresAt.ptr()
-	q.QuotaResetAt = w.QuotaResetAt.Time
-	q.Unlimited = w.Unlimited != nil && *w.Unlimited
-	return q
+	return Quota{
+		Status:          w.Status,
+		TrialExpiresAt:  w.TrialExpiresAt.ptr(),
+		PadsUsed:        w.PadsUsed,
+		QuotaResetAt:    w.QuotaResetAt.Time,
+		Unlimited:       w.Unlimited != nil && *w.Unlimited,
+		PadsRemaining:   w.PadsRemaining,
+		MonthlyPadLimit: w.MonthlyPadLimit,
+		OveragesEnabled: w.OveragesEnabled,
+	}
 }
 
 // QuotaService reads the quota. Its one method makes it easy to stub:

@@ -38,12 +38,14 @@ func (t timestamp) MarshalJSON() ([]byte, error) {
 }
 
 // ptr returns the time as a *time.Time, nil for a timestamp that was absent.
+// The result points into t rather than at a copy: t is a pointer field that
+// encoding/json allocated on its own, so sharing it keeps nothing else alive
+// and saves an allocation.
 func (t *timestamp) ptr() *time.Time {
 	if t == nil {
 		return nil
 	}
-	v := t.Time
-	return &v
+	return &t.Time
 }
 
 // quoteShort shows a value in an error without repeating a huge input.

@@ -24,13 +24,15 @@ type Transcript struct {
 	Environments []PadEnvironment
 }
 
-// transcriptWorkers is how many environments Transcript fetches at once.
+// transcriptWorkers is how many environments, and how many pages of
+// events, Transcript fetches at once.
 const transcriptWorkers = 8
 
 // Transcript returns one pad with its event log and environments: the text
 // dump of an interview after the fact. It reads the pad, then its events
-// and its environments at the same time (up to 8 environments at once), and
-// fails as a whole on the first error, cancelling the rest.
+// and its environments at the same time (up to 8 pages of events and 8
+// environments at once, whatever WithConcurrentPages says), and fails as a
+// whole on the first error, cancelling the rest.
 func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error) {
 	pad, err := s.Get(ctx, id)
 	if err != nil {
@@ -46,6 +48,10 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 		if _, err := resourcePath("/api/pad_environments", envID); err != nil {
 			return nil, fmt.Errorf("padapi: GET /api/pads/%s: the pad lists environment ID %q, which names no environment", url.PathEscape(string(pad.ID)), envID)
 		}
+	}
+	events, err := resourcePath("/api/pads", pad.ID)
+	if err != nil {
+		return nil, err
 	}
 	t := &Transcript{Pad: pad, Events: []PadEvent{}, Environments: make([]PadEnvironment, len(ids))}
 
@@ -65,7 +71,7 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 		defer wg.Done()
 		// Oldest first: the service's default is newest first, which
 		// reads a transcript backwards.
-		for ev, err := range s.AllEvents(ctx, pad.ID, &PadEventListOptions{Sort: SortCreatedAsc}) {
+		for ev, err := range allPages(ctx, s.client, events+"/events", "events", listOptions{Sort: SortCreatedAsc}, (*eventWire).event, transcriptWorkers) {
 			if err != nil {
 				fail(err)
 				return

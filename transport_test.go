@@ -1,0 +1,216 @@
+package padapi_test
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/padinterview/padapi"
+)
+
+const transportQuota = `{"status":"OK","pads_used":1,"quota_reset_at":"2026-11-01T00:00:00Z","unlimited":true}`
+
+// transportServer answers every call with a quota after wait, over TLS
+// with HTTP/2 offered (h2) or HTTP/1.1 only, or over plain http (tls
+// false). It counts the connections it accepts and closes, and the HTTP
+// versions of the requests it serves.
+type transportServer struct {
+	*httptest.Server
+	opened, closed, h1, h2 atomic.Int64
+}
+
+func newTransportServer(t *testing.T, useTLS, h2 bool, wait time.Duration) *transportServer {
+	s := &transportServer{}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ProtoMajor == 2 {
+			s.h2.Add(1)
+		} else {
+			s.h1.Add(1)
+		}
+		time.Sleep(wait)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(transportQuota))
+	}))
+	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			s.opened.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			s.closed.Add(1)
+		}
+	}
+	s.EnableHTTP2 = h2
+	s.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes
+	if useTLS {
+		s.StartTLS()
+	} else {
+		s.Start()
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// client returns a client with its own pool, trusting the server.
+func (s *transportServer) client(t *testing.T) *padapi.Client {
+	t.Helper()
+	var opts []padapi.Option
+	if s.TLS != nil {
+		opts = append(opts, padapi.WithTLSConfigForTest(s.Client().Transport.(*http.Transport).TLSClientConfig))
+	}
+	c, err := padapi.NewClient(s.URL, "transport-key", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// callAtOnce makes calls calls from calls goroutines, rounds times each.
+func callAtOnce(t *testing.T, c *padapi.Client, calls, rounds int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range rounds {
+				if _, err := c.Quota.Get(context.Background()); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestPoolHTTP2FewConnections: against a server that offers HTTP/2, 300
+// calls at once share a few connections (the server allows 250 streams on
+// one, and a new connection takes 100 until the server says so: three at
+// most), and no connection is dialed to be thrown away.
+func TestPoolHTTP2FewConnections(t *testing.T) {
+	s := newTransportServer(t, true, true, 20*time.Millisecond)
+	callAtOnce(t, s.client(t), 300, 2)
+	t.Logf("HTTP/2: %d connections, %d closed", s.opened.Load(), s.closed.Load())
+	if s.h1.Load() != 0 || s.h2.Load() != 600 {
+		t.Errorf("%d requests over HTTP/1.1, %d over HTTP/2; want all 600 over HTTP/2", s.h1.Load(), s.h2.Load())
+	}
+	if n := s.opened.Load(); n > 3 {
+		t.Errorf("%d connections for 300 calls at once, want at most 3", n)
+	}
+	if n := s.closed.Load(); n != 0 {
+		t.Errorf("%d connections closed, want none", n)
+	}
+}
+
+// TestPoolHTTP1OverTLS: a TLS server without HTTP/2 is served over
+// HTTP/1.1, past 64 connections when that many calls wait at once; the
+// first connection, which offered HTTP/2, is the only one closed.
+func TestPoolHTTP1OverTLS(t *testing.T) {
+	s := newTransportServer(t, true, false, 20*time.Millisecond)
+	c := s.client(t)
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	callAtOnce(t, c, 100, 3)
+	t.Logf("HTTP/1.1 over TLS: %d connections, %d closed", s.opened.Load(), s.closed.Load())
+	if s.h2.Load() != 0 || s.h1.Load() != 301 {
+		t.Errorf("%d requests over HTTP/1.1, %d over HTTP/2; want all 301 over HTTP/1.1", s.h1.Load(), s.h2.Load())
+	}
+	if n := s.opened.Load(); n <= 64 || n > 102 {
+		t.Errorf("%d connections for 100 calls at once, want 65 to 102", n)
+	}
+	if n := s.closed.Load(); n > 1 {
+		t.Errorf("%d connections closed, want the HTTP/2 offer's alone", n)
+	}
+}
+
+// TestPoolNoChurn: 64 goroutines calling in a loop over loopback keep to
+// about one connection each, and close none. Without the pool's check
+// that a dial is still needed, each call that found its goroutine's last
+// connection not yet back in the pool opened one more.
+func TestPoolNoChurn(t *testing.T) {
+	s := newTransportServer(t, false, false, 0)
+	callAtOnce(t, s.client(t), 64, 50)
+	t.Logf("64 goroutines, 3 200 calls: %d connections, %d closed", s.opened.Load(), s.closed.Load())
+	if n := s.opened.Load(); n > 80 {
+		t.Errorf("%d connections, want at most 80", n)
+	}
+	if n := s.closed.Load(); n != 0 {
+		t.Errorf("%d connections closed, want none", n)
+	}
+}
+
+// handshakeListener counts the connections accepted whose TLS handshake
+// the server has not answered yet, and delays each one's answer, so that
+// the client's dials overlap as much as they can.
+type handshakeListener struct {
+	net.Listener
+	pending, peak atomic.Int64
+}
+
+func (l *handshakeListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	n := l.pending.Add(1)
+	for p := l.peak.Load(); n > p && !l.peak.CompareAndSwap(p, n); p = l.peak.Load() {
+	}
+	return &handshakeConn{Conn: c, l: l}, nil
+}
+
+type handshakeConn struct {
+	net.Conn
+	l    *handshakeListener
+	once sync.Once
+}
+
+func (c *handshakeConn) Write(b []byte) (int, error) {
+	c.once.Do(func() { // the ServerHello
+		time.Sleep(10 * time.Millisecond)
+		c.l.pending.Add(-1)
+	})
+	return c.Conn.Write(b)
+}
+
+// TestPoolBoundsDials: 200 calls at once against an HTTP/1.1 server never
+// have more than 8 connections in their TLS handshake together.
+func TestPoolBoundsDials(t *testing.T) {
+	s := &transportServer{}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		_, _ = w.Write([]byte(transportQuota))
+	}))
+	l := &handshakeListener{Listener: s.Listener}
+	s.Listener = l
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	callAtOnce(t, s.client(t), 200, 1)
+	t.Logf("at most %d handshakes at once", l.peak.Load())
+	if p := l.peak.Load(); p > 8 {
+		t.Errorf("%d handshakes at once, want at most 8", p)
+	}
+}
+
+// TestPoolTrustsOnlyItsRoots: a client whose pool does not trust the
+// server fails over either protocol, as net/http would.
+func TestPoolTrustsOnlyItsRoots(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		s := newTransportServer(t, true, h2, 0)
+		c, err := padapi.NewClient(s.URL, "transport-key", padapi.WithTLSConfigForTest(&tls.Config{}), padapi.WithRetry(0, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Quota.Get(context.Background()); err == nil {
+			t.Errorf("h2=%v: an untrusted certificate was accepted", h2)
+		}
+	}
+}
