@@ -115,7 +115,7 @@ func TestPoolHTTP2FewConnections(t *testing.T) {
 // HTTP/1.1, past 64 connections when that many calls wait at once; the
 // first connection, which offered HTTP/2, is the only one closed.
 func TestPoolHTTP1OverTLS(t *testing.T) {
-	s := newTransportServer(t, true, false, 20*time.Millisecond)
+	s := newTransportServer(t, true, false, 50*time.Millisecond)
 	c := s.client(t)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Fatal(err)
