@@ -259,9 +259,9 @@ func isLoopback(host string) bool {
 
 // transport sends each request through the caller's http.Client transport,
 // read at every request, or through the client's own (newTransport, in
-// transport.go). It does not
-// offer CloseIdleConnections, so go-retryablehttp's habit of closing idle
-// connections after every failed call cannot empty a pool it does not own.
+// transport.go). It does not offer CloseIdleConnections, so
+// go-retryablehttp's habit of closing idle connections after every failed
+// call cannot empty a pool it does not own.
 type transport struct {
 	caller *http.Client
 	own    http.RoundTripper

@@ -3,6 +3,7 @@ package padapi_test
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
 	"log"
 	"net"
@@ -114,7 +115,7 @@ func TestPoolHTTP2FewConnections(t *testing.T) {
 // HTTP/1.1, past 64 connections when that many calls wait at once; the
 // first connection, which offered HTTP/2, is the only one closed.
 func TestPoolHTTP1OverTLS(t *testing.T) {
-	s := newTransportServer(t, true, false, 20*time.Millisecond)
+	s := newTransportServer(t, true, false, 50*time.Millisecond)
 	c := s.client(t)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Fatal(err)
@@ -212,5 +213,43 @@ func TestPoolTrustsOnlyItsRoots(t *testing.T) {
 		if _, err := c.Quota.Get(context.Background()); err == nil {
 			t.Errorf("h2=%v: an untrusted certificate was accepted", h2)
 		}
+	}
+}
+
+// TestPoolHTTP2CreateOutcome: over HTTP/2 a create still knows whether its
+// request may have reached the service. A stream reset after the request
+// was written is ErrOutcomeUnknown, and is not retried; a create whose
+// connection could not even be dialed is not outcome-unknown. (x/net/http2
+// reports GetConn and WroteHeaders to httptrace, as net/http does.)
+func TestPoolHTTP2CreateOutcome(t *testing.T) {
+	var posts atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posts.Add(1)
+		panic(http.ErrAbortHandler) // resets the stream, no answer
+	}))
+	srv.EnableHTTP2 = true
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	cfg := srv.Client().Transport.(*http.Transport).TLSClientConfig
+	c, err := padapi.NewClient(srv.URL, "transport-key", padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(3, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) || posts.Load() != 1 {
+		t.Errorf("reset stream: %v after %d requests, want ErrOutcomeUnknown after 1", err, posts.Load())
+	}
+
+	srv.Close()
+	// A new client: the first one's connection may still look alive, and
+	// a create written to it is rightly outcome-unknown.
+	c, err = padapi.NewClient(srv.URL, "transport-key", padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(0, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
+	if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("closed server: %v, want an error that is not ErrOutcomeUnknown", err)
 	}
 }
