@@ -96,7 +96,9 @@
 // # Pagination
 //
 // Lists come 50 items a page as a *Page. Every All method returns an
-// iter.Seq2 that fetches each page only when the loop reaches it:
+// iter.Seq2 that fetches the next page while the loop reads the current
+// one, so it holds two pages at most (WithConcurrentPages lets it fetch
+// more at once when the list says how long it is):
 //
 //	for pad, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc}) {
 //		if err != nil { ... }

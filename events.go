@@ -223,9 +223,10 @@ func (s *PadsService) ListEvents(ctx context.Context, id ID, opts *PadEventListO
 	return list(ctx, s.client, path+"/events", "events", pageOf(opts), (*eventWire).event)
 }
 
-// AllEvents iterates over a pad's whole event log, fetching each page of
-// GET /api/pads/ID/events only when the loop reaches it. It stops at the
-// first error, which it yields once.
+// AllEvents iterates over a pad's whole event log, page by page of
+// GET /api/pads/ID/events, fetching the next page while the loop reads
+// the current one (see WithConcurrentPages). It stops at the first error,
+// which it yields once.
 func (s *PadsService) AllEvents(ctx context.Context, id ID, opts *PadEventListOptions) iter.Seq2[*PadEvent, error] {
 	path, err := resourcePath("/api/pads", id)
 	if err != nil {

@@ -178,8 +178,9 @@ func (s *OrganizationService) ListPads(ctx context.Context, opts *OrganizationPa
 	return list(ctx, s.client, "/api/organization/pads", "pads", pageOf(opts), (*padWire).pad)
 }
 
-// AllPads iterates over all of the organization's pads, a page at a time as
-// the loop reaches it. It stops at the first error, which it yields once.
+// AllPads iterates over all of the organization's pads, fetching the next
+// page while the loop reads the current one (see WithConcurrentPages). It
+// stops at the first error, which it yields once.
 func (s *OrganizationService) AllPads(ctx context.Context, opts *OrganizationPadListOptions) iter.Seq2[*Pad, error] {
 	return all(ctx, s.client, "/api/organization/pads", "pads", pageOf(opts), (*padWire).pad)
 }
@@ -200,9 +201,9 @@ func (s *OrganizationService) ListQuestions(ctx context.Context, opts *Organizat
 	return list(ctx, s.client, "/api/organization/questions", "questions", pageOf(opts), (*questionWire).question)
 }
 
-// AllQuestions iterates over all of the organization's questions, a page at
-// a time as the loop reaches it. It stops at the first error, which it
-// yields once.
+// AllQuestions iterates over all of the organization's questions, fetching
+// the next page while the loop reads the current one (see
+// WithConcurrentPages). It stops at the first error, which it yields once.
 func (s *OrganizationService) AllQuestions(ctx context.Context, opts *OrganizationQuestionListOptions) iter.Seq2[*Question, error] {
 	return all(ctx, s.client, "/api/organization/questions", "questions", pageOf(opts), (*questionWire).question)
 }

@@ -186,9 +186,10 @@ func (s *PadsService) List(ctx context.Context, opts *PadListOptions) (*Page[Pad
 	return list(ctx, s.client, "/api/pads", "pads", pageOf(opts), (*padWire).pad)
 }
 
-// All iterates over all of the caller's pads, fetching each page of
-// GET /api/pads only when the loop reaches it. It stops at the first error,
-// which it yields once.
+// All iterates over all of the caller's pads, page by page of
+// GET /api/pads, fetching the next page while the loop reads the current
+// one (see WithConcurrentPages). It stops at the first error, which it
+// yields once.
 func (s *PadsService) All(ctx context.Context, opts *PadListOptions) iter.Seq2[*Pad, error] {
 	return all(ctx, s.client, "/api/pads", "pads", pageOf(opts), (*padWire).pad)
 }

@@ -178,9 +178,10 @@ func (s *QuestionsService) List(ctx context.Context, opts *QuestionListOptions) 
 	return list(ctx, s.client, "/api/questions", "questions", pageOf(opts), (*questionWire).question)
 }
 
-// All iterates over all of the caller's questions, fetching each page of
-// GET /api/questions only when the loop reaches it. It stops at the first
-// error, which it yields once.
+// All iterates over all of the caller's questions, page by page of
+// GET /api/questions, fetching the next page while the loop reads the
+// current one (see WithConcurrentPages). It stops at the first error, which
+// it yields once.
 func (s *QuestionsService) All(ctx context.Context, opts *QuestionListOptions) iter.Seq2[*Question, error] {
 	return all(ctx, s.client, "/api/questions", "questions", pageOf(opts), (*questionWire).question)
 }
