@@ -113,12 +113,7 @@ func FuzzQuota(f *testing.F) {
 		got, err := c.Quota.Get(answering(http.StatusOK, body))
 		rlCheckError(t, err, body)
 		if err == nil {
-			if directErr != nil {
-				t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, directErr)
-			}
-			if diff := cmp.Diff(&direct, got); diff != "" {
-				t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
-			}
+			rlAgree(t, body, got, &direct, directErr)
 		} else if directErr == nil && direct.Status == "OK" && !strings.Contains(err.Error(), "the answer has no") {
 			t.Fatalf("json.Unmarshal decodes %q with status OK, the pipeline fails: %v", body, err)
 		}
@@ -151,6 +146,31 @@ func rlCheckQuotaHelpers(t *testing.T, q *padapi.Quota) {
 	}
 }
 
+// rlAgree fails the run when the pipeline decoded body as got but
+// encoding/json failed on it (directErr) or found direct instead.
+func rlAgree[T any](t *testing.T, body []byte, got, direct T, directErr error) {
+	t.Helper()
+	if directErr != nil {
+		t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, directErr)
+	}
+	if diff := cmp.Diff(direct, got); diff != "" {
+		t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
+	}
+}
+
+// rlDecodesOK decodes body, which the pipeline accepted, into v with
+// encoding/json alone, and fails the run unless that works and *status,
+// which v's decode fills, is "OK".
+func rlDecodesOK(t *testing.T, body []byte, v any, status *string) {
+	t.Helper()
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, err)
+	}
+	if *status != "OK" {
+		t.Fatalf("the pipeline accepts %q, whose status is %q", body, *status)
+	}
+}
+
 // rlRoundTrip marshals v, decodes it into fresh, and wants v back.
 func rlRoundTrip[T any](t *testing.T, body []byte, v, fresh *T) {
 	t.Helper()
@@ -177,12 +197,7 @@ func FuzzPad(f *testing.F) {
 		got, err := c.Pads.Get(answering(http.StatusOK, body), "P1")
 		rlCheckError(t, err, body)
 		if err == nil {
-			if directErr != nil {
-				t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, directErr)
-			}
-			if diff := cmp.Diff(&direct, got); diff != "" {
-				t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
-			}
+			rlAgree(t, body, got, &direct, directErr)
 		}
 		if directErr == nil {
 			rlRoundTrip(t, body, &direct, new(padapi.Pad))
@@ -212,12 +227,7 @@ func FuzzPadsList(f *testing.F) {
 			return
 		}
 		var direct rlPadPage
-		if err := json.Unmarshal(body, &direct); err != nil {
-			t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, err)
-		}
-		if direct.Status != "OK" {
-			t.Fatalf("the pipeline accepts %q, whose status is %q", body, direct.Status)
-		}
+		rlDecodesOK(t, body, &direct, &direct.Status)
 		if direct.Pads == nil {
 			// The pipeline reads a list under "questions" too, which
 			// the service never sends for pads; only "pads" is
@@ -225,9 +235,7 @@ func FuzzPadsList(f *testing.F) {
 			return
 		}
 		want := &padapi.Page[padapi.Pad]{Items: direct.Pads, Total: direct.Total, NextPage: direct.NextPage, PrevPage: direct.PrevPage}
-		if diff := cmp.Diff(want, page); diff != "" {
-			t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
-		}
+		rlAgree(t, body, page, want, nil)
 	})
 }
 

@@ -249,39 +249,26 @@ type QuestionUpdateParams struct {
 	Zip []byte
 }
 
-// questionParams are the fields QuestionCreateParams and
-// QuestionUpdateParams share, which encode the same way.
-type questionParams struct {
-	Title                 *string
-	Language              *string
-	Description           *string
-	Contents              *string
-	Solution              *string
-	AIAssistPrompt        *string
-	CandidateInstructions []CandidateInstruction
-	Files                 []QuestionFile
-	Zip                   []byte
-}
-
 // encode checks a create's params (which need a title and a language).
 func (p *QuestionCreateParams) encode() (*body, error) {
 	if p == nil || p.Title == nil || *p.Title == "" || p.Language == nil || *p.Language == "" {
 		return nil, argError("QuestionCreateParams: Title and Language are required")
 	}
-	return questionParams(*p).encode("QuestionCreateParams")
+	// The two params types have the same fields, so one encodes the other.
+	return QuestionUpdateParams(*p).form("QuestionCreateParams")
 }
 
 func (p *QuestionUpdateParams) encode() (*body, error) {
 	if p == nil {
 		return (&form{}).encode(), nil
 	}
-	return questionParams(*p).encode("QuestionUpdateParams")
+	return p.form("QuestionUpdateParams")
 }
 
-// encode returns the form the service takes: keys nested under question
+// form returns the form the service takes: keys nested under question
 // (question[title]=...), as a Rails form sends them, the instructions and
 // files as JSON values, and multipart/form-data with the zip as a file part.
-func (p questionParams) encode(name string) (*body, error) {
+func (p QuestionUpdateParams) form(name string) (*body, error) {
 	set := 0
 	for _, given := range []bool{p.Contents != nil, p.Files != nil, len(p.Zip) > 0} {
 		if given {
