@@ -1,10 +1,17 @@
+// auth.go: the API key: its checks, the Authorization header that carries
+// it, and the scrub that keeps it out of everything a response brings.
+
 package padapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
 )
 
 // checkAPIKey reports what is wrong with a key without ever quoting it: the
@@ -31,8 +38,8 @@ const redacted = "[REDACTED]"
 type credential struct {
 	// header is the Authorization value the service expects.
 	header string
-	// redact replaces the key in the forms a response may echo it in: as
-	// is, URL-escaped (a query or path), JSON-escaped (<, >, & as \u003c).
+	// redact replaces the key in the forms text may carry it in: as is,
+	// URL-escaped (a query or path), JSON-escaped (<, >, & as \u003c).
 	redact *strings.Replacer
 	// longest is the length of the longest of those forms.
 	longest int
@@ -51,12 +58,85 @@ func newCredential(key string) *credential {
 	return k
 }
 
-// scrub returns b with the key replaced by [REDACTED] wherever it appears,
-// or b itself when it does not.
-func (k *credential) scrub(b []byte) []byte {
-	s := k.redact.Replace(string(b))
-	if len(s) == len(b) && s == string(b) {
-		return b
+// scrubText returns s with the key replaced by [REDACTED]: for text that
+// is already decoded (a message, a code).
+func (k *credential) scrubText(s string) string { return k.redact.Replace(s) }
+
+// scrubBody returns the bytes of a body with the key replaced wherever it
+// appears, also where JSON escapes spell it ("\u0073k_live", "\/"): when
+// unescaping reveals the key, the unescaped, scrubbed text is kept instead
+// of the escaped bytes, so no reader that decodes them can find it. It
+// returns b itself when there is nothing to scrub.
+func (k *credential) scrubBody(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
 	}
-	return []byte(s)
+	s := string(b)
+	if strings.IndexByte(s, '\\') >= 0 {
+		if u := unescapeLoose(s); k.redact.Replace(u) != u {
+			return []byte(k.redact.Replace(u))
+		}
+	}
+	if r := k.redact.Replace(s); r != s {
+		return []byte(r)
+	}
+	return b
+}
+
+// unescapeLoose undoes JSON string escapes wherever they appear in s,
+// whether or not s is valid JSON (a body cut at the snippet's end, an HTML
+// page quoting JSON). A surrogate pair becomes its character.
+func unescapeLoose(s string) string {
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			out.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			out.WriteByte('\n')
+		case 't':
+			out.WriteByte('\t')
+		case 'r':
+			out.WriteByte('\r')
+		case 'b':
+			out.WriteByte('\b')
+		case 'f':
+			out.WriteByte('\f')
+		case 'u':
+			r, n := hexRune(s[i+1:])
+			if n == 0 {
+				out.WriteString(`\u`)
+				continue
+			}
+			i += n
+			if utf16.IsSurrogate(r) && strings.HasPrefix(s[i+1:], `\u`) {
+				if r2, n2 := hexRune(s[i+3:]); n2 > 0 {
+					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+						r, i = pair, i+2+n2
+					}
+				}
+			}
+			out.WriteRune(r)
+		default: // \" \\ \/ and anything else: the character itself
+			out.WriteByte(s[i])
+		}
+	}
+	return out.String()
+}
+
+// hexRune reads the four hex digits of a \u escape; n is 0 when there are
+// not four.
+func hexRune(s string) (r rune, n int) {
+	if len(s) < 4 {
+		return 0, 0
+	}
+	v, err := strconv.ParseUint(s[:4], 16, 32)
+	if err != nil {
+		return 0, 0
+	}
+	return rune(v), 4
 }

@@ -1,10 +1,12 @@
+// client.go: Client, NewClient, its options, and the one request pipeline (do).
+
 package padapi
 
 import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"encoding/json"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -22,7 +25,7 @@ import (
 )
 
 // Version is the version of this library, sent in the User-Agent header.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // Defaults, changeable with options.
 const (
@@ -52,9 +55,11 @@ type Client struct {
 	Organization *OrganizationService
 
 	// cfg is behind a pointer so that fmt of a Client (%v, %+v, %#v)
-	// prints an address; the key in it is behind a func (see auth).
+	// prints an address; the key in it is behind a func (see auth.go).
 	cfg *config
 	rc  *retryablehttp.Client
+	// own is the transport the client built, nil with WithHTTPClient.
+	own *router
 }
 
 type service struct{ client *Client }
@@ -71,13 +76,11 @@ type config struct {
 	maxBody   int64
 	insecure  bool
 	pages     int         // WithConcurrentPages
-	tls       *tls.Config // for the client's own pool; tests only
+	tls       *tls.Config // for the client's own transport; tests only
 	err       error
 
 	// key returns what the client knows of its API key. A func, because
-	// fmt prints a func as an address whatever the verb or depth, while a
-	// string in a struct behind a pointer is printed in full by %s or %q
-	// of the Client (fmt reprints a pointer it has no verb for with %v).
+	// fmt prints a func as an address whatever the verb or depth.
 	key func() *credential
 }
 
@@ -123,7 +126,7 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithUserAgent puts ua in front of the User-Agent header
-// ("ua padapi-go/0.1.0 go/1.23"), so the service's operators can tell
+// ("ua padapi-go/0.3.0 go/1.26"), so the service's operators can tell
 // callers apart.
 func WithUserAgent(ua string) Option {
 	return func(c *config) {
@@ -155,12 +158,13 @@ func WithInsecureHTTP() Option {
 }
 
 // NewClient returns a client for the service at baseURL (for the public
-// service https://app.coderpad.io; a path prefix such as
+// service DefaultBaseURL; a path prefix such as
 // https://gateway.example.com/pad is kept) authenticating with apiKey.
 //
 // The base URL must be https, except for loopback hosts or with
 // WithInsecureHTTP. The key must be non-empty printable ASCII without '"' or
-// '\'. Errors never quote the key.
+// '\'. Errors never quote the key, nor the base URL's query or user
+// information.
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	cfg := &config{
 		userAgent: "padapi-go/" + Version + " go/" + strings.TrimPrefix(runtime.Version(), "go"),
@@ -186,12 +190,29 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	cfg.base, cfg.key = base, func() *credential { return key }
 
 	c := &Client{cfg: cfg}
-	t := &transport{caller: cfg.hc}
-	if cfg.hc == nil {
-		t.own = newTransport(cfg.tls)
+	var rt http.RoundTripper
+	switch _, std := http.DefaultTransport.(*http.Transport); {
+	case cfg.hc != nil:
+		rt = callerTransport{cfg.hc}
+	case !std:
+		// An application that replaced http.DefaultTransport (a tracing
+		// wrapper, httpmock.Activate) gets that transport, as its other
+		// net/http calls do.
+		rt = callerTransport{&http.Client{}}
+	default:
+		c.own = newTransport(cfg.tls)
+		// Wrapped, so that go-retryablehttp's CloseIdleConnections after
+		// a failed call does not empty the pool the other calls share,
+		// and so that a dial can tell its attempt was answered.
+		rt = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := c.own.RoundTrip(r)
+			st := callFrom(r.Context())
+			st.answered.Store(int32(st.attempts))
+			return resp, err
+		})
 	}
 	hc := &http.Client{
-		Transport: t,
+		Transport: rt,
 		// A redirect is returned as it is: following one could send the
 		// key to another host, or turn a POST into a GET.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -205,15 +226,13 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		RetryWaitMin: cfg.waitMin,
 		RetryWaitMax: cfg.waitMax,
 		CheckRetry:   c.checkRetry,
-		Backoff:      c.backoff,
+		Backoff:      backoff,
 		// Hand back the last response or error as it is: the pipeline
 		// turns it into an *APIError rather than "giving up after N
 		// attempts".
-		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) { return resp, err },
+		ErrorHandler:   func(resp *http.Response, err error, _ int) (*http.Response, error) { return resp, err },
+		RequestLogHook: c.beforeAttempt,
 	}
-	// The hook runs before every attempt: it counts them for errors, and
-	// logs them when there is a logger.
-	c.rc.RequestLogHook = c.beforeAttempt
 	c.Quota = &QuotaService{client: c}
 	c.Pads = &PadsService{client: c}
 	c.Questions = &QuestionsService{client: c}
@@ -221,30 +240,40 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// Close releases the idle connections of the transport the client built
+// for itself. It does nothing to a caller's *http.Client (WithHTTPClient).
+// The client stays usable: a later call opens new connections.
+func (c *Client) Close() {
+	if c.own != nil {
+		c.own.CloseIdleConnections()
+	}
+}
+
 // checkBaseURL returns the base URL without a trailing slash, or an error
-// when it is not one the key may be sent to.
+// when it is not one the key may be sent to. An error names the URL by its
+// scheme, host and path only: a query or user information may hold a
+// secret.
 func checkBaseURL(raw string, insecure bool) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		// url.Error quotes the URL, password and all.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return "", fmt.Errorf("padapi: invalid base URL: %w", err)
+		return "", errors.New("padapi: invalid base URL: cannot parse it as a URL")
+	}
+	shown := strings.TrimSpace((&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+	if len(shown) > 200 {
+		shown = shown[:200] + "..."
 	}
 	switch {
 	case u.User != nil:
-		return "", errors.New("padapi: base URL must not carry user information")
+		return "", fmt.Errorf("padapi: base URL %q: must not carry user information", shown)
 	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		return "", fmt.Errorf("padapi: base URL %q: need an absolute http or https URL", u.Redacted())
+		return "", fmt.Errorf("padapi: base URL %q: need an absolute http or https URL", shown)
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-		return "", fmt.Errorf("padapi: base URL %q: must not have a query or fragment", u.Redacted())
+		return "", fmt.Errorf("padapi: base URL %q: must not have a query or fragment", shown)
 	case u.Scheme == "http" && !insecure && !isLoopback(u.Hostname()):
-		return "", fmt.Errorf("padapi: base URL %q: plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP", u.Redacted())
+		return "", fmt.Errorf("padapi: base URL %q: plain http would send the API key in clear text; use https, a loopback host, or WithInsecureHTTP", shown)
 	case strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/api"):
 		// Kept, every call would go to .../api/api/... and get a 404.
-		return "", fmt.Errorf("padapi: base URL %q: drop the trailing /api; the client adds /api/... to every path itself", u.Redacted())
+		return "", fmt.Errorf("padapi: base URL %q: drop the trailing /api; the client adds /api/... to every path itself", shown)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }
@@ -257,28 +286,6 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// transport sends each request through the caller's http.Client transport,
-// read at every request, or through the client's own (newTransport, in
-// transport.go). It does not offer CloseIdleConnections, so
-// go-retryablehttp's habit of closing idle connections after every failed
-// call cannot empty a pool it does not own.
-type transport struct {
-	caller *http.Client
-	own    http.RoundTripper
-}
-
-// RoundTrip sends r through the caller's client's transport when there is
-// one, else through the client's own pool.
-func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if t.caller == nil {
-		return t.own.RoundTrip(r)
-	}
-	if rt := t.caller.Transport; rt != nil {
-		return rt.RoundTrip(r)
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // request is one API call as the pipeline sends it.
 type request struct {
 	method string
@@ -287,8 +294,13 @@ type request struct {
 	query url.Values
 	body  *body // nil: no body
 	// link, when set, is an absolute URL requested instead of the base URL
-	// and path, without the API key: an edit-history link on another host.
+	// and path, without the API key, and its answer has no status envelope:
+	// an edit-history link on another host.
 	link string
+	// need is the top-level key the answer must carry ("id" of a pad,
+	// "pads" of a list; "" for any besides the status), and what names
+	// the resource in the error when it does not ("pad", "\"pads\" list").
+	need, what string
 	// quota marks a request that spends the pad quota: its 429 is
 	// ErrOverQuota rather than ErrRateLimited.
 	quota bool
@@ -297,67 +309,73 @@ type request struct {
 	gone bool
 }
 
-// call is the state of one request across its attempts. go-retryablehttp's
-// CheckRetry sees the context but not the request, so the pipeline puts the
-// call in the request's context: the call is that context, the caller's
-// extended with itself (Value of callKey), one allocation where
-// context.WithValue would add another.
+// call is the state of one request across its attempts, kept in the
+// request's context: go-retryablehttp's CheckRetry sees the context but not
+// the request.
 type call struct {
-	context.Context
-	request
+	*request
 	attempts  int
 	lastErr   error  // the transport error of the last attempt
 	uncertain bool   // an attempt may have reached the service and got no definite answer
-	answer    []byte // the success body, read by the response handler
-	answerErr error  // ErrResponseTooLarge, when it was
-	read      bool   // the last attempt's success body was read to its end
-	// inFlight is set while the client's own pool sends an attempt over
-	// HTTP/1.1, for its dials to tell whether they are still needed.
-	inFlight atomic.Bool
-
+	answer    []byte // the success body
+	answerErr error
+	found     bool // the answer carried the resource
 	// What httptrace reported of the current attempt (creates only): the
 	// transport took the request (traced), and wrote its headers (wrote).
 	// Atomic, because a transport may report from its own goroutines.
 	traced, wrote atomic.Bool
+	// answered is the attempt that has its answer (see unwanted).
+	answered atomic.Int32
 }
 
 type callKey struct{}
 
-func (st *call) Value(key any) any {
-	if _, ok := key.(callKey); ok {
-		return st
+func callFrom(ctx context.Context) *call {
+	if c, ok := ctx.Value(callKey{}).(*call); ok {
+		return c
 	}
-	return st.Context.Value(key)
+	return &call{request: &request{}}
 }
 
-func callFrom(ctx context.Context) *call {
-	c, _ := ctx.Value(callKey{}).(*call)
-	if c == nil {
-		c = &call{}
+// get sends r and decodes its answer into a new T. It returns nil, nil only
+// for a PUT or DELETE answered without the resource.
+func get[T any](ctx context.Context, c *Client, r *request) (*T, error) {
+	v := new(T)
+	found, err := c.do(ctx, r, v)
+	if err != nil || !found {
+		return nil, err
 	}
-	return c
+	return v, nil
 }
 
 // do is the one request pipeline: every endpoint goes through it. It sends
-// r, retries as the method allows, and decodes a 2xx body with status "OK"
-// into out. Every other outcome is an error that names method and path.
+// r, retries as the method allows, and decodes a 2xx body whose status is
+// "OK" into v (nil: decode nothing). Every other outcome is an error that
+// names method and path.
 //
 // found is false, with a nil error, only for a PUT or DELETE that the
 // service answered with a status alone or an empty body: success without
 // the resource. A GET or POST answered so is an error.
-func (c *Client) do(ctx context.Context, r request, out response) (found bool, err error) {
+func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err error) {
+	st, err := c.doCall(ctx, r, v)
+	return st != nil && st.found, err
+}
+
+// doCall is do, returning the call's state (nil for a nil context).
+func (c *Client) doCall(ctx context.Context, r *request, v any) (*call, error) {
 	if ctx == nil {
-		return false, argError("nil context")
+		return nil, argError("nil context")
 	}
-	st := &call{Context: ctx, request: r}
-	found, err = c.send(st, st, out)
+	st := &call{request: r}
+	var err error
+	st.found, err = c.send(ctx, st, v)
 	if c.cfg.logger != nil {
 		c.logResult(ctx, st, err)
 	}
-	return found, err
+	return st, err
 }
 
-func (c *Client) send(ctx context.Context, st *call, out response) (bool, error) {
+func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
 	}
@@ -368,10 +386,7 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 			target += "?" + st.query.Encode()
 		}
 	}
-	var data any
-	if st.body != nil {
-		data = st.body.data
-	}
+	ctx = context.WithValue(ctx, callKey{}, st)
 	if st.method == http.MethodPost {
 		// Only a create needs to know whether its request was written;
 		// reads pay nothing for the trace.
@@ -379,6 +394,10 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 			GetConn:      func(string) { st.traced.Store(true) },
 			WroteHeaders: func() { st.wrote.Store(true) },
 		})
+	}
+	var data any
+	if st.body != nil {
+		data = st.body.data
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, st.method, target, data)
 	if err != nil {
@@ -400,7 +419,6 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 			return nil
 		}
 		st.answer, st.answerErr = readBody(resp, c.cfg.maxBody)
-		st.read = st.answerErr == nil
 		if errors.Is(st.answerErr, ErrResponseTooLarge) {
 			return nil // a definite answer, for decode to report
 		}
@@ -413,13 +431,15 @@ func (c *Client) send(ctx context.Context, st *call, out response) (bool, error)
 		}
 		return false, st.transportError(err)
 	}
-	if st.read && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		// The answer was read to its end: nothing is left to drain.
-		defer resp.Body.Close()
+	if resp.StatusCode < 200 {
+		// 101 Switching Protocols (or another 1xx that reached us): the
+		// body is the raw connection, which may never say anything.
+		// Close it unread; decode reports the answer.
+		_ = resp.Body.Close()
 	} else {
 		defer discard(resp.Body)
 	}
-	return c.decode(st, resp, out)
+	return c.decode(st, resp, v)
 }
 
 // transportError is the error for a call that got no HTTP answer. It wraps
@@ -436,30 +456,32 @@ func (st *call) transportError(err error) error {
 	return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
 }
 
-// decode turns an HTTP answer into out or into an *APIError.
-func (c *Client) decode(st *call, resp *http.Response, out response) (bool, error) {
+// decode turns an HTTP answer into v or into an *APIError.
+func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
+	k := c.cfg.key()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		if st.gone && resp.StatusCode == http.StatusNotFound && st.uncertain {
 			// An earlier attempt got no definite answer, and the
 			// resource is gone now: that attempt deleted it.
 			return false, nil
 		}
-		k := c.cfg.key()
-		// Read past the kept snippet by the key's length, so that a key
-		// cut at the snippet's end is still found and scrubbed.
-		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
-		e := errorFromBody(resp, k.scrub(snippet))
+		var snippet []byte
+		if resp.StatusCode >= 200 {
+			// Read past the kept snippet by the key's length, so that a
+			// key cut at the snippet's end is still found and scrubbed.
+			// A 1xx answer (101 Switching Protocols) has no body to read:
+			// its connection belongs to whoever asked for the switch.
+			snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
+		}
+		e := errorFromBody(resp, snippet, k)
 		e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
-		e.outcomeUnknown = st.method == http.MethodPost && resp.StatusCode >= 500
+		e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
 		return false, e
 	}
 	fail := func(msg string, cause error, body []byte) *APIError {
-		if len(body) > maxErrorBody {
-			body = body[:maxErrorBody]
-		}
 		return &APIError{
 			StatusCode: resp.StatusCode, Message: msg, Method: st.method, Path: st.path,
-			Attempts: st.attempts, Body: body, quota: st.quota, err: cause,
+			Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: cause,
 			// A create that succeeded but whose answer was lost did
 			// happen: the caller must not create again blindly.
 			outcomeUnknown: st.method == http.MethodPost,
@@ -469,45 +491,51 @@ func (c *Client) decode(st *call, resp *http.Response, out response) (bool, erro
 		return false, fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.answerErr, nil)
 	}
 	data := st.answer
-	missing := ""
 	if len(bytes.TrimSpace(data)) == 0 {
-		missing = "body"
-	} else {
-		if err := json.Unmarshal(data, out); err != nil {
-			if clean := c.cfg.key().scrub(data); !bytes.Equal(clean, data) {
-				// Describe the error from the scrubbed bytes, so that
-				// no part of the key reaches the message.
-				data, err = clean, json.Unmarshal(clean, out)
-			}
-			return false, fail(describeDecodeError(err), err, data)
+		if st.method == http.MethodPut || st.method == http.MethodDelete {
+			return false, nil // done, and the answer says no more
 		}
-		if status, message, code := out.envelope(); status != "OK" {
-			k := c.cfg.key()
-			status, message, code = clip(k.redact.Replace(status), maxErrorBody), clip(k.redact.Replace(message), maxErrorBody), clip(k.redact.Replace(code), maxErrorBody)
-			if message == "" {
-				message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
-			}
-			e := fail(message, nil, k.scrub(data))
-			// The service answered, and said no: nothing was created.
-			e.Status, e.Code, e.outcomeUnknown = status, code, false
-			return false, e
-		}
-		if ch, ok := out.(checker); ok {
-			if err := ch.check(); err != nil {
-				return false, fail("malformed response: "+err.Error(), err, c.cfg.key().scrub(data))
-			}
-		}
-		missing = out.missing()
+		return false, fail("the answer has no body", nil, nil)
 	}
-	if missing == "" {
+	if st.link != "" {
+		// An edit-history document: no envelope, the whole body is v.
+		if err := unmarshal(data, v); err != nil {
+			return false, fail(describeDecodeError(err, data), err, data)
+		}
 		return true, nil
 	}
-	if st.method == http.MethodPut || st.method == http.MethodDelete {
-		return false, nil // done, and the answer says no more
+	env, err := readEnvelope(data, st.need)
+	if err != nil {
+		return false, fail(describeDecodeError(err, data), err, data)
 	}
-	// A read must carry what it asked for; a create that brings nothing
-	// back may or may not have happened (fail marks it).
-	return false, fail("the answer has no "+missing, nil, c.cfg.key().scrub(data))
+	if env.status != "OK" {
+		status, message, code := k.scrubText(clip(env.status, maxErrorBody)), k.scrubText(clip(env.message, maxErrorBody)), k.scrubText(clip(env.code, maxErrorBody))
+		if message == "" {
+			message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
+		}
+		e := fail(message, nil, data)
+		// The service answered, and said no: nothing was created.
+		e.Status, e.Code, e.outcomeUnknown = status, code, false
+		return false, e
+	}
+	if (st.need != "" && !env.hasNeed) || env.others == 0 {
+		if st.method == http.MethodPut || st.method == http.MethodDelete {
+			return false, nil // done, and the answer says no more
+		}
+		// A read must carry what it asked for; a create that brings
+		// nothing back may or may not have happened (fail marks it).
+		what := st.what
+		if what == "" {
+			what = "resource"
+		}
+		return false, fail("the answer has no "+what, nil, data)
+	}
+	if v != nil {
+		if err := unmarshal(data, v); err != nil {
+			return false, fail(describeDecodeError(err, data), err, data)
+		}
+	}
+	return true, nil
 }
 
 // readBody reads a success body up to max bytes.
@@ -515,25 +543,7 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 	if resp.ContentLength > max {
 		return nil, ErrResponseTooLarge
 	}
-	var data []byte
-	var err error
-	if resp.ContentLength >= 0 {
-		// One allocation of the announced size; the +1 lets the read see
-		// EOF (or a body longer than announced) without growing, and
-		// bounds the read without a LimitReader.
-		data = make([]byte, resp.ContentLength+1)
-		var n int
-		n, err = io.ReadFull(resp.Body, data)
-		data = data[:n]
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			err = nil
-			if int64(n) < resp.ContentLength {
-				err = io.ErrUnexpectedEOF
-			}
-		}
-	} else {
-		data, err = io.ReadAll(io.LimitReader(resp.Body, max+1))
-	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
 		return nil, err
 	}
@@ -550,11 +560,25 @@ func discard(body io.ReadCloser) {
 	_ = body.Close()
 }
 
+// beforeAttempt runs before every attempt: it counts attempts, makes a
+// create's body impossible to replay, and logs when there is a logger.
 func (c *Client) beforeAttempt(_ retryablehttp.Logger, r *http.Request, attempt int) {
 	st := callFrom(r.Context())
 	st.attempts = attempt + 1
 	st.traced.Store(false)
 	st.wrote.Store(false)
+	if r.Method == http.MethodPost {
+		// A transport may resend a request whose body it can get again
+		// (net/http's HTTP/2 does after a stream reset, once the server
+		// may have acted on it): without GetBody, and with a body that
+		// is never NoBody, none can. A create that needs another
+		// attempt gets it from checkRetry, which knows whether the
+		// first one was written.
+		r.GetBody = nil
+		if r.Body == nil || r.Body == http.NoBody {
+			r.Body = io.NopCloser(bytes.NewReader(nil))
+		}
+	}
 	if c.cfg.logger == nil {
 		return
 	}
@@ -570,26 +594,6 @@ func (c *Client) logResult(ctx context.Context, st *call, err error) {
 	c.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "padapi: done", attrs...)
 }
 
-// one sends a request through do and converts the wire type it decodes into
-// the public type, so that each endpoint method is a line or two. It returns
-// nil, nil only for a PUT or DELETE answered without the resource.
-func one[W any, PW interface {
-	*W
-	response
-}, T any](ctx context.Context, c *Client, r request, conv func(*W) T) (*T, error) {
-	// The wire value and the result share one allocation.
-	both := new(struct {
-		w W
-		v T
-	})
-	found, err := c.do(ctx, r, PW(&both.w))
-	if err != nil || !found {
-		return nil, err
-	}
-	both.v = conv(&both.w)
-	return &both.v, nil
-}
-
 // resourcePath joins a collection path and an ID, escaped so that an ID can
 // never reach another endpoint ("../quota" stays one path segment).
 func resourcePath(collection string, id ID) (string, error) {
@@ -597,4 +601,79 @@ func resourcePath(collection string, id ID) (string, error) {
 		return "", argError(fmt.Sprintf("ID %q: need a non-empty ID other than . and ..", string(id)))
 	}
 	return collection + "/" + url.PathEscape(string(id)), nil
+}
+
+// DefaultBaseURL is the public Pad Interview Service, the base URL FromEnv
+// uses when PAD_BASE_URL is not set.
+const DefaultBaseURL = "https://app.coderpad.io"
+
+// FromEnv returns a client for the service that PAD_BASE_URL names
+// (DefaultBaseURL when it is unset or empty) with the key in PAD_API_KEY,
+// as the Python client's from_env does. A missing key is an error matching
+// ErrInvalidArgument.
+func FromEnv(opts ...Option) (*Client, error) {
+	base := os.Getenv("PAD_BASE_URL")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	return NewClient(base, os.Getenv("PAD_API_KEY"), opts...)
+}
+
+// Do sends one request to the service through the same pipeline as the
+// typed methods (auth, retries, the size cap, the key scrub, POST safety)
+// and decodes a successful answer into v. It reaches an endpoint or a field
+// the typed methods do not cover yet.
+//
+// path is the escaped API path below the base URL ("/api/pads/ABC"); it
+// must start with "/" and carry no query, fragment, "." or ".." segment.
+// params go in the query of a GET or DELETE and form-encoded in the body
+// of a POST or PUT (nil: none). v is a pointer to decode the body into, a
+// *json.RawMessage (encoding/json's) to receive the service's bytes as they
+// came, or nil.
+//
+// A body whose "status" is not "OK" is an *APIError, as for the typed
+// methods. A PUT or DELETE answered with an empty body or a status alone
+// succeeds and leaves v as it was.
+func (c *Client) Do(ctx context.Context, method, path string, params url.Values, v any) error {
+	r := &request{method: method, path: path, gone: method == http.MethodDelete}
+	switch method {
+	case http.MethodGet, http.MethodDelete:
+		r.query = params
+	case http.MethodPost, http.MethodPut:
+		r.body = &body{contentType: "application/x-www-form-urlencoded", data: []byte(params.Encode())}
+		r.quota = method == http.MethodPost && strings.TrimSuffix(path, "/") == "/api/pads"
+	default:
+		return argError("Do: method " + quoteShort([]byte(method)) + ": need GET, POST, PUT or DELETE")
+	}
+	if err := checkPath(path); err != nil {
+		return err
+	}
+	raw, isRaw := v.(*stdjson.RawMessage)
+	if isRaw {
+		v = nil // decode nothing; the bytes are kept below
+	}
+	st, err := c.doCall(ctx, r, v)
+	if err == nil && isRaw && st != nil && len(bytes.TrimSpace(st.answer)) > 0 {
+		*raw = append((*raw)[:0], st.answer...)
+	}
+	return err
+}
+
+// checkPath refuses a Do path that would leave the base URL or hide a
+// query: the pipeline appends it to the base URL as it is.
+func checkPath(p string) error {
+	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#\\") || strings.Contains(p, "//") {
+		return argError("Do: path " + quoteShort([]byte(p)) + ": need an escaped path starting with / and without a query")
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if seg == "." || seg == ".." {
+			return argError("Do: path " + quoteShort([]byte(p)) + ": has a . or .. segment")
+		}
+		for _, r := range seg {
+			if r < 0x21 || r == 0x7f {
+				return argError("Do: path has a space or control character")
+			}
+		}
+	}
+	return nil
 }

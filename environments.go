@@ -1,3 +1,5 @@
+// environments.go: PadEnvironment, FileContent, and GET /api/pad_environments/ID.
+
 package padapi
 
 import (
@@ -40,33 +42,6 @@ type FileContent struct {
 	Binary bool `json:"binary,omitempty"`
 }
 
-// UnmarshalJSON reads an environment with the service's timestamp forms.
-func (e *PadEnvironment) UnmarshalJSON(b []byte) error {
-	return decodeVia(b, e, (*environmentWire).environment)
-}
-
-type environmentAlias PadEnvironment
-
-type environmentWire struct {
-	wireStatus
-	environmentAlias
-	CreatedAt timestamp `json:"created_at"`
-	UpdatedAt timestamp `json:"updated_at"`
-}
-
-func (w *environmentWire) environment() PadEnvironment {
-	e := PadEnvironment(w.environmentAlias)
-	e.CreatedAt, e.UpdatedAt = w.CreatedAt.Time, w.UpdatedAt.Time
-	return e
-}
-
-func (w *environmentWire) missing() string {
-	if w.ID == "" {
-		return "environment"
-	}
-	return ""
-}
-
 // Environment returns one environment of a pad
 // (GET /api/pad_environments/ID): the final code of each of its files. id
 // is an environment ID from Pad.PadEnvironmentIDs, not a pad ID.
@@ -75,5 +50,5 @@ func (s *PadsService) Environment(ctx context.Context, id ID) (*PadEnvironment, 
 	if err != nil {
 		return nil, err
 	}
-	return one(ctx, s.client, request{method: http.MethodGet, path: path}, (*environmentWire).environment)
+	return get[PadEnvironment](ctx, s.client, &request{method: http.MethodGet, path: path, need: "id", what: "environment"})
 }

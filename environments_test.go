@@ -2,7 +2,6 @@ package padapi_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -65,7 +64,7 @@ func TestEnvironmentNullsAndUnknowns(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 	var direct padapi.PadEnvironment
-	if err := json.Unmarshal([]byte(body), &direct); err != nil {
+	if err := padapi.UnmarshalForTest([]byte(body), &direct); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, &direct); diff != "" {
@@ -77,7 +76,7 @@ func TestEnvironmentNullsAndUnknowns(t *testing.T) {
 // type: the request goes to the same path.
 func TestEnvironmentIDsFromPad(t *testing.T) {
 	var pad padapi.Pad
-	if err := json.Unmarshal([]byte(`{"id":"P1","pad_environment_ids":[98765,"98766"],"active_environment_id":"98765"}`), &pad); err != nil {
+	if err := padapi.UnmarshalForTest([]byte(`{"id":"P1","pad_environment_ids":[98765,"98766"],"active_environment_id":"98765"}`), &pad); err != nil {
 		t.Fatal(err)
 	}
 	c, mux := setup(t, noRetry)

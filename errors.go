@@ -1,15 +1,20 @@
+// errors.go: APIError, the sentinel errors, and what decoding errors say.
+
 package padapi
 
 import (
-	"encoding/json"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"go/token"
+	"io"
 	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Sentinel errors for errors.Is. The HTTP ones match an *APIError by its
@@ -100,12 +105,34 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Attempts is how many times the request was sent.
 	Attempts int
-	// Body is the start of the response body, at most 64 KiB.
-	Body []byte
+	// Body is the start of the response body, at most 64 KiB. It prints
+	// as text.
+	Body Snippet
 
 	outcomeUnknown bool
 	quota          bool // the request spends the pad quota: a 429 is ErrOverQuota
 	err            error
+}
+
+// Snippet is the start of a response body, kept in an APIError. It is a
+// []byte that prints as text with fmt (%v, %s, %+v of the APIError), not
+// as a list of numbers.
+type Snippet []byte
+
+// String returns the bytes as text.
+func (s Snippet) String() string { return string(s) }
+
+// Format prints the snippet as text for every verb but %x and %X, which
+// print hex as for a []byte.
+func (s Snippet) Format(f fmt.State, verb rune) {
+	switch verb {
+	case 'x', 'X':
+		fmt.Fprintf(f, fmt.FormatString(f, verb), []byte(s))
+	case 'q':
+		fmt.Fprintf(f, "%q", string(s))
+	default:
+		_, _ = io.WriteString(f, string(s))
+	}
 }
 
 // Error reads like "padapi: POST /api/pads: 429: Over quota". For a create
@@ -151,21 +178,28 @@ func (e *APIError) Is(target error) bool {
 func (e *APIError) Unwrap() error { return e.err }
 
 // errorFromBody builds the APIError for a non-2xx answer from the start of
-// its body. Bodies that are not the service's JSON (a proxy's HTML page, an
-// empty body) still give the status code, with the status text as message.
-func errorFromBody(resp *http.Response, snippet []byte) *APIError {
+// its body, with the key scrubbed from the decoded fields and the bytes.
+// Bodies that are not the service's JSON (a proxy's HTML page, an empty
+// body) still give the status code, with the status text as message.
+func errorFromBody(resp *http.Response, snippet []byte, k *credential) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode}
 	e.RetryAfter, _ = retryAfter(resp)
-	var w wireStatus
-	if json.Unmarshal(snippet, &w) == nil {
-		e.Status, e.Message, e.Code = clip(w.Status, maxErrorBody), clip(w.Message, maxErrorBody), clip(string(w.Code), maxErrorBody)
+	var w struct {
+		Status  string `json:"status"`
+		Message string `json:"message"`
+		Code    token  `json:"code"`
 	}
-	if len(snippet) > maxErrorBody {
-		snippet = snippet[:maxErrorBody]
+	if unmarshal(snippet, &w) == nil {
+		e.Status = k.scrubText(clip(w.Status, maxErrorBody))
+		e.Message = k.scrubText(clip(w.Message, maxErrorBody))
+		e.Code = k.scrubText(clip(string(w.Code), maxErrorBody))
 	}
-	e.Body = snippet
-	if resp.StatusCode >= 300 && resp.StatusCode < 400 && e.Message == "" {
+	e.Body = clipBytes(k.scrubBody(snippet))
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode < 400 && e.Message == "":
 		e.Message = "redirect not followed"
+	case resp.StatusCode < 200:
+		e.Message = "unexpected informational answer (a protocol switch or upgrade), not an API answer"
 	}
 	return e
 }
@@ -179,18 +213,112 @@ func clip(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "")
 }
 
-// typeName names a Go type for a reader of the JSON. The wire types
-// (padapi.padWire, []padapi.padWire) mean nothing outside the package, so
-// those are named by their JSON kind instead.
+// clipBytes cuts a body snippet to at most maxErrorBody bytes.
+func clipBytes(b []byte) []byte {
+	if len(b) > maxErrorBody {
+		return b[:maxErrorBody]
+	}
+	return b
+}
+
+// describeDecodeError turns a codec error into a short message that names
+// the field (as a dotted JSON path, "events.kind") and never repeats more
+// than a few bytes of the body.
+func describeDecodeError(err error, data []byte) string {
+	var te *stdjson.UnmarshalTypeError
+	if errors.As(err, &te) {
+		// From a decoder of the package that reads with encoding/json
+		// (the edit history's).
+		field := te.Field
+		if field == "" {
+			field = "(top level)"
+		}
+		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + quoteShort([]byte(te.Value)) + " as " + typeName(te.Type)
+	}
+	var se *json.SemanticError
+	if errors.As(err, &se) {
+		field := fieldPath(se.JSONPointer)
+		var bad *badValue
+		what := kindName(se.JSONKind)
+		switch {
+		case errors.As(se.Err, &bad):
+			return "malformed response: field " + strconv.Quote(field) + ": " + bad.Error() + " as " + typeName(se.GoType)
+		case se.JSONKind == '0' && len(se.JSONValue) > 0:
+			what = "number " + quoteShort(se.JSONValue)
+		}
+		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typeName(se.GoType)
+	}
+	var sx *jsontext.SyntacticError
+	if errors.As(err, &sx) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "malformed response: not JSON (" + syntaxText(err) + ")"
+	}
+	return "malformed response: " + err.Error()
+}
+
+// syntaxText says what is wrong with text that is not JSON, without the
+// codec's package prefix.
+func syntaxText(err error) string {
+	var sx *jsontext.SyntacticError
+	if errors.As(err, &sx) && sx.Err != nil {
+		if errors.Is(sx.Err, io.ErrUnexpectedEOF) {
+			return "unexpected end of JSON input"
+		}
+		return sx.Err.Error() + " at byte " + strconv.FormatInt(sx.ByteOffset, 10)
+	}
+	return "unexpected end of JSON input"
+}
+
+// fieldPath turns a JSON pointer (/events/3/kind) into a dotted path
+// without array indices (events.kind), or "(top level)".
+func fieldPath(p jsontext.Pointer) string {
+	var names []string
+	for tok := range p.Tokens() {
+		if tok == "" || strings.Trim(tok, "0123456789") != "" {
+			names = append(names, tok)
+		}
+	}
+	if len(names) == 0 {
+		return "(top level)"
+	}
+	return quoteShort([]byte(strings.Join(names, ".")))
+}
+
+// kindName names a JSON kind for a reader of the JSON.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	return "value"
+}
+
+// typeName names a Go type for a reader of the JSON: an unexported type
+// means nothing outside the package, so it is named by its JSON kind.
 func typeName(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t.Name() == "" && t.Kind() == reflect.Struct {
+		return "object"
 	}
 	inner := t
 	for inner.Kind() == reflect.Slice || inner.Kind() == reflect.Array || inner.Kind() == reflect.Pointer {
 		inner = inner.Elem()
 	}
-	if inner.PkgPath() == "" || token.IsExported(inner.Name()) { // built in, or public
+	if inner.PkgPath() == "" || (inner.Name() != "" && inner.Name()[0] >= 'A' && inner.Name()[0] <= 'Z') {
 		return t.String()
 	}
 	switch t.Kind() {
@@ -200,33 +328,4 @@ func typeName(t reflect.Type) string {
 		return "array"
 	}
 	return t.Kind().String()
-}
-
-// describeDecodeError turns an encoding/json error into a short message that
-// names the field and never repeats more than a few bytes of the body.
-func describeDecodeError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		// encoding/json names embedded structs in the path; the wire
-		// types embed their model as fooAlias, and the status envelope
-		// as wireStatus, which mean nothing to a reader of the JSON.
-		var names []string
-		for _, name := range strings.Split(te.Field, ".") {
-			if !strings.HasSuffix(name, "Alias") && name != "wireStatus" {
-				names = append(names, name)
-			}
-		}
-		field := strings.Join(names, ".")
-		if field == "" {
-			field = "(top level)"
-		}
-		// Value holds a number's literal in full, which can be as long as
-		// the body.
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + quoteShort([]byte(te.Value)) + " as " + typeName(te.Type)
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return "malformed response: not JSON (" + se.Error() + ")"
-	}
-	return "malformed response: " + err.Error()
 }

@@ -1,22 +1,24 @@
 package padapi
 
-import (
-	"crypto/tls"
-	"encoding/json"
-)
+import "crypto/tls"
 
-// WithTLSConfigForTest makes the client's own pool use cfg, so that a test
-// can trust its own TLS server and still measure the pool as users get it.
+// WithTLSConfigForTest makes the client's own transport use cfg, so that a
+// test can trust its own TLS server and still measure the transport as
+// users get it.
 func WithTLSConfigForTest(cfg *tls.Config) Option {
 	return func(c *config) { c.tls = cfg }
 }
 
 // DecodePadPageForTest decodes a body of the pad list as the pipeline does
-// once the body is read: into the wire page, then into a Page of Pads.
+// once the body is read.
 func DecodePadPageForTest(b []byte) (*Page[Pad], error) {
-	w := newPageWire[padWire]("pads")
-	if err := json.Unmarshal(b, w); err != nil {
+	var p pageBody[Pad]
+	if err := unmarshal(b, &p); err != nil {
 		return nil, err
 	}
-	return convertPage(w, (*padWire).pad), nil
+	return &Page[Pad]{Items: p.Pads, Total: p.Total, NextPage: p.NextPage, PrevPage: p.PrevPage}, nil
 }
+
+// UnmarshalForTest decodes data into v as the pipeline does: with the
+// codec's options (the service's timestamp forms among them).
+func UnmarshalForTest(data []byte, v any) error { return unmarshal(data, v) }

@@ -50,7 +50,7 @@ func rlServiceMessage(body []byte) (string, bool) {
 	var w struct {
 		Message string `json:"message"`
 	}
-	if json.Unmarshal(body, &w) != nil || w.Message == "" {
+	if padapi.UnmarshalForTest(body, &w) != nil || w.Message == "" {
 		return "", false
 	}
 	return w.Message, true
@@ -109,7 +109,7 @@ func FuzzQuota(f *testing.F) {
 	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var direct padapi.Quota
-		directErr := json.Unmarshal(body, &direct)
+		directErr := padapi.UnmarshalForTest(body, &direct)
 		got, err := c.Quota.Get(answering(http.StatusOK, body))
 		rlCheckError(t, err, body)
 		if err == nil {
@@ -163,7 +163,7 @@ func rlAgree[T any](t *testing.T, body []byte, got, direct T, directErr error) {
 // which v's decode fills, is "OK".
 func rlDecodesOK(t *testing.T, body []byte, v any, status *string) {
 	t.Helper()
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := padapi.UnmarshalForTest(body, v); err != nil {
 		t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, err)
 	}
 	if *status != "OK" {
@@ -178,7 +178,7 @@ func rlRoundTrip[T any](t *testing.T, body []byte, v, fresh *T) {
 	if err != nil {
 		t.Fatalf("%q decodes, but does not marshal back: %v", body, err)
 	}
-	if err := json.Unmarshal(out, fresh); err != nil {
+	if err := padapi.UnmarshalForTest(out, fresh); err != nil {
 		t.Fatalf("%q decodes and marshals as %s, which does not decode: %v", body, out, err)
 	}
 	if diff := cmp.Diff(v, fresh); diff != "" {
@@ -193,7 +193,7 @@ func FuzzPad(f *testing.F) {
 	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var direct padapi.Pad
-		directErr := json.Unmarshal(body, &direct)
+		directErr := padapi.UnmarshalForTest(body, &direct)
 		got, err := c.Pads.Get(answering(http.StatusOK, body), "P1")
 		rlCheckError(t, err, body)
 		if err == nil {

@@ -113,7 +113,7 @@ func FuzzHistoryReplay(f *testing.F) {
 	ltAddHistorySeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var h padapi.History
-		if err := json.Unmarshal(body, &h); err != nil {
+		if err := padapi.UnmarshalForTest(body, &h); err != nil {
 			if strings.Contains(err.Error(), "Wire") || strings.Contains(err.Error(), "historyEntry") {
 				t.Fatalf("decode error names an internal type: %.300q", err)
 			}
@@ -148,7 +148,7 @@ func FuzzHistoryReplay(f *testing.F) {
 			t.Fatalf("%q decodes, but does not marshal: %v", body, err)
 		}
 		var again padapi.History
-		if err := json.Unmarshal(out, &again); err != nil {
+		if err := padapi.UnmarshalForTest(out, &again); err != nil {
 			t.Fatalf("%q marshals as %s, which does not decode: %v", body, out, err)
 		}
 		if diff := cmp.Diff(h, again, cmp.Comparer(func(a, b []padapi.HistoryEntry) bool {
@@ -174,7 +174,7 @@ func FuzzHistoryFetch(f *testing.F) {
 			return
 		}
 		var direct padapi.History
-		rlAgree(t, body, got, &direct, json.Unmarshal(body, &direct))
+		rlAgree(t, body, got, &direct, padapi.UnmarshalForTest(body, &direct))
 	})
 }
 
@@ -190,11 +190,11 @@ func FuzzEnvironment(f *testing.F) {
 		got, err := c.Pads.Environment(answering(http.StatusOK, body), "98765")
 		rlCheckError(t, err, body)
 		var direct padapi.PadEnvironment
-		directErr := json.Unmarshal(body, &direct)
+		directErr := padapi.UnmarshalForTest(body, &direct)
 		var status struct {
 			Status string `json:"status"`
 		}
-		_ = json.Unmarshal(body, &status)
+		_ = padapi.UnmarshalForTest(body, &status)
 		switch {
 		case err == nil:
 			rlAgree(t, body, got, &direct, directErr)

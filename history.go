@@ -119,7 +119,7 @@ func (e *HistoryEntry) apply(text, out []uint16) ([]uint16, error) {
 
 // historyEntryWire is an entry as the history document holds it.
 type historyEntryWire struct {
-	Author wireToken       `json:"a"`
+	Author token           `json:"a"`
 	Ops    []HistoryOp     `json:"o"`
 	Time   json.RawMessage `json:"t"`
 }
@@ -286,5 +286,5 @@ func (s *PadsService) History(ctx context.Context, link string) (*History, error
 	// Errors and logs name the link without its query, which may carry a
 	// token of the other host.
 	path := u.Scheme + "://" + u.Host + u.EscapedPath()
-	return one(ctx, s.client, request{method: http.MethodGet, path: path, link: u.String()}, func(w *historyWire) History { return w.History })
+	return get[History](ctx, s.client, &request{method: http.MethodGet, path: path, link: u.String()})
 }

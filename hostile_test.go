@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"net"
 	"net/http"
@@ -371,16 +374,16 @@ func TestHostileBodies(t *testing.T) {
 		name, body string
 		call       func(context.Context) error
 		want       string // what the message says
-		syntax     bool   // the cause is a *json.SyntaxError, else a type error
+		syntax     bool   // the cause is a *jsontext.SyntacticError, else a *json.SemanticError
 	}{
 		{"HTML", "<html><body>Bad Gateway</body></html>", getPad, "malformed response: not JSON (invalid character '<'", true},
 		{"plain text", "Service Unavailable", stats, "malformed response: not JSON", true},
 		{"truncated JSON", `{"status":"OK","pads":[{`, listPads, "malformed response: not JSON (unexpected end of JSON input)", true},
 		{"array for the top object", `[{"status":"OK",` + pad + `}]`, getPad, `field "(top level)": cannot decode array as object`, false},
 		{"array for an object", `{"status":"OK",` + pad + `,"team":[1]}`, getPad, `field "team": cannot decode array as padapi.Team`, false},
-		{"object for the list", `{"status":"OK","pads":{` + pad + `}}`, listPads, `field "pads": cannot decode object as array`, false},
+		{"object for the list", `{"status":"OK","pads":{` + pad + `}}`, listPads, `field "pads": cannot decode object as []padapi.Pad`, false},
 		{"number for a string", `{"status":"OK",` + pad + `,"title":12}`, getPad, `field "title": cannot decode number as string`, false},
-		{"number for an event string", `{"status":"OK",` + pad + `,"events":[{"kind":7}]}`, getPad, `field "events.kind": cannot decode 7 as string`, false},
+		{"number for an event string", `{"status":"OK",` + pad + `,"events":[{"kind":7}]}`, getPad, `field "events.kind": cannot decode number as string`, false},
 		{"number for a time", `{"status":"OK","start_time":1709251200,"end_time":"2024-03-08T00:00:00Z"}`, stats, `field "start_time": cannot decode timestamp 1709251200 as time.Time`, false},
 		{"number for the status", `{"status":200,"name":"x"}`, org, `field "status": cannot decode number as string`, false},
 		{"string for a number", `{"status":"OK","pads":[],"total":"3"}`, listPads, `field "total": cannot decode string as int`, false},
@@ -400,8 +403,8 @@ func TestHostileBodies(t *testing.T) {
 			if !strings.Contains(apiErr.Message, tt.want) {
 				t.Errorf("message %q does not say %q", apiErr.Message, tt.want)
 			}
-			var syntaxErr *json.SyntaxError
-			var typeErr *json.UnmarshalTypeError
+			var syntaxErr *jsontext.SyntacticError
+			var typeErr *json.SemanticError
 			if tt.syntax && !errors.As(err, &syntaxErr) || !tt.syntax && !errors.As(err, &typeErr) {
 				t.Errorf("error %v does not wrap the decoding error (syntax %v)", err, tt.syntax)
 			}
@@ -450,7 +453,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want plain
-			if err := json.Unmarshal([]byte(body), &want); err != nil {
+			if err := stdjson.Unmarshal([]byte(body), &want); err != nil {
 				t.Fatal(err)
 			}
 			mirror := plain{ID: string(got.ID), Title: got.Title}

@@ -78,7 +78,7 @@ func TestModelsDecode(t *testing.T) {
 	for _, m := range append(epModels, ltModels...) {
 		t.Run(m.file, func(t *testing.T) {
 			got := m.new()
-			if err := json.Unmarshal(fixture(t, m.file), got); err != nil {
+			if err := padapi.UnmarshalForTest(fixture(t, m.file), got); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(m.want, got, rawJSONCmp); diff != "" {
@@ -94,7 +94,7 @@ func TestModelsRoundTrip(t *testing.T) {
 	for _, m := range append(epModels, ltModels...) {
 		t.Run(m.file, func(t *testing.T) {
 			decoded := m.new()
-			if err := json.Unmarshal(fixture(t, m.file), decoded); err != nil {
+			if err := padapi.UnmarshalForTest(fixture(t, m.file), decoded); err != nil {
 				t.Fatal(err)
 			}
 			b, err := json.Marshal(decoded)
@@ -102,7 +102,7 @@ func TestModelsRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var wire map[string]json.RawMessage
-			if err := json.Unmarshal(b, &wire); err != nil {
+			if err := padapi.UnmarshalForTest(b, &wire); err != nil {
 				t.Fatal(err)
 			}
 			for k, want := range m.wire {
@@ -118,7 +118,7 @@ func TestModelsRoundTrip(t *testing.T) {
 				}
 			}
 			again := m.new()
-			if err := json.Unmarshal(b, again); err != nil {
+			if err := padapi.UnmarshalForTest(b, again); err != nil {
 				t.Fatalf("decoding %s: %v", b, err)
 			}
 			if diff := cmp.Diff(decoded, again, rawJSONCmp); diff != "" {
@@ -149,7 +149,7 @@ func TestIDDecode(t *testing.T) {
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			var q padapi.Question
-			err := json.Unmarshal([]byte(`{"id":`+tc.in+`}`), &q)
+			err := padapi.UnmarshalForTest([]byte(`{"id":`+tc.in+`}`), &q)
 			if tc.wantErr {
 				if err == nil {
 					t.Errorf("id %s decoded as %q, want an error", tc.in, q.ID)

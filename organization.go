@@ -1,3 +1,5 @@
+// organization.go: Organization, its stats, pads, questions and users.
+
 package padapi
 
 import (
@@ -7,6 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	json2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Organization is the organization of the API key's user.
@@ -40,37 +45,31 @@ type OrganizationUser struct {
 	// Email and Name identify the user.
 	Email string `json:"email"`
 	Name  string `json:"name"`
-	// Teams are the names of the user's teams (live responses only).
+	// Teams are the IDs of the user's teams, as in Organization.Teams
+	// (live responses only).
 	Teams []string `json:"teams,omitzero"`
 }
 
 // UnmarshalJSON reads an organization in either of the service's shapes.
-func (o *Organization) UnmarshalJSON(b []byte) error {
-	return decodeVia(b, o, (*organizationWire).organization)
-}
+func (o *Organization) UnmarshalJSON(b []byte) error { return unmarshal(b, o) }
 
-type organizationAlias Organization
-
-type organizationWire struct {
-	wireStatus
-	organizationAlias
-	DocumentedDefaultLanguage string `json:"default_language"`
-}
-
-func (w *organizationWire) organization() Organization {
-	o := Organization(w.organizationAlias)
-	o.ChildOrganizations = nullRaw(o.ChildOrganizations)
+// UnmarshalJSONFrom reads an organization in either of the service's
+// shapes: the default language comes as organization_default_language
+// (live answers) or default_language (the documentation's example).
+func (o *Organization) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	type plain Organization // Organization's fields without its methods
+	var w struct {
+		plain
+		DocumentedDefaultLanguage string `json:"default_language"`
+	}
+	if err := json2.UnmarshalDecode(dec, &w); err != nil {
+		return err
+	}
+	*o = Organization(w.plain)
 	if o.DefaultLanguage == "" {
 		o.DefaultLanguage = w.DocumentedDefaultLanguage
 	}
-	return o
-}
-
-func (w *organizationWire) missing() string {
-	if w.ID == "" && w.Name == "" && w.UserCount == 0 && w.Users == nil {
-		return "organization"
-	}
-	return ""
+	return nil
 }
 
 // OrganizationStats counts the pads created in a window of time.
@@ -91,34 +90,6 @@ type UserStats struct {
 	Name  string `json:"name"`
 	// PadsCreated counts the user's pads created in the window.
 	PadsCreated int `json:"pads_created"`
-}
-
-// UnmarshalJSON reads stats with the service's timestamp forms.
-func (s *OrganizationStats) UnmarshalJSON(b []byte) error {
-	return decodeVia(b, s, (*statsWire).stats)
-}
-
-type statsAlias OrganizationStats
-
-type statsWire struct {
-	wireStatus
-	statsAlias
-	StartTime timestamp `json:"start_time"`
-	EndTime   timestamp `json:"end_time"`
-}
-
-func (w *statsWire) stats() OrganizationStats {
-	s := OrganizationStats(w.statsAlias)
-	s.StartTime, s.EndTime = w.StartTime.Time, w.EndTime.Time
-	return s
-}
-
-// missing: the service always returns the window it counted over.
-func (w *statsWire) missing() string {
-	if w.StartTime.IsZero() && w.EndTime.IsZero() {
-		return "stats window"
-	}
-	return ""
 }
 
 // StatsOptions choose the window of Stats. Set both times or neither; the
@@ -150,7 +121,7 @@ type OrganizationService service
 
 // Get returns the organization (GET /api/organization).
 func (s *OrganizationService) Get(ctx context.Context) (*Organization, error) {
-	return one(ctx, s.client, request{method: http.MethodGet, path: "/api/organization"}, (*organizationWire).organization)
+	return get[Organization](ctx, s.client, &request{method: http.MethodGet, path: "/api/organization", what: "organization"})
 }
 
 // Stats counts the pads created in a window (GET /api/organization/stats).
@@ -159,53 +130,43 @@ func (s *OrganizationService) Stats(ctx context.Context, opts *StatsOptions) (*O
 	if err != nil {
 		return nil, err
 	}
-	return one(ctx, s.client, request{method: http.MethodGet, path: "/api/organization/stats", query: q}, (*statsWire).stats)
+	return get[OrganizationStats](ctx, s.client, &request{method: http.MethodGet, path: "/api/organization/stats", query: q, need: "start_time", what: "stats window"})
 }
 
 // OrganizationPadListOptions choose the order and page of
 // Organization.ListPads and Organization.AllPads. A nil value means the
 // service's defaults: newest first, first page.
-type OrganizationPadListOptions struct {
-	// Sort is the order; "" means SortCreatedDesc.
-	Sort Sort
-	// Page is the 1-based page number; 0 means the first page.
-	Page int
-}
+type OrganizationPadListOptions ListOptions
 
 // ListPads returns one page of all of the organization's pads
 // (GET /api/organization/pads).
 func (s *OrganizationService) ListPads(ctx context.Context, opts *OrganizationPadListOptions) (*Page[Pad], error) {
-	return list(ctx, s.client, "/api/organization/pads", "pads", pageOf(opts), (*padWire).pad)
+	return list[Pad](ctx, s.client, "/api/organization/pads", "pads", (*ListOptions)(opts).query())
 }
 
 // AllPads iterates over all of the organization's pads, fetching the next
 // page while the loop reads the current one (see WithConcurrentPages). It
 // stops at the first error, which it yields once.
 func (s *OrganizationService) AllPads(ctx context.Context, opts *OrganizationPadListOptions) iter.Seq2[*Pad, error] {
-	return all(ctx, s.client, "/api/organization/pads", "pads", pageOf(opts), (*padWire).pad)
+	return all[Pad](ctx, s.client, "/api/organization/pads", "pads", (*ListOptions)(opts).query())
 }
 
 // OrganizationQuestionListOptions choose the order and page of
 // Organization.ListQuestions and Organization.AllQuestions. A nil value
 // means the service's defaults: newest first, first page.
-type OrganizationQuestionListOptions struct {
-	// Sort is the order; "" means SortCreatedDesc.
-	Sort Sort
-	// Page is the 1-based page number; 0 means the first page.
-	Page int
-}
+type OrganizationQuestionListOptions ListOptions
 
 // ListQuestions returns one page of all of the organization's questions
 // (GET /api/organization/questions).
 func (s *OrganizationService) ListQuestions(ctx context.Context, opts *OrganizationQuestionListOptions) (*Page[Question], error) {
-	return list(ctx, s.client, "/api/organization/questions", "questions", pageOf(opts), (*questionWire).question)
+	return list[Question](ctx, s.client, "/api/organization/questions", "questions", (*ListOptions)(opts).query())
 }
 
 // AllQuestions iterates over all of the organization's questions, fetching
 // the next page while the loop reads the current one (see
 // WithConcurrentPages). It stops at the first error, which it yields once.
 func (s *OrganizationService) AllQuestions(ctx context.Context, opts *OrganizationQuestionListOptions) iter.Seq2[*Question, error] {
-	return all(ctx, s.client, "/api/organization/questions", "questions", pageOf(opts), (*questionWire).question)
+	return all[Question](ctx, s.client, "/api/organization/questions", "questions", (*ListOptions)(opts).query())
 }
 
 // OrganizationUserListOptions filter Organization.ListUsers. A nil value
@@ -223,9 +184,9 @@ func (s *OrganizationService) ListUsers(ctx context.Context, opts *OrganizationU
 	if opts != nil && opts.Email != "" {
 		q.Set("email", opts.Email)
 	}
-	w := newPageWire[OrganizationUser]("users")
-	if _, err := s.client.do(ctx, request{method: http.MethodGet, path: "/api/organization/users", query: q}, w); err != nil {
+	p, err := list[OrganizationUser](ctx, s.client, "/api/organization/users", "users", q)
+	if err != nil {
 		return nil, err
 	}
-	return *w.items, nil
+	return p.Items, nil
 }

@@ -1,11 +1,15 @@
+// pads.go: Pad, and the PadsService methods that read and write pads.
+
 package padapi
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 	"net/http"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Pad is a coding-interview pad.
@@ -106,6 +110,7 @@ type InterviewerNotification struct {
 // MarshalJSON writes the pad in the service's shape, with "events" as the
 // link when EventsURL is set, else as the list.
 func (p Pad) MarshalJSON() ([]byte, error) {
+	type plain Pad // Pad's fields without its methods
 	var events any
 	switch {
 	case p.EventsURL != "":
@@ -113,58 +118,39 @@ func (p Pad) MarshalJSON() ([]byte, error) {
 	case p.Events != nil:
 		events = p.Events
 	}
-	return json.Marshal(struct {
-		padAlias
+	return marshal(struct {
+		plain
 		Events any `json:"events,omitempty"`
-	}{padAlias(p), events})
+	}{plain(p), events})
 }
 
 // UnmarshalJSON reads a pad in any shape the service sends.
-func (p *Pad) UnmarshalJSON(b []byte) error { return decodeVia(b, p, (*padWire).pad) }
+func (p *Pad) UnmarshalJSON(b []byte) error { return unmarshal(b, p) }
 
-// UnmarshalJSON reads a notification with the service's timestamp forms.
-func (n *InterviewerNotification) UnmarshalJSON(b []byte) error {
-	return decodeVia(b, n, (*notificationWire).notification)
-}
-
-type padAlias Pad
-
-type padWire struct {
-	wireStatus
-	padAlias
-	Events    padEvents  `json:"events"`
-	CreatedAt timestamp  `json:"created_at"`
-	UpdatedAt timestamp  `json:"updated_at"`
-	EndedAt   *timestamp `json:"ended_at"`
-}
-
-func (w *padWire) pad() Pad {
-	p := Pad(w.padAlias)
-	p.Events, p.EventsURL = w.Events.list, w.Events.url
-	p.CreatedAt, p.UpdatedAt, p.EndedAt = w.CreatedAt.Time, w.UpdatedAt.Time, w.EndedAt.ptr()
-	return p
-}
-
-func (w *padWire) missing() string {
-	if w.ID == "" {
-		return "pad"
+// UnmarshalJSONFrom reads a pad in any shape the service sends: "events"
+// is a list of events (documented examples) or a link (live answers).
+func (p *Pad) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	type plain Pad // Pad's fields without its methods
+	var w struct {
+		plain
+		Events jsontext.Value `json:"events"`
 	}
-	return ""
-}
-
-type notificationAlias InterviewerNotification
-
-type notificationWire struct {
-	notificationAlias
-	DismissedAt *timestamp `json:"dismissed_at"`
-	CreatedAt   timestamp  `json:"created_at"`
-	UpdatedAt   timestamp  `json:"updated_at"`
-}
-
-func (w *notificationWire) notification() InterviewerNotification {
-	n := InterviewerNotification(w.notificationAlias)
-	n.DismissedAt, n.CreatedAt, n.UpdatedAt = w.DismissedAt.ptr(), w.CreatedAt.Time, w.UpdatedAt.Time
-	return n
+	if err := json.UnmarshalDecode(dec, &w); err != nil {
+		return err
+	}
+	*p = Pad(w.plain)
+	switch w.Events.Kind() {
+	case '"':
+		return unmarshal(w.Events, &p.EventsURL)
+	case '[':
+		if err := unmarshal(w.Events, &p.Events); err != nil {
+			return fieldError("events", err)
+		}
+	case 'n', 0:
+	default:
+		return fieldError("events", &badValue{what: "events " + quoteShort(w.Events)})
+	}
+	return nil
 }
 
 // PadsService lists, reads, creates, updates and deletes pads, and reads
@@ -173,17 +159,12 @@ type PadsService service
 
 // PadListOptions choose the order and page of Pads.List and Pads.All. A nil
 // *PadListOptions means the service's defaults: newest first, first page.
-type PadListOptions struct {
-	// Sort is the order; "" means SortCreatedDesc.
-	Sort Sort
-	// Page is the 1-based page number; 0 means the first page.
-	Page int
-}
+type PadListOptions ListOptions
 
 // List returns one page of the caller's pads (GET /api/pads). List values can
 // lag up to about a minute behind Get.
 func (s *PadsService) List(ctx context.Context, opts *PadListOptions) (*Page[Pad], error) {
-	return list(ctx, s.client, "/api/pads", "pads", pageOf(opts), (*padWire).pad)
+	return list[Pad](ctx, s.client, "/api/pads", "pads", (*ListOptions)(opts).query())
 }
 
 // All iterates over all of the caller's pads, page by page of
@@ -191,7 +172,7 @@ func (s *PadsService) List(ctx context.Context, opts *PadListOptions) (*Page[Pad
 // one (see WithConcurrentPages). It stops at the first error, which it
 // yields once.
 func (s *PadsService) All(ctx context.Context, opts *PadListOptions) iter.Seq2[*Pad, error] {
-	return all(ctx, s.client, "/api/pads", "pads", pageOf(opts), (*padWire).pad)
+	return all[Pad](ctx, s.client, "/api/pads", "pads", (*ListOptions)(opts).query())
 }
 
 // Get returns one pad (GET /api/pads/ID).
@@ -200,7 +181,7 @@ func (s *PadsService) Get(ctx context.Context, id ID) (*Pad, error) {
 	if err != nil {
 		return nil, err
 	}
-	return one(ctx, s.client, request{method: http.MethodGet, path: path}, (*padWire).pad)
+	return get[Pad](ctx, s.client, &request{method: http.MethodGet, path: path, need: "id", what: "pad"})
 }
 
 // PadCreateParams are the fields of a new pad; nil fields are not sent and
@@ -260,7 +241,7 @@ func (s *PadsService) Create(ctx context.Context, params *PadCreateParams) (*Pad
 	if err != nil {
 		return nil, err
 	}
-	return one(ctx, s.client, request{method: http.MethodPost, path: "/api/pads", body: b, quota: true}, (*padWire).pad)
+	return get[Pad](ctx, s.client, &request{method: http.MethodPost, path: "/api/pads", body: b, quota: true, need: "id", what: "pad"})
 }
 
 // PadUpdateParams are the fields to change; nil fields are left as they are.
@@ -300,7 +281,7 @@ func (s *PadsService) Update(ctx context.Context, id ID, params *PadUpdateParams
 	if err != nil {
 		return nil, err
 	}
-	p, err := one(ctx, s.client, request{method: http.MethodPut, path: path, body: params.encode()}, (*padWire).pad)
+	p, err := get[Pad](ctx, s.client, &request{method: http.MethodPut, path: path, body: params.encode(), need: "id", what: "pad"})
 	if err != nil || p != nil {
 		return p, err
 	}
@@ -317,6 +298,6 @@ func (s *PadsService) Delete(ctx context.Context, id ID) error {
 	}
 	var f form
 	f.set("deleted", "true")
-	_, err = s.client.do(ctx, request{method: http.MethodPut, path: path, body: f.encode(), gone: true}, &padWire{})
+	_, err = s.client.do(ctx, &request{method: http.MethodPut, path: path, body: f.encode(), gone: true}, nil)
 	return err
 }

@@ -1,6 +1,10 @@
+// pagination.go: ListOptions, Page, one page of a list, and the iterators
+// that follow next_page links.
+
 package padapi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,105 +38,74 @@ const (
 	SortUpdatedAsc  Sort = "updated_at,asc"
 )
 
-// listOptions are the sort and page every paged list takes. Each list
-// method has its own public options type of this shape (PadListOptions,
-// QuestionListOptions, ...), converted by pageOf.
-type listOptions struct {
+// ListOptions choose the order and the page of a list. Every list method
+// has its own options type with these fields (PadListOptions,
+// QuestionListOptions, ...), defined from this one, so that one encoder
+// builds every list's query and a field added here reaches every list.
+type ListOptions struct {
+	// Sort is the order; "" leaves it to the service (SortCreatedDesc).
 	Sort Sort
+	// Page is the 1-based page number; 0 means the first page.
 	Page int
+	// Cursor continues a list from where a next_page link that carries a
+	// cursor left it; "" for none.
+	Cursor string
 }
 
-// pageOf converts a list method's options (nil: the service's defaults).
-func pageOf[O ~struct {
-	Sort Sort
-	Page int
-}](o *O) listOptions {
-	if o == nil {
-		return listOptions{}
-	}
-	return listOptions(*o)
-}
-
-func (o listOptions) query() url.Values {
+// query is the one encoder of list options: sort, page and cursor as the
+// service takes them.
+func (o *ListOptions) query() url.Values {
 	q := url.Values{}
+	if o == nil {
+		return q
+	}
 	if o.Sort != "" {
 		q.Set("sort", string(o.Sort))
 	}
 	if o.Page > 0 {
 		q.Set("page", strconv.Itoa(o.Page))
 	}
+	if o.Cursor != "" {
+		q.Set("cursor", o.Cursor)
+	}
 	return q
 }
 
-// pageWire is a list response. Its items come under a key that depends on
-// the list ("pads", "questions", "events", "users"); list names the key,
-// and reads the field that holds it.
-type pageWire[W any] struct {
-	wireStatus
-	Pads      []W    `json:"pads"`
-	Questions []W    `json:"questions"`
-	Events    []W    `json:"events"`
-	Users     []W    `json:"users"`
+// pageBody is a list answer. Its items come under a key that depends on
+// the list; the request names it, and items reads the field that holds it.
+type pageBody[T any] struct {
+	Pads      []T    `json:"pads"`
+	Questions []T    `json:"questions"`
+	Events    []T    `json:"events"`
+	Users     []T    `json:"users"`
 	Total     int    `json:"total"`
 	NextPage  string `json:"next_page"`
 	PrevPage  string `json:"prev_page"`
-
-	key   string
-	items *[]W // the field of key
 }
 
-func newPageWire[W any](key string) *pageWire[W] {
-	w := &pageWire[W]{key: key}
+func (b *pageBody[T]) items(key string) []T {
 	switch key {
 	case "pads":
-		w.items = &w.Pads
+		return b.Pads
 	case "questions":
-		w.items = &w.Questions
+		return b.Questions
 	case "events":
-		w.items = &w.Events
-	default:
-		w.items = &w.Users
+		return b.Events
 	}
-	// encoding/json appends to the slice it finds: given room for a full
-	// page, it does not grow the slice from nothing, copying every item at
-	// each doubling (a quarter of the bytes a page decode allocates). The
-	// room also tells an absent key from an empty list: encoding/json
-	// replaces the slice for [] and null, and leaves it alone when the key
-	// is absent.
-	*w.items = make([]W, 0, pageSize)
-	return w
+	return b.Users
 }
 
-// missing names the list's key when the body did not have it: a page
-// without its items is malformed, not empty.
-func (w *pageWire[W]) missing() string {
-	if len(*w.items) == 0 && cap(*w.items) == pageSize {
-		return strconv.Quote(w.key) + " list"
-	}
-	return ""
-}
-
-// pageSize is the most items the service puts in one page.
-const pageSize = 50
-
-// list fetches one page of the list at path, whose items come under key,
-// and converts them.
-func list[W, T any](ctx context.Context, c *Client, path, key string, opts listOptions, conv func(*W) T) (*Page[T], error) {
-	w := newPageWire[W](key)
-	if _, err := c.do(ctx, request{method: http.MethodGet, path: path, query: opts.query()}, w); err != nil {
+// list fetches one page of the list at path, whose items come under key.
+func list[T any](ctx context.Context, c *Client, path, key string, q url.Values) (*Page[T], error) {
+	b, err := get[pageBody[T]](ctx, c, &request{method: http.MethodGet, path: path, query: q, need: key, what: strconv.Quote(key) + " list"})
+	if err != nil {
 		return nil, err
 	}
-	return convertPage(w, conv), nil
-}
-
-// convertPage converts a decoded list response.
-func convertPage[W, T any](w *pageWire[W], conv func(*W) T) *Page[T] {
-	items := *w.items
-	p := &Page[T]{Items: make([]T, len(items)), Total: w.Total, NextPage: w.NextPage, PrevPage: w.PrevPage}
-	for i := range items {
-		p.Items[i] = conv(&items[i])
+	items := b.items(key)
+	if items == nil {
+		items = []T{} // a null list is an empty page
 	}
-	return p
+	return &Page[T]{Items: items, Total: b.Total, NextPage: b.NextPage, PrevPage: b.PrevPage}, nil
 }
 
 // WithConcurrentPages lets the iterators (Pads.All, Pads.AllEvents,
@@ -141,16 +114,15 @@ func convertPage[W, T any](w *pageWire[W], conv func(*W) T) *Page[T] {
 // service's answer time. The default, 1, fetches the page after the one the
 // loop is on while the loop reads it.
 //
-// With n > 1, once a page's total says how many pages the list has, the
-// pages after the next one are requested by number alongside it. The items
-// still come in order, each exactly once on a list that does not change
-// meanwhile: a page fetched ahead is used only when the page before it
-// links to it; any other is dropped, and the page the link names is fetched
-// instead. So a list that changes during the loop reads as it would without
-// the option, at the cost of some requests. The loop stops at the first
-// error in list order, and holds at most n pages besides the one it is on,
-// so memory grows with n. Breaking out of the loop cancels the pages still
-// being fetched.
+// With n > 1, once a page's total says how many pages the list has, and
+// its next_page link is by page number, the pages after the next one are
+// requested by number alongside it. The items still come in order, each
+// exactly once on a list that does not change meanwhile: a page fetched
+// ahead is used only when the page before it links to it; any other is
+// dropped, and the page the link names is fetched instead. The loop stops
+// at the first error in list order, and holds at most n pages besides the
+// one it is on, so memory grows with n. Breaking out of the loop cancels
+// the pages still being fetched.
 func WithConcurrentPages(n int) Option {
 	return func(c *config) {
 		if n < 1 {
@@ -164,13 +136,13 @@ func WithConcurrentPages(n int) Option {
 // all iterates over every item of the list at path, fetching the next page
 // while the caller reads the current one, and up to the client's
 // WithConcurrentPages pages at once.
-func all[W, T any](ctx context.Context, c *Client, path, key string, first listOptions, conv func(*W) T) iter.Seq2[*T, error] {
-	return allPages(ctx, c, path, key, first, conv, max(c.cfg.pages, 1))
+func all[T any](ctx context.Context, c *Client, path, key string, first url.Values) iter.Seq2[*T, error] {
+	return allPages[T](ctx, c, path, key, first, max(c.cfg.pages, 1))
 }
 
 // pageFetch is one page being fetched by a goroutine of allPages.
 type pageFetch[T any] struct {
-	opts   listOptions
+	query  string // the encoded paging query
 	cancel context.CancelFunc
 	done   chan struct{} // closed when page and err are set
 	page   *Page[T]
@@ -180,31 +152,33 @@ type pageFetch[T any] struct {
 // allPages iterates over every item of the list at path with up to window
 // pages fetched or held ahead of the page the caller is on.
 //
-// A next_page link is never requested as given: only its page number (and
-// sort, when it has one) is taken, and sent to the same endpoint below the
-// base URL. So a link that names another host, or a backend's address
-// without the gateway's prefix, can neither receive the API key nor break
-// paging. A link back to a page number already fetched (whatever sort it
-// names), or a link onward from an empty page, ends the iteration with an
-// error, so a misbehaving service cannot make it loop forever.
+// A next_page link is never requested as given: only its paging
+// parameters (page, cursor, sort, per_page) are taken, and sent to the same
+// endpoint below the base URL. So a link that names another host, or a
+// backend's address without the gateway's prefix, can neither receive the
+// API key nor break paging. The iteration ends with an error on a link
+// with neither a page nor a cursor, on a link to a query already fetched,
+// on a link onward from an empty page, and once it has fetched more pages
+// than the first page's total allows (⌈total ÷ page size⌉ + 1), so a
+// misbehaving service cannot make it loop forever.
 //
 // Pages ahead of the next one are guessed from the total: page k+1 follows
 // page k. A guess is used only where the link confirms it, so the items
 // are those that following the links one by one gives.
-func allPages[W, T any](ctx context.Context, c *Client, path, key string, first listOptions, conv func(*W) T, window int) iter.Seq2[*T, error] {
+func allPages[T any](ctx context.Context, c *Client, path, key string, first url.Values, window int) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		if ctx == nil {
-			_, err := list(ctx, c, path, key, first, conv) // the pipeline's own error
+			_, err := list[T](ctx, c, path, key, first) // the pipeline's own error
 			yield(nil, err)
 			return
 		}
 		var ahead []*pageFetch[T] // in list order; ahead[0] is the next page
-		start := func(o listOptions) {
+		start := func(q url.Values) {
 			fctx, cancel := context.WithCancel(ctx)
-			f := &pageFetch[T]{opts: o, cancel: cancel, done: make(chan struct{})}
+			f := &pageFetch[T]{query: q.Encode(), cancel: cancel, done: make(chan struct{})}
 			go func() {
 				defer close(f.done)
-				f.page, f.err = list(fctx, c, path, key, o, conv)
+				f.page, f.err = list[T](fctx, c, path, key, q)
 			}()
 			ahead = append(ahead, f)
 		}
@@ -219,10 +193,14 @@ func allPages[W, T any](ctx context.Context, c *Client, path, key string, first 
 		// No fetch outlives the loop: a break cancels them and waits.
 		defer func() { drop(ahead) }()
 
-		fetched := map[int]bool{}
+		// The queries fetched, and the page numbers of those without a
+		// cursor: a link back to a number fetched is a loop, whatever
+		// sort it names.
+		fetched, fetchedPages := map[string]bool{}, map[string]bool{}
 		next := first
+		limit := -1 // pages the total allows, once the first page says
 		start(next)
-		for {
+		for pages := 1; ; pages++ {
 			f := ahead[0]
 			<-f.done
 			f.cancel()
@@ -230,12 +208,18 @@ func allPages[W, T any](ctx context.Context, c *Client, path, key string, first 
 			// alive until append moves it.
 			ahead[0] = nil
 			ahead = ahead[1:]
-			fetched[max(next.Page, 1)] = true // no page is page 1
+			fetched[f.query] = true
+			if q, _ := url.ParseQuery(f.query); q.Get("cursor") == "" {
+				fetchedPages[cmp.Or(q.Get("page"), "1")] = true // no page is page 1
+			}
 			if f.err != nil {
 				yield(nil, f.err)
 				return
 			}
 			page := f.page
+			if limit < 0 && len(page.Items) > 0 {
+				limit = (page.Total+len(page.Items)-1)/len(page.Items) + 1
+			}
 			// Work out the page after this one, and set it (and those
 			// after it) fetching before the caller reads this one.
 			var stop error
@@ -243,28 +227,31 @@ func allPages[W, T any](ctx context.Context, c *Client, path, key string, first 
 				var err error
 				switch {
 				case len(page.Items) == 0:
-					stop = fmt.Errorf("padapi: GET %s: page %d is empty but has a next_page link", path, max(next.Page, 1))
+					stop = fmt.Errorf("padapi: GET %s: page %d is empty but has a next_page link", path, pages)
+				case pages >= limit:
+					stop = fmt.Errorf("padapi: GET %s: next_page after %d pages, more than a total of %d allows", path, pages, page.Total)
 				default:
-					if next, err = next.follow(page.NextPage); err != nil {
+					if next, err = follow(next, page.NextPage); err != nil {
 						stop = fmt.Errorf("padapi: GET %s: %w", path, err)
-					} else if fetched[next.Page] {
-						stop = fmt.Errorf("padapi: GET %s: next_page links back to page %d, already fetched", path, next.Page)
+					} else if n := next.Get("page"); fetched[next.Encode()] || (next.Get("cursor") == "" && fetchedPages[n]) {
+						stop = fmt.Errorf("padapi: GET %s: next_page links back to page %s, already fetched", path, cmp.Or(n, "(cursor)"))
 					}
 				}
 				if stop == nil {
-					if len(ahead) > 0 && ahead[0].opts != next {
+					if len(ahead) > 0 && ahead[0].query != next.Encode() {
 						drop(ahead) // guessed wrong: the list changed
 						ahead = nil
 					}
 					if len(ahead) == 0 {
 						start(next)
 					}
-					if window > 1 && page.Total > 0 {
-						// A page with a next page is full: its length is
-						// the page size.
-						last := (page.Total + len(page.Items) - 1) / len(page.Items)
-						for k := ahead[len(ahead)-1].opts.Page + 1; len(ahead) < window && k <= last; k++ {
-							start(listOptions{Sort: next.Sort, Page: k})
+					if window > 1 && next.Get("cursor") == "" {
+						last := limit - 1 // a page with a next page is full
+						k, _ := strconv.Atoi(ahead[len(ahead)-1].pageNumber())
+						for k++; len(ahead) < window && k <= last; k++ {
+							guess := copyValues(next)
+							guess.Set("page", strconv.Itoa(k))
+							start(guess)
 						}
 					}
 				}
@@ -285,21 +272,46 @@ func allPages[W, T any](ctx context.Context, c *Client, path, key string, first 
 	}
 }
 
-// follow returns the options that a next_page link asks for: its page, and
-// its sort when it names one.
-func (o listOptions) follow(link string) (listOptions, error) {
+// pageNumber is the page a fetch asks for ("" for none).
+func (f *pageFetch[T]) pageNumber() string {
+	q, _ := url.ParseQuery(f.query)
+	return q.Get("page")
+}
+
+// pagingParams are the query parameters of a next_page link that the
+// iterator sends back.
+var pagingParams = []string{"page", "cursor", "sort", "per_page"}
+
+// follow returns the query that a next_page link asks for: its paging
+// parameters, and those of the current query that it does not name.
+func follow(cur url.Values, link string) (url.Values, error) {
 	u, err := url.Parse(link)
 	if err != nil {
-		return o, errors.New("next_page is not a URL")
+		return nil, errors.New("next_page is not a URL")
 	}
-	q := u.Query()
-	page, err := strconv.Atoi(q.Get("page"))
-	if err != nil || page < 1 {
-		return o, errors.New("next_page has no page number")
+	lq := u.Query()
+	next := copyValues(cur)
+	next.Del("page")
+	next.Del("cursor")
+	for _, name := range pagingParams {
+		if v, ok := lq[name]; ok && len(v) > 0 {
+			next.Set(name, v[0])
+		}
 	}
-	o.Page = page
-	if sort := q.Get("sort"); sort != "" {
-		o.Sort = Sort(sort)
+	page, cursor := next.Get("page"), next.Get("cursor")
+	if page == "" && cursor == "" {
+		return nil, errors.New("next_page has neither a page number nor a cursor")
 	}
-	return o, nil
+	if n, err := strconv.Atoi(page); page != "" && (err != nil || n < 1) {
+		return nil, fmt.Errorf("next_page has a page number that is not a positive integer (%s)", quoteShort([]byte(page)))
+	}
+	return next, nil
+}
+
+func copyValues(v url.Values) url.Values {
+	out := make(url.Values, len(v))
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
 }

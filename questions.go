@@ -1,3 +1,5 @@
+// questions.go: Question, its params, and the QuestionsService methods.
+
 package padapi
 
 import (
@@ -132,50 +134,17 @@ type TestCase struct {
 	Visible bool `json:"visible"`
 }
 
-// UnmarshalJSON reads a question with the service's timestamp forms.
-func (q *Question) UnmarshalJSON(b []byte) error { return decodeVia(b, q, (*questionWire).question) }
-
-type questionAlias Question
-
-type questionWire struct {
-	wireStatus
-	questionAlias
-	CreatedAt timestamp `json:"created_at"`
-	UpdatedAt timestamp `json:"updated_at"`
-}
-
-func (w *questionWire) question() Question {
-	q := Question(w.questionAlias)
-	q.CreatedAt, q.UpdatedAt = w.CreatedAt.Time, w.UpdatedAt.Time
-	if q.CustomDatabase != nil && q.CustomDatabase.SchemaJSON != nil {
-		q.CustomDatabase.SchemaJSON.Arrangement = nullRaw(q.CustomDatabase.SchemaJSON.Arrangement)
-	}
-	return q
-}
-
-func (w *questionWire) missing() string {
-	if w.ID == "" {
-		return "question"
-	}
-	return ""
-}
-
 // QuestionsService manages the question library.
 type QuestionsService service
 
 // QuestionListOptions choose the order and page of Questions.List and
 // Questions.All. A nil *QuestionListOptions means the service's defaults:
 // newest first, first page.
-type QuestionListOptions struct {
-	// Sort is the order; "" means SortCreatedDesc.
-	Sort Sort
-	// Page is the 1-based page number; 0 means the first page.
-	Page int
-}
+type QuestionListOptions ListOptions
 
 // List returns one page of the caller's questions (GET /api/questions).
 func (s *QuestionsService) List(ctx context.Context, opts *QuestionListOptions) (*Page[Question], error) {
-	return list(ctx, s.client, "/api/questions", "questions", pageOf(opts), (*questionWire).question)
+	return list[Question](ctx, s.client, "/api/questions", "questions", (*ListOptions)(opts).query())
 }
 
 // All iterates over all of the caller's questions, page by page of
@@ -183,7 +152,7 @@ func (s *QuestionsService) List(ctx context.Context, opts *QuestionListOptions) 
 // current one (see WithConcurrentPages). It stops at the first error, which
 // it yields once.
 func (s *QuestionsService) All(ctx context.Context, opts *QuestionListOptions) iter.Seq2[*Question, error] {
-	return all(ctx, s.client, "/api/questions", "questions", pageOf(opts), (*questionWire).question)
+	return all[Question](ctx, s.client, "/api/questions", "questions", (*ListOptions)(opts).query())
 }
 
 // Get returns one question (GET /api/questions/ID).
@@ -192,7 +161,7 @@ func (s *QuestionsService) Get(ctx context.Context, id ID) (*Question, error) {
 	if err != nil {
 		return nil, err
 	}
-	return one(ctx, s.client, request{method: http.MethodGet, path: path}, (*questionWire).question)
+	return get[Question](ctx, s.client, &request{method: http.MethodGet, path: path, need: "id", what: "question"})
 }
 
 // QuestionFile is one file of a multi-file question.
@@ -320,7 +289,7 @@ func (s *QuestionsService) Create(ctx context.Context, params *QuestionCreatePar
 	if err != nil {
 		return nil, err
 	}
-	return one(ctx, s.client, request{method: http.MethodPost, path: "/api/questions", body: b}, (*questionWire).question)
+	return get[Question](ctx, s.client, &request{method: http.MethodPost, path: "/api/questions", body: b, need: "id", what: "question"})
 }
 
 // Update changes a question (PUT /api/questions/ID) and returns it as it is
@@ -336,7 +305,7 @@ func (s *QuestionsService) Update(ctx context.Context, id ID, params *QuestionUp
 	if err != nil {
 		return nil, err
 	}
-	q, err := one(ctx, s.client, request{method: http.MethodPut, path: path, body: b}, (*questionWire).question)
+	q, err := get[Question](ctx, s.client, &request{method: http.MethodPut, path: path, body: b, need: "id", what: "question"})
 	if err != nil || q != nil {
 		return q, err
 	}
@@ -352,6 +321,6 @@ func (s *QuestionsService) Delete(ctx context.Context, id ID) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.client.do(ctx, request{method: http.MethodDelete, path: path, gone: true}, &wireStatus{})
+	_, err = s.client.do(ctx, &request{method: http.MethodDelete, path: path, gone: true}, nil)
 	return err
 }

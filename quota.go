@@ -1,9 +1,14 @@
+// quota.go: Quota, its helpers, and GET /api/quota.
+
 package padapi
 
 import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Quota is the monthly pad quota: the organization's when the API key's user
@@ -33,7 +38,8 @@ type Quota struct {
 	// not sent.
 	PadsRemaining *int `json:"pads_remaining,omitempty"`
 	// MonthlyPadLimit is the pads allocated per cycle; nil when Unlimited
-	// or not sent.
+	// or not sent. The service's current documentation names it
+	// billing_cycle_pad_limit: either name decodes into it.
 	MonthlyPadLimit *int `json:"monthly_pad_limit,omitempty"`
 	// OveragesEnabled reports whether pads past the limit are allowed (and
 	// billed); nil, as in the documented shape, means off.
@@ -83,52 +89,26 @@ func (q *Quota) CanCreate(n int) bool {
 	return !ok || remaining >= n
 }
 
-// UnmarshalJSON decodes the service's quota object, with its timestamp forms.
-func (q *Quota) UnmarshalJSON(b []byte) error {
-	return decodeVia(b, q, (*quotaWire).quota)
-}
+// UnmarshalJSON decodes the service's quota object.
+func (q *Quota) UnmarshalJSON(b []byte) error { return unmarshal(b, q) }
 
-// quotaWire is the response body: Quota with wire timestamps. It lists
-// Quota's fields rather than embedding an alias of Quota: encoding/json
-// keeps a field path for every embedded struct it descends into, three
-// allocations per quota.
-type quotaWire struct {
-	Status          string     `json:"status"`
-	PadsUsed        int        `json:"pads_used"`
-	PadsRemaining   *int       `json:"pads_remaining"`
-	MonthlyPadLimit *int       `json:"monthly_pad_limit"`
-	OveragesEnabled *bool      `json:"overages_enabled"`
-	Message         string     `json:"message"`
-	Code            wireToken  `json:"code"`
-	TrialExpiresAt  *timestamp `json:"trial_expires_at"`
-	QuotaResetAt    timestamp  `json:"quota_reset_at"`
-	// Unlimited is a pointer here to tell an answer with a status alone
-	// from a quota.
-	Unlimited *bool `json:"unlimited"`
-}
-
-func (w *quotaWire) envelope() (status, message, code string) {
-	return w.Status, w.Message, string(w.Code)
-}
-
-func (w *quotaWire) missing() string {
-	if w.Unlimited == nil && w.QuotaResetAt.IsZero() && w.PadsRemaining == nil && w.MonthlyPadLimit == nil {
-		return "quota"
+// UnmarshalJSONFrom decodes the service's quota object. The limit comes as
+// monthly_pad_limit (older documentation) or billing_cycle_pad_limit (the
+// vendor's current name); the first is kept when both come.
+func (q *Quota) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	type plain Quota // Quota's fields without its methods
+	var w struct {
+		plain
+		BillingCyclePadLimit *int `json:"billing_cycle_pad_limit"`
 	}
-	return ""
-}
-
-func (w *quotaWire) quota() Quota {
-	return Quota{
-		Status:          w.Status,
-		TrialExpiresAt:  w.TrialExpiresAt.ptr(),
-		PadsUsed:        w.PadsUsed,
-		QuotaResetAt:    w.QuotaResetAt.Time,
-		Unlimited:       w.Unlimited != nil && *w.Unlimited,
-		PadsRemaining:   w.PadsRemaining,
-		MonthlyPadLimit: w.MonthlyPadLimit,
-		OveragesEnabled: w.OveragesEnabled,
+	if err := json.UnmarshalDecode(dec, &w); err != nil {
+		return err
 	}
+	*q = Quota(w.plain)
+	if q.MonthlyPadLimit == nil {
+		q.MonthlyPadLimit = w.BillingCyclePadLimit
+	}
+	return nil
 }
 
 // QuotaService reads the quota. Its one method makes it easy to stub:
@@ -138,5 +118,5 @@ type QuotaService service
 // Get returns the current quota (GET /api/quota). See Quota for what the
 // numbers mean and why checking them is advisory.
 func (s *QuotaService) Get(ctx context.Context) (*Quota, error) {
-	return one(ctx, s.client, request{method: http.MethodGet, path: "/api/quota"}, (*quotaWire).quota)
+	return get[Quota](ctx, s.client, &request{method: http.MethodGet, path: "/api/quota", what: "quota"})
 }

@@ -122,7 +122,7 @@ func TestQuotaDecode(t *testing.T) {
 			body := fixture(t, tt.file)
 
 			var unmarshalled padapi.Quota
-			uerr := json.Unmarshal(body, &unmarshalled)
+			uerr := padapi.UnmarshalForTest(body, &unmarshalled)
 			got, gerr := serveBody(t, body).Quota.Get(context.Background())
 
 			if tt.wantErr != nil {
@@ -171,7 +171,7 @@ func TestQuotaDecode(t *testing.T) {
 				t.Fatal(err)
 			}
 			var again padapi.Quota
-			if err := json.Unmarshal(out, &again); err != nil {
+			if err := padapi.UnmarshalForTest(out, &again); err != nil {
 				t.Fatalf("decoding the marshalled quota %s: %v", out, err)
 			}
 			if diff := cmp.Diff(got, &again); diff != "" {
@@ -206,7 +206,7 @@ func TestQuotaMarshalOmitsLimitsWhenUnlimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fields map[string]any
-	if err := json.Unmarshal(out, &fields); err != nil {
+	if err := padapi.UnmarshalForTest(out, &fields); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"pads_remaining", "monthly_pad_limit", "trial_expires_at"} {

@@ -1,3 +1,5 @@
+// retry.go: which attempts are tried again, and how long to wait between them.
+
 package padapi
 
 import (
@@ -41,8 +43,10 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 func (st *call) retryable(resp *http.Response, err error, waitMax time.Duration) bool {
 	idempotent := st.method != http.MethodPost
 	if err != nil {
-		if handshakeFailed(err) {
-			return false // no retry can fix a certificate or a plain-http server
+		if handshakeFailed(err) || hostNotFound(err) {
+			// No retry can fix a certificate, a plain-http server or a
+			// host name that does not exist.
+			return false
 		}
 		if !st.mayHaveSent(err) {
 			return true
@@ -101,10 +105,17 @@ func handshakeFailed(err error) bool {
 		errors.As(err, &authority) || errors.As(err, &hostname) || errors.As(err, &invalid)
 }
 
+// hostNotFound reports whether err is a DNS answer that the host does not
+// exist: final, unlike a DNS timeout or a temporary failure.
+func hostNotFound(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns) && dns.IsNotFound
+}
+
 // backoff is capped, jittered exponential backoff. A Retry-After that fits
 // under the cap is honoured (Retry-After: 0 waits at most the minimum);
 // nothing ever waits longer than the cap.
-func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if wait, ok := retryAfter(resp); ok && wait <= max {
 			if wait == 0 {

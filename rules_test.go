@@ -98,10 +98,11 @@ func TestOutcomeUnknownText(t *testing.T) {
 }
 
 // A DNS error comes before any connection, so a create that met only DNS
-// errors certainly sent nothing: it is retried and never outcome-unknown,
-// also through a transport that reports nothing through httptrace.
+// errors certainly sent nothing: a temporary one is retried and never
+// outcome-unknown, also through a transport that reports nothing through
+// httptrace.
 func TestDNSErrorNeverConnected(t *testing.T) {
-	dns := &net.DNSError{Err: "no such host", Name: "pads.example.test", IsNotFound: true}
+	dns := &net.DNSError{Err: "server misbehaving", Name: "pads.example.test", IsTemporary: true}
 	for name, cause := range map[string]error{
 		"bare":       dns,
 		"in a dial":  &net.OpError{Op: "dial", Net: "tcp", Err: dns},
@@ -359,5 +360,22 @@ func TestTranscriptBadEnvironmentIDFromService(t *testing.T) {
 	}
 	if got := n.Load(); got != 1 {
 		t.Errorf("%d requests, want only the pad's", got)
+	}
+}
+
+// A host that does not exist (NXDOMAIN) is not retried: no retry can make
+// it exist, and the caller learns at once what to check.
+func TestDNSHostNotFoundNotRetried(t *testing.T) {
+	t.Parallel()
+	dns := &net.DNSError{Err: "no such host", Name: "pads.example.test", IsNotFound: true}
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewErrorResponder(&net.OpError{Op: "dial", Net: "tcp", Err: dns}))
+	_, err := c.Quota.Get(context.Background())
+	var got *net.DNSError
+	if !errors.As(err, &got) || !got.IsNotFound {
+		t.Errorf("err = %v, want the DNS error", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1 (no retry)", n)
 	}
 }

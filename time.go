@@ -1,52 +1,11 @@
+// time.go: offset-tolerant ISO 8601 timestamp parsing.
+
 package padapi
 
 import (
-	"encoding/json"
-	"errors"
-	"reflect"
 	"sync"
 	"time"
 )
-
-// timestamp is the wire form of every time the service sends. The service
-// writes ISO 8601 in more than one way (RFC 3339 with Z, numeric offsets with
-// or without a colon, fractional seconds of any length), so the wire types use
-// timestamp where the public models use time.Time.
-type timestamp struct{ time.Time }
-
-var timeType = reflect.TypeFor[time.Time]()
-
-// UnmarshalJSON accepts a JSON string in any of the forms parseTime knows, or
-// null (which leaves the zero time). Any other value is an
-// *json.UnmarshalTypeError, so encoding/json adds the name of the field.
-func (t *timestamp) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil
-	}
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		if v, err := parseTime(b[1 : len(b)-1]); err == nil {
-			t.Time = v
-			return nil
-		}
-	}
-	return &json.UnmarshalTypeError{Value: "timestamp " + quoteShort(b), Type: timeType}
-}
-
-// MarshalJSON writes RFC 3339 with the offset the time carries.
-func (t timestamp) MarshalJSON() ([]byte, error) {
-	return t.Time.MarshalJSON()
-}
-
-// ptr returns the time as a *time.Time, nil for a timestamp that was absent.
-// The result points into t rather than at a copy: t is a pointer field that
-// encoding/json allocated on its own, so sharing it keeps nothing else alive
-// and saves an allocation.
-func (t *timestamp) ptr() *time.Time {
-	if t == nil {
-		return nil
-	}
-	return &t.Time
-}
 
 // quoteShort shows a value in an error without repeating a huge input.
 func quoteShort(b []byte) string {
@@ -57,8 +16,6 @@ func quoteShort(b []byte) string {
 	return string(b)
 }
 
-var errBadTime = errors.New("not an ISO 8601 timestamp")
-
 // parseTime parses YYYY-MM-DDThh:mm:ss (with 'T', 't' or a space between
 // date and time, as ISO 8601 and RFC 3339 allow), an optional fraction of any
 // length (after '.' or ','), and a zone of Z (or z), ±hh:mm, ±hhmm or ±hh. It is written by
@@ -66,7 +23,7 @@ var errBadTime = errors.New("not an ISO 8601 timestamp")
 // it runs for every timestamp of every page.
 func parseTime(b []byte) (time.Time, error) {
 	if len(b) < 20 || b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != 't' && b[10] != ' ') || b[13] != ':' || b[16] != ':' {
-		return time.Time{}, errBadTime
+		return time.Time{}, errBadTimestamp
 	}
 	year, ok1 := digits(b[0:4])
 	month, ok2 := digits(b[5:7])
@@ -76,7 +33,7 @@ func parseTime(b []byte) (time.Time, error) {
 	sec, ok6 := digits(b[17:19])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
 		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, errBadTime
+		return time.Time{}, errBadTimestamp
 	}
 	rest := b[19:]
 	nsec := 0
@@ -88,13 +45,13 @@ func parseTime(b []byte) (time.Time, error) {
 			scale /= 10
 		}
 		if i == 1 {
-			return time.Time{}, errBadTime
+			return time.Time{}, errBadTimestamp
 		}
 		rest = rest[i:]
 	}
 	loc, ok := zone(rest)
 	if !ok {
-		return time.Time{}, errBadTime
+		return time.Time{}, errBadTimestamp
 	}
 	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc), nil
 }

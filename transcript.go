@@ -71,7 +71,7 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 		defer wg.Done()
 		// Oldest first: the service's default is newest first, which
 		// reads a transcript backwards.
-		for ev, err := range allPages(ctx, s.client, events+"/events", "events", listOptions{Sort: SortCreatedAsc}, (*eventWire).event, transcriptWorkers) {
+		for ev, err := range allPages[PadEvent](ctx, s.client, events+"/events", "events", (&ListOptions{Sort: SortCreatedAsc}).query(), transcriptWorkers) {
 			if err != nil {
 				fail(err)
 				return

@@ -125,8 +125,12 @@ func TestPoolHTTP1OverTLS(t *testing.T) {
 	if s.h2.Load() != 0 || s.h1.Load() != 301 {
 		t.Errorf("%d requests over HTTP/1.1, %d over HTTP/2; want all 301 over HTTP/1.1", s.h1.Load(), s.h2.Load())
 	}
-	if n := s.opened.Load(); n <= 64 || n > 102 {
-		t.Errorf("%d connections for 100 calls at once, want 65 to 102", n)
+	// net/http dials for every call that finds no idle connection, and
+	// finishes a dial that another connection made unnecessary: between
+	// rounds some connections are opened that nobody waits for (113 to
+	// 142 measured on Go 1.26), never one per call of the 300.
+	if n := s.opened.Load(); n <= 64 || n > 160 {
+		t.Errorf("%d connections for 100 calls at once, want 65 to 160", n)
 	}
 	if n := s.closed.Load(); n > 1 {
 		t.Errorf("%d connections closed, want the HTTP/2 offer's alone", n)
@@ -141,8 +145,11 @@ func TestPoolNoChurn(t *testing.T) {
 	s := newTransportServer(t, false, false, 0)
 	callAtOnce(t, s.client(t), 64, 50)
 	t.Logf("64 goroutines, 3 200 calls: %d connections, %d closed", s.opened.Load(), s.closed.Load())
-	if n := s.opened.Load(); n > 80 {
-		t.Errorf("%d connections, want at most 80", n)
+	// 64 connections do the job; net/http's dials for calls that then
+	// find an idle connection add some (84 to 86 measured, 249 before the
+	// transport skipped dials whose attempt was answered meanwhile).
+	if n := s.opened.Load(); n > 100 {
+		t.Errorf("%d connections, want at most 100", n)
 	}
 	if n := s.closed.Load(); n != 0 {
 		t.Errorf("%d connections closed, want none", n)

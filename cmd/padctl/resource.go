@@ -16,10 +16,7 @@ import (
 
 // pageQuery is the sort and page of a list: the shape of every list
 // method's options type (padapi.PadListOptions, ...).
-type pageQuery struct {
-	Sort padapi.Sort
-	Page int
-}
+type pageQuery = padapi.ListOptions
 
 // lister is one paged list of the API: a page at a time, or all of it.
 type lister[T any] struct {
@@ -30,8 +27,9 @@ type lister[T any] struct {
 // paged makes a lister of a list method and its iterator, whatever their
 // options type.
 func paged[O ~struct {
-	Sort padapi.Sort
-	Page int
+	Sort   padapi.Sort
+	Page   int
+	Cursor string
 }, T any](list func(context.Context, *O) (*padapi.Page[T], error), all func(context.Context, *O) iter.Seq2[*T, error]) lister[T] {
 	return lister[T]{
 		page: func(ctx context.Context, q pageQuery) (*padapi.Page[T], error) { o := O(q); return list(ctx, &o) },

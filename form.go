@@ -1,3 +1,5 @@
+// form.go: request bodies: form-encoded and multipart, and Ptr for params.
+
 package padapi
 
 import (
