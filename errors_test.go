@@ -1,9 +1,11 @@
 package padapi_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -247,5 +249,28 @@ func TestAPIErrorText(t *testing.T) {
 	}
 	if e.Unwrap() != nil {
 		t.Errorf("Unwrap() = %v, want nil for an error the service reported", e.Unwrap())
+	}
+}
+
+// APIError.Body prints as text, not as a list of byte values, in every
+// way fmt shows it.
+func TestAPIErrorBodyPrintsAsText(t *testing.T) {
+	t.Parallel()
+	c := serveBody(t, []byte(`{"status":"ERROR","message":"no"}`), noRetry)
+	_, err := c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("err = %v, want an *APIError", err)
+	}
+	for _, s := range []string{fmt.Sprint(apiErr.Body), fmt.Sprintf("%s", apiErr.Body), fmt.Sprintf("%+v", *apiErr), fmt.Sprintf("%v", *apiErr)} {
+		if !strings.Contains(s, `"message":"no"`) || strings.Contains(s, "123 34") {
+			t.Errorf("printed %q, want the body as text", s)
+		}
+	}
+	if got := fmt.Sprintf("%x", apiErr.Body[:2]); got != "7b22" {
+		t.Errorf("%%x printed %q, want hex", got)
+	}
+	if !bytes.HasPrefix(apiErr.Body, []byte(`{"status"`)) {
+		t.Errorf("Body %q is not usable as bytes", apiErr.Body)
 	}
 }

@@ -418,3 +418,69 @@ func TestAllFollowsTheLinksSort(t *testing.T) {
 		})
 	}
 }
+
+// A next_page link's paging parameters (a cursor, per_page, sort) go back
+// to the same endpoint below the base URL, whatever host the link names;
+// the repeat guard reads the whole query, so two cursors on "page 2" are
+// two pages.
+func TestAllFollowsCursors(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	var queries []string
+	mux.HandleFunc("GET /gw/api/questions", func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.RawQuery)
+		next := map[string]string{
+			"sort=created_at%2Casc":                      `"https://elsewhere.example/api/questions?cursor=c1&per_page=1&sort=created_at%2Casc"`,
+			"cursor=c1&per_page=1&sort=created_at%2Casc": `"https://elsewhere.example/api/questions?cursor=c2&page=2&per_page=1"`,
+		}[r.URL.RawQuery]
+		if next == "" {
+			next = `null`
+		}
+		respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","questions":[{"id":%d}],"total":3,"next_page":%s}`, len(queries), next)))
+	})
+	var ids []padapi.ID
+	for q, err := range c.Questions.All(context.Background(), &padapi.QuestionListOptions{Sort: padapi.SortCreatedAsc}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, q.ID)
+	}
+	want := []string{"sort=created_at%2Casc", "cursor=c1&per_page=1&sort=created_at%2Casc", "cursor=c2&page=2&per_page=1&sort=created_at%2Casc"}
+	if diff := cmp.Diff(want, queries); diff != "" {
+		t.Errorf("queries (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]padapi.ID{"1", "2", "3"}, ids); diff != "" {
+		t.Errorf("IDs (-want +got):\n%s", diff)
+	}
+}
+
+// A next_page link without a page number or a cursor, or with a page
+// number that is not a positive integer, ends the list with an error that
+// says so, after the items of the page that carried it.
+func TestAllRefusesUnusableNextPage(t *testing.T) {
+	t.Parallel()
+	for link, want := range map[string]string{
+		"https://x.example/api/pads":            "neither a page number nor a cursor",
+		"https://x.example/api/pads?sort=x":     "neither a page number nor a cursor",
+		"https://x.example/api/pads?page=0":     "not a positive integer (0)",
+		"https://x.example/api/pads?page=-2":    "not a positive integer (-2)",
+		"https://x.example/api/pads?page=two":   "not a positive integer (two)",
+		"https://x.example/api/pads?cursor=&x=": "neither a page number nor a cursor",
+	} {
+		c := serveBody(t, []byte(`{"status":"OK","pads":[{"id":"P1"}],"total":9,"next_page":"`+link+`"}`), noRetry)
+		var items int
+		var last error
+		for _, err := range c.Pads.All(context.Background(), nil) {
+			if err != nil {
+				last = err
+				break
+			}
+			if items++; items > 10 {
+				t.Fatalf("%s: still paging", link)
+			}
+		}
+		if items != 1 || last == nil || !strings.Contains(last.Error(), want) {
+			t.Errorf("%s: %d items, error %v; want 1 item and an error saying %q", link, items, last, want)
+		}
+	}
+}

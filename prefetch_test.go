@@ -426,3 +426,47 @@ func TestConcurrentPagesFake(t *testing.T) {
 		}
 	}
 }
+
+// With room for them, the pages up to the last one the total names are all
+// requested while an earlier page is still on its way: none is left for
+// later.
+func TestConcurrentPagesReachTheLastPage(t *testing.T) {
+	t.Parallel()
+	lastAsked := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		page = max(page, 1)
+		switch page {
+		case 2:
+			select {
+			case <-lastAsked:
+			case <-time.After(2 * time.Second):
+				t.Error("page 5 was not requested while page 2 was on its way")
+			}
+		case 5:
+			once.Do(func() { close(lastAsked) })
+		}
+		var pads []string
+		for i := range 50 {
+			pads = append(pads, fmt.Sprintf(`{"id":"P%d-%d"}`, page, i))
+		}
+		next := "null"
+		if page < 5 {
+			next = fmt.Sprintf(`"%s/api/pads?page=%d"`, "https://x.example", page+1)
+		}
+		respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","pads":[%s],"total":250,"next_page":%s}`, strings.Join(pads, ","), next)))
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, noRetry, padapi.WithConcurrentPages(8))
+	n := 0
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 250 {
+		t.Errorf("%d pads, want 250", n)
+	}
+}

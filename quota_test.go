@@ -286,3 +286,24 @@ func TestQuotaFromServer(t *testing.T) {
 		t.Errorf("Remaining() = %d, %v, want 0, true", n, ok)
 	}
 }
+
+// The vendor's current documentation names the limit
+// billing_cycle_pad_limit: it is the limit when monthly_pad_limit is
+// absent, and the helpers use it.
+func TestQuotaBillingCyclePadLimit(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]int{
+		`{"status":"OK","pads_used":30,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"billing_cycle_pad_limit":40}`:                        40,
+		`{"status":"OK","pads_used":30,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"monthly_pad_limit":50,"billing_cycle_pad_limit":40}`: 50,
+	} {
+		q, err := serveBody(t, []byte(body), noRetry).Quota.Get(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		limit, ok := q.Limit()
+		remaining, _ := q.Remaining()
+		if !ok || limit != want || remaining != want-30 || q.CanCreate(want-29) {
+			t.Errorf("%s: Limit %d %v, Remaining %d, CanCreate(%d) %v; want %d, %d, false", body, limit, ok, remaining, want-29, q.CanCreate(want-29), want, want-30)
+		}
+	}
+}

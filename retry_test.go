@@ -463,3 +463,35 @@ func TestBackoffCapped(t *testing.T) {
 		t.Errorf("%d calls, want 4", n)
 	}
 }
+
+// A negative Retry-After is no answer: the 429 is not retried.
+func TestRetryAfterNegativeNotRetried(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 50*time.Millisecond))
+	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+	resp.Header.Set("Retry-After", "-1")
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp))
+	_, err := c.Quota.Get(context.Background())
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter != 0 {
+		t.Errorf("err = %#v, want an *APIError without RetryAfter", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+// A 429 whose Retry-After equals the wait cap fits under it: retried.
+func TestRetryAfterAtTheCapRetried(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, time.Second))
+	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+	resp.Header.Set("Retry-After", "1")
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
