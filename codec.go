@@ -7,6 +7,7 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
+	"reflect"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -192,7 +193,9 @@ func (t *token) set(v jsontext.Value) error {
 		*t = token(s)
 		return err
 	case '{', '[':
-		return &badValue{what: quoteShort(v)}
+		// encoding/json's own error, so that a decoder reading with it
+		// (the edit history's) can name the field.
+		return &stdjson.UnmarshalTypeError{Value: quoteShort(v), Type: reflect.TypeFor[string]()}
 	case 'n':
 		*t = ""
 	default:

@@ -3,6 +3,7 @@
 package padapi
 
 import (
+	"cmp"
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
@@ -131,7 +132,7 @@ func (s Snippet) Format(f fmt.State, verb rune) {
 	case 'q':
 		fmt.Fprintf(f, "%q", string(s))
 	default:
-		_, _ = io.WriteString(f, string(s))
+		_, _ = f.Write(s)
 	}
 }
 
@@ -225,28 +226,29 @@ func clipBytes(b []byte) []byte {
 // the field (as a dotted JSON path, "events.kind") and never repeats more
 // than a few bytes of the body.
 func describeDecodeError(err error, data []byte) string {
-	var te *stdjson.UnmarshalTypeError
-	if errors.As(err, &te) {
-		// From a decoder of the package that reads with encoding/json
-		// (the edit history's).
-		field := te.Field
-		if field == "" {
-			field = "(top level)"
-		}
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + quoteShort([]byte(te.Value)) + " as " + typeName(te.Type)
-	}
 	var se *json.SemanticError
-	if errors.As(err, &se) {
-		field := fieldPath(se.JSONPointer)
+	var te *stdjson.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		field, what, typ := fieldPath(se.JSONPointer), kindName(se.JSONKind), typeName(se.GoType)
 		var bad *badValue
-		what := kindName(se.JSONKind)
 		switch {
 		case errors.As(se.Err, &bad):
-			return "malformed response: field " + strconv.Quote(field) + ": " + bad.Error() + " as " + typeName(se.GoType)
+			what = bad.what
+		case errors.As(se.Err, &te):
+			// A decoder that reads with encoding/json (the edit
+			// history's) names the field below its own.
+			if te.Field != "" {
+				field = strings.TrimPrefix(strings.TrimPrefix(field, "(top level)")+"."+te.Field, ".")
+			}
+			what, typ = quoteShort([]byte(te.Value)), typeName(te.Type)
 		case se.JSONKind == '0' && len(se.JSONValue) > 0:
 			what = "number " + quoteShort(se.JSONValue)
 		}
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typeName(se.GoType)
+		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typ
+	case errors.As(err, &te):
+		field := cmp.Or(te.Field, "(top level)")
+		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + quoteShort([]byte(te.Value)) + " as " + typeName(te.Type)
 	}
 	var sx *jsontext.SyntacticError
 	if errors.As(err, &sx) || errors.Is(err, io.ErrUnexpectedEOF) {

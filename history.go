@@ -258,13 +258,6 @@ func (op HistoryOp) MarshalJSON() ([]byte, error) {
 	return json.Marshal(op.Insert)
 }
 
-// historyWire is the history document as the pipeline decodes it: it has no
-// status envelope, and null is a whole answer.
-type historyWire struct{ History }
-
-func (w *historyWire) envelope() (status, message, code string) { return "OK", "", "" }
-func (w *historyWire) missing() string                          { return "" }
-
 // History fetches an edit-history link (Pad.History, FileContent.History)
 // and decodes it. The link points at another host than the API, so the
 // request carries no API key. The link must be an absolute https URL (or
