@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/padinterview/padapi"
 	"github.com/spf13/cobra"
@@ -66,11 +68,54 @@ func (f *factory) fail(cmd *cobra.Command, err error) int {
 	if code == exitInterrupted {
 		msg = "interrupted"
 	}
-	fmt.Fprintf(f.err, "padctl: %s\n", msg)
+	// Text from the service is in msg, and may be in the advice: each is
+	// printed as one line, its control characters made visible.
+	fmt.Fprintf(f.err, "padctl: %s\n", oneLine(msg))
 	if a := advice(cmd, err, code); a != "" {
-		fmt.Fprintln(f.err, a)
+		fmt.Fprintln(f.err, oneLine(a))
 	}
 	return code
+}
+
+// oneLine returns s as one line that is safe on a terminal: a line break
+// or tab becomes a space, and every other control character (C0, DEL, C1)
+// and every Unicode character that reorders or breaks text (bidi controls,
+// line and paragraph separators) is written as an escape, \x1b or
+// \u202e, as Go quotes it. Bytes that are not UTF-8 become U+FFFD. A
+// message from the service can then neither forge a line of padctl's own
+// nor drive the terminal.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case unsafeRune(r):
+			q := strconv.QuoteRuneToASCII(r) // '\x1b', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r must not reach a terminal as it is: a
+// control character (C0, DEL, C1), a bidi control or mark, or a line or
+// paragraph separator.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true // bidi marks, embeddings, overrides and isolates
+	case r == 0x2028, r == 0x2029:
+		return true // line and paragraph separators
+	}
+	return false
 }
 
 // message is err's text without the library's "padapi: " prefixes, since

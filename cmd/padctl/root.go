@@ -226,7 +226,8 @@ func (f *factory) close() {
 }
 
 // note writes a hint or note on stderr, never stdout, so that it cannot
-// mix with output a script reads.
+// mix with output a script reads: one line, whatever text from the service
+// it holds (see oneLine).
 func (f *factory) note(format string, args ...any) {
-	fmt.Fprintf(f.err, format+"\n", args...)
+	fmt.Fprintln(f.err, oneLine(fmt.Sprintf(format, args...)))
 }
