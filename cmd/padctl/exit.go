@@ -62,11 +62,15 @@ func exitCode(err error, ran bool) int {
 
 // fail prints err as one line on stderr, with advice on a second line when
 // there is some, and returns the exit code. cmd is the command that failed.
-func (f *factory) fail(cmd *cobra.Command, err error) int {
+func (f *factory) fail(_ context.Context, cmd *cobra.Command, err error) int {
 	code := exitCode(err, f.ran)
 	msg := message(err)
 	if code == exitInterrupted {
 		msg = "interrupted"
+	}
+	var te *timeoutError
+	if cctx := cmd.Context(); code == exitError && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
+		msg = te.Error() + ": " + msg
 	}
 	// Text from the service is in msg, and may be in the advice: each is
 	// printed as one line, its control characters made visible.
@@ -145,7 +149,7 @@ func advice(cmd *cobra.Command, err error, code int) string {
 	case code == exitRateLimited:
 		return "The service is throttling requests: try again later."
 	case errors.Is(err, context.DeadlineExceeded):
-		return "No answer in time: --timeout or PAD_TIMEOUT sets the limit per request (0 for none)."
+		return "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)."
 	case errors.Is(err, padapi.ErrUnauthorized):
 		return "The service rejected the API key: check PAD_API_KEY or --api-key."
 	case errors.Is(err, padapi.ErrForbidden) && strings.HasPrefix(cmd.CommandPath(), "padctl org"):

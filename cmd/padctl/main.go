@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, f *factory) int {
 	if err == nil {
 		return exitOK
 	}
-	return f.fail(cmd, err)
+	return f.fail(ctx, cmd, err)
 }
 
 // isTerminal reports whether w is a character device, such as a terminal.
