@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -123,6 +124,32 @@ func TestBinary(t *testing.T) {
 	_ = cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || stderr.String() != "padctl: interrupted\n" {
 		t.Errorf("interrupted: exit %d, stderr %q", code, stderr)
+	}
+
+	// SIGTERM, as a service manager or timeout(1) sends it, does the same:
+	// exit 143.
+	before := len(s.requests())
+	cmd, _, stderr = padctl(s.env(), "quota")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(s.requests()) == before && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-waited
+		t.Fatal("SIGTERM did not end padctl")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitTerminated || stderr.String() != "padctl: terminated\n" {
+		t.Errorf("terminated: exit %d, stderr %q", code, stderr)
 	}
 }
 

@@ -21,6 +21,7 @@ const (
 	exitUnknown     = 4 // a create may or may not have happened
 	exitRateLimited = 5
 	exitInterrupted = 130 // what shells report for a process ended by SIGINT
+	exitTerminated  = 143 // and by SIGTERM
 )
 
 // usageError is a mistake in the command line or the configuration.
@@ -61,12 +62,18 @@ func exitCode(err error, ran bool) int {
 }
 
 // fail prints err as one line on stderr, with advice on a second line when
-// there is some, and returns the exit code. cmd is the command that failed.
-func (f *factory) fail(_ context.Context, cmd *cobra.Command, err error) int {
+// there is some, and returns the exit code. cmd is the command that failed;
+// ctx is the one padctl ran with, whose cause says which signal, if any,
+// cancelled it.
+func (f *factory) fail(ctx context.Context, cmd *cobra.Command, err error) int {
 	code := exitCode(err, f.ran)
 	msg := message(err)
 	if code == exitInterrupted {
 		msg = "interrupted"
+		var sig *signalError
+		if errors.As(context.Cause(ctx), &sig) {
+			code, msg = sig.code, sig.what
+		}
 	}
 	var te *timeoutError
 	if cctx := cmd.Context(); code == exitError && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
@@ -80,6 +87,15 @@ func (f *factory) fail(_ context.Context, cmd *cobra.Command, err error) int {
 	}
 	return code
 }
+
+// signalError is the cause of padctl's context when a signal ended it.
+type signalError struct {
+	code int    // the exit code: 128 + the signal's number
+	what string // what padctl prints: interrupted, terminated
+}
+
+// Error says what happened.
+func (e *signalError) Error() string { return e.what }
 
 // oneLine returns s as one line that is safe on a terminal: a line break
 // or tab becomes a space, and every other control character (C0, DEL, C1)

@@ -103,10 +103,14 @@ Environment:
   PAD_TIMEOUT    how long the whole command may take, retries and every page
                  included (a Go duration: 30s, 2m; default 30s; 0 for no limit)
 
+Signals: SIGINT (Ctrl-C) and SIGTERM cancel the command, which cleans up
+(a file half written is removed) and exits 130 or 143; a second one ends
+padctl at once.
+
 Exit codes:
   0 success, 1 API or network error or timeout, 2 usage error or refused
   argument, 3 over quota, 4 outcome unknown (a create may have happened),
-  5 rate limited, 130 interrupted.`,
+  5 rate limited, 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			f.startClock(cmd)
 			return nil
