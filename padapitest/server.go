@@ -113,7 +113,9 @@
 //
 // No request can crash or wedge the fake: a handler that panics (a test's
 // clock or fault function, say) answers 500 with the service's error body,
-// and the fake goes on serving.
+// and the fake goes on serving. Both listeners have read-header, read,
+// write and idle timeouts and a header size limit (DefaultTimeouts; see
+// WithTimeouts), so stalled clients cannot hold connections for ever.
 //
 // Every method of Server is safe for concurrent use.
 package padapitest
@@ -219,6 +221,7 @@ type config struct {
 	clock  func() time.Time
 	shape  Shape
 	log    logConfig
+	limits Timeouts
 }
 
 // Option configures a fake in NewServer, Start or Listen.
@@ -271,7 +274,7 @@ func Start(opts ...Option) *Server {
 // listen on the address or when the API key is one padapi.NewClient would
 // refuse.
 func Listen(opts ...Option) (*Server, error) {
-	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now, log: defaultLog}
+	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now, log: defaultLog, limits: DefaultTimeouts}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
@@ -310,8 +313,8 @@ func Listen(opts ...Option) (*Server, error) {
 	// see that a client learns the URLs only after Listen returns.
 	s.URL, s.HistoryURL = baseURL(apiL.Addr()), baseURL(historyL.Addr())
 	apiMux, historyMux := s.muxes()
-	s.api = &httptest.Server{Listener: apiL, Config: &http.Server{Handler: s.serve(apiMux)}}
-	s.history = &httptest.Server{Listener: historyL, Config: &http.Server{Handler: s.serve(historyMux)}}
+	s.api = &httptest.Server{Listener: apiL, Config: cfg.limits.server(s.serve(apiMux))}
+	s.history = &httptest.Server{Listener: historyL, Config: cfg.limits.server(s.serve(historyMux))}
 	s.api.Start()
 	s.history.Start()
 	return s, nil
