@@ -8,23 +8,32 @@ import (
 	"strings"
 )
 
-// The request log's default bounds: Requests keeps the last
-// DefaultRequestLogSize requests, and of each at most DefaultRequestBodyCap
-// bytes of header, query and form values, file names and file contents.
-// The log then holds at most about 64 MiB, whatever clients send.
+// The request log's bounds: Requests keeps the last DefaultRequestLogSize
+// requests, of each at most DefaultRequestBodyCap bytes of header, query
+// and form values, file names and file contents, and at most
+// RequestLogBytes in all (each request counted as what it kept plus
+// requestOverhead), the oldest dropped first. The log then holds a few
+// tens of MiB at most, whatever clients send, while the usual small
+// requests of a test (a few hundred bytes) are all kept up to 10 000.
 const (
-	DefaultRequestLogSize = 1000
+	DefaultRequestLogSize = 10_000
 	DefaultRequestBodyCap = 64 << 10
+	RequestLogBytes       = 32 << 20
 )
+
+// requestOverhead is what one kept request is counted for beyond its
+// values: its maps, slices and strings' headers.
+const requestOverhead = 1 << 10
 
 // WithRequestLog bounds the request log that Requests returns: it keeps the
 // last n requests (default DefaultRequestLogSize; n <= 0 keeps none), and
 // of each request at most capBytes bytes of header values, query and form
 // values, file names and file contents, in that order (default
-// DefaultRequestBodyCap; capBytes <= 0 keeps none of them). A value cut
-// short is kept up to the cap, the ones after it are kept empty, and the
-// Request's Truncated field is set. The fake's own handling never sees the
-// cut: it reads the whole request, as before.
+// DefaultRequestBodyCap; capBytes <= 0 keeps none of them); and never more
+// than RequestLogBytes in all. A value cut short is kept up to the cap, the
+// ones after it are kept empty, and the Request's Truncated field is set.
+// The fake's own handling never sees the cut: it reads the whole request,
+// as before.
 func WithRequestLog(n, capBytes int) Option {
 	return func(c *config) { c.log = logConfig{size: max(n, 0), capBytes: max(capBytes, 0)} }
 }
@@ -35,31 +44,43 @@ type logConfig struct{ size, capBytes int }
 // defaultLog is the log's bounds when WithRequestLog is not given.
 var defaultLog = logConfig{size: DefaultRequestLogSize, capBytes: DefaultRequestBodyCap}
 
-// requestLog holds the last size requests, oldest first from next once it
-// is full: a ring, so that recording never copies the log. The Server's mu
-// guards it.
+// requestLog holds the last requests within its bounds, oldest first from
+// head. The Server's mu guards it.
 type requestLog struct {
-	size int
-	reqs []Request
-	next int // where the next request goes once len(reqs) == size
+	size  int // the most requests kept
+	reqs  []Request
+	costs []int // what each request is counted for
+	head  int   // reqs[:head] are dropped, awaiting compaction
+	bytes int   // the sum of costs[head:]
 }
 
-// add records r, dropping the oldest request when the log is full.
-func (l *requestLog) add(r Request) {
-	switch {
-	case l.size <= 0:
-	case len(l.reqs) < l.size:
-		l.reqs = append(l.reqs, r)
-	default:
-		l.reqs[l.next] = r
-		l.next = (l.next + 1) % l.size
+// add records r, which cost bytes, dropping the oldest requests while the
+// log is over its bounds.
+func (l *requestLog) add(r Request, cost int) {
+	if l.size <= 0 {
+		return
+	}
+	l.reqs, l.costs = append(l.reqs, r), append(l.costs, cost)
+	l.bytes += cost
+	for len(l.reqs)-l.head > l.size || (l.bytes > RequestLogBytes && len(l.reqs)-l.head > 1) {
+		l.bytes -= l.costs[l.head]
+		l.reqs[l.head] = Request{} // let it be collected
+		l.head++
+	}
+	// Compact once half the slice is dropped: each request is moved at
+	// most once on average.
+	if l.head > 0 && l.head >= len(l.reqs)/2 {
+		n := copy(l.reqs, l.reqs[l.head:])
+		copy(l.costs, l.costs[l.head:])
+		clear(l.reqs[n:])
+		l.reqs, l.costs, l.head = l.reqs[:n], l.costs[:n], 0
 	}
 }
 
 // all returns the requests kept, oldest first. They share memory with the
 // log: the caller copies them.
 func (l *requestLog) all() []Request {
-	return append(slices.Clone(l.reqs[l.next:]), l.reqs[:l.next]...)
+	return slices.Clone(l.reqs[l.head:])
 }
 
 // budget is what is left of one request's cap as it is recorded.

@@ -120,3 +120,50 @@ func TestRequestLogMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(srv)
 }
+
+// Many requests, each at the cap, are kept up to RequestLogBytes in all,
+// the oldest dropped: the log stays a few tens of MiB whatever its count.
+func TestRequestLogTotalBytes(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	form := []byte("bogus=" + strings.Repeat("b", 100<<10))
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	before := heap()
+	const n = 1000
+	for i := range n {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/pads?i="+strconv.Itoa(i), bytes.NewReader(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	after := heap()
+	reqs := srv.Requests()
+	kept := 0
+	for _, r := range reqs {
+		kept += len(r.Form.Get("bogus"))
+	}
+	t.Logf("%d requests of 100 KiB: %d kept, %d MiB of values; heap in use %d MiB before, %d MiB after",
+		n, len(reqs), kept>>20, before>>20, after>>20)
+	if len(reqs) == 0 || len(reqs) >= n || kept > padapitest.RequestLogBytes {
+		t.Errorf("%d of %d requests kept, %d bytes of values: want fewer, at most %d bytes", len(reqs), n, kept, padapitest.RequestLogBytes)
+	}
+	if last := reqs[len(reqs)-1]; last.Query.Get("i") != strconv.Itoa(n-1) {
+		t.Errorf("the last request kept is %v, want the last sent", last.Query)
+	}
+	if grew := int64(after) - int64(before); grew > 64<<20 {
+		t.Errorf("the heap grew by %d MiB, want < 64 MiB", grew>>20)
+	}
+}

@@ -105,9 +105,10 @@
 // # Inspection and faults
 //
 // Requests records the requests in arrival order, the API key redacted
-// wherever it appears: the last 1000, each cut to 64 KiB of values and
-// file contents, unless WithRequestLog sets other bounds, so that a client
-// that sends without end cannot grow the fake's memory without end. FailNext, DropNext and Delay inject faults on one
+// wherever it appears: the last 10 000, each cut to 64 KiB of values and
+// file contents, 32 MiB in all, unless WithRequestLog sets other bounds, so
+// that a client that sends without end cannot grow the fake's memory
+// without end. FailNext, DropNext and Delay inject faults on one
 // route, named by the ServeMux pattern the fake registers (see Routes), such
 // as "POST /api/pads"; SetFaults draws a fault for each request.
 //
@@ -379,7 +380,8 @@ func (s *Server) Client(opts ...padapi.Option) *padapi.Client {
 // Requests returns copies of the requests received so far, on both
 // listeners, in arrival order, including those answered with an error or a
 // fault: the last DefaultRequestLogSize of them, each cut to
-// DefaultRequestBodyCap bytes, unless WithRequestLog says otherwise.
+// DefaultRequestBodyCap bytes, unless WithRequestLog says otherwise, and
+// fewer when they hold over RequestLogBytes in all.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -588,7 +590,7 @@ func (s *Server) record(r *http.Request) {
 	req := s.snapshot(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests.add(req)
+	s.requests.add(req, s.snapshotCost(req))
 }
 
 // snapshot copies r as Requests shows it: the Authorization value replaced
@@ -627,6 +629,27 @@ func (s *Server) snapshot(r *http.Request) Request {
 	}
 	req.Truncated = b.cut
 	return req
+}
+
+// snapshotCost is what a request snapshot counts for in the log: what it
+// kept of the cap, its path, and a fixed overhead.
+func (s *Server) snapshotCost(req Request) int {
+	kept := 0
+	for _, m := range []map[string][]string{req.Header, req.Query, req.Form} {
+		for name, values := range m {
+			kept += len(name)
+			for _, v := range values {
+				kept += len(v)
+			}
+		}
+	}
+	for name, files := range req.Files {
+		kept += len(name)
+		for _, f := range files {
+			kept += len(f.Filename) + len(f.ContentType) + len(f.Data)
+		}
+	}
+	return kept + len(req.Path) + requestOverhead
 }
 
 // newRedacter replaces the key, and its escaped forms in a query or path.

@@ -28,7 +28,7 @@
 //	-write-timeout D     how long an answer may take to write (default 1m)
 //	-idle-timeout D      how long a kept-alive connection may wait for its next request (default 2m)
 //	-max-header-bytes N  the largest request header accepted (default 65536)
-//	-log-requests N      how many requests the fake remembers (default 1000)
+//	-log-requests N      how many requests the fake remembers (default 10000; 32 MiB in all at most)
 //	-log-bytes N         how many bytes of each request's values and files it remembers (default 65536)
 //	-h                   print this help and exit
 //
