@@ -104,14 +104,19 @@
 //
 // # Inspection and faults
 //
-// Requests records every request in arrival order, the API key redacted
-// wherever it appears. FailNext, DropNext and Delay inject faults on one
+// Requests records the requests in arrival order, the API key redacted
+// wherever it appears: the last 10 000, each cut to 64 KiB of values and
+// file contents, 32 MiB in all, unless WithRequestLog sets other bounds, so
+// that a client that sends without end cannot grow the fake's memory
+// without end. FailNext, DropNext and Delay inject faults on one
 // route, named by the ServeMux pattern the fake registers (see Routes), such
 // as "POST /api/pads"; SetFaults draws a fault for each request.
 //
 // No request can crash or wedge the fake: a handler that panics (a test's
 // clock or fault function, say) answers 500 with the service's error body,
-// and the fake goes on serving.
+// and the fake goes on serving. Both listeners have read-header, read,
+// write and idle timeouts and a header size limit (DefaultTimeouts; see
+// WithTimeouts), so stalled clients cannot hold connections for ever.
 //
 // Every method of Server is safe for concurrent use.
 package padapitest
@@ -168,7 +173,7 @@ type Server struct {
 	envs      map[padapi.ID]*envState
 	next      struct{ question, env, entry int64 }
 	ids       *rand.Rand
-	requests  []Request
+	requests  requestLog
 	faults    map[string]*counted
 	draw      func(route string, r Request) Fault // set by SetFaults
 }
@@ -193,6 +198,10 @@ type Request struct {
 	// Header holds the headers, with the Authorization value replaced by
 	// "[REDACTED]".
 	Header http.Header
+	// Truncated reports that the request was bigger than the log's cap
+	// (WithRequestLog): some values or file contents above are cut short
+	// or empty.
+	Truncated bool
 }
 
 // File is a file part of a multipart request body.
@@ -212,6 +221,8 @@ type config struct {
 	addr   string
 	clock  func() time.Time
 	shape  Shape
+	log    logConfig
+	limits Timeouts
 }
 
 // Option configures a fake in NewServer, Start or Listen.
@@ -264,7 +275,7 @@ func Start(opts ...Option) *Server {
 // listen on the address or when the API key is one padapi.NewClient would
 // refuse.
 func Listen(opts ...Option) (*Server, error) {
-	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now}
+	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now, log: defaultLog, limits: DefaultTimeouts}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
@@ -281,6 +292,9 @@ func Listen(opts ...Option) (*Server, error) {
 		envs:   map[padapi.ID]*envState{},
 		faults: map[string]*counted{},
 		org:    defaultOrganization(),
+		// The request log is bounded, so that a client sending without end
+		// cannot grow the fake's memory without end.
+		requests: requestLog{size: cfg.log.size},
 	}
 	s.next.question, s.next.env = 1, 1001
 	now := s.now()
@@ -300,8 +314,8 @@ func Listen(opts ...Option) (*Server, error) {
 	// see that a client learns the URLs only after Listen returns.
 	s.URL, s.HistoryURL = baseURL(apiL.Addr()), baseURL(historyL.Addr())
 	apiMux, historyMux := s.muxes()
-	s.api = &httptest.Server{Listener: apiL, Config: &http.Server{Handler: s.serve(apiMux)}}
-	s.history = &httptest.Server{Listener: historyL, Config: &http.Server{Handler: s.serve(historyMux)}}
+	s.api = &httptest.Server{Listener: apiL, Config: cfg.limits.server(s.serve(apiMux))}
+	s.history = &httptest.Server{Listener: historyL, Config: cfg.limits.server(s.serve(historyMux))}
 	s.api.Start()
 	s.history.Start()
 	return s, nil
@@ -365,12 +379,14 @@ func (s *Server) Client(opts ...padapi.Option) *padapi.Client {
 
 // Requests returns copies of the requests received so far, on both
 // listeners, in arrival order, including those answered with an error or a
-// fault.
+// fault: the last DefaultRequestLogSize of them, each cut to
+// DefaultRequestBodyCap bytes, unless WithRequestLog says otherwise, and
+// fewer when they hold over RequestLogBytes in all.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Request, len(s.requests))
-	for i, r := range s.requests {
+	out := s.requests.all()
+	for i, r := range out {
 		out[i] = r.clone()
 	}
 	return out
@@ -574,57 +590,66 @@ func (s *Server) record(r *http.Request) {
 	req := s.snapshot(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, req)
+	s.requests.add(req, s.snapshotCost(req))
 }
 
 // snapshot copies r as Requests shows it: the Authorization value replaced
 // by [REDACTED], and the API key, as is or URL-escaped, replaced by
 // [REDACTED] in the path, in every header, query and form value and in
-// file names, where a caller's hand-made request may carry it too.
+// file names, where a caller's hand-made request may carry it too. Values
+// and file contents are kept up to the log's cap (WithRequestLog), the key
+// redacted before any cut.
 func (s *Server) snapshot(r *http.Request) Request {
+	b := &budget{left: s.cfg.log.capBytes}
+	header := r.Header
+	if _, ok := header["Authorization"]; ok {
+		header = maps.Clone(header)
+		header["Authorization"] = []string{redacted}
+	}
 	req := Request{
 		Method: r.Method,
 		Path:   s.redact.Replace(r.URL.Path),
-		Header: s.scrub(map[string][]string(r.Header)),
-	}
-	if _, ok := req.Header["Authorization"]; ok {
-		req.Header["Authorization"] = []string{redacted}
+		Header: b.values(header, s.redact.Replace),
 	}
 	if q := r.URL.Query(); len(q) > 0 {
-		req.Query = s.scrub(q)
+		req.Query = b.values(q, s.redact.Replace)
 	}
 	if len(r.PostForm) > 0 {
-		req.Form = s.scrub(r.PostForm)
+		req.Form = b.values(r.PostForm, s.redact.Replace)
 	}
 	if r.MultipartForm != nil && len(r.MultipartForm.File) > 0 {
 		req.Files = map[string][]File{}
-		for name, headers := range r.MultipartForm.File {
-			name = s.redact.Replace(name)
-			for _, fh := range headers {
-				f := File{Filename: s.redact.Replace(fh.Filename), ContentType: fh.Header.Get("Content-Type")}
-				f.Data, _ = readUpload(fh) // a part that cannot be read is recorded empty
-				req.Files[name] = append(req.Files[name], f)
+		for _, name := range slices.Sorted(maps.Keys(r.MultipartForm.File)) {
+			for _, fh := range r.MultipartForm.File[name] {
+				f := File{Filename: b.take(s.redact.Replace(fh.Filename)), ContentType: fh.Header.Get("Content-Type")}
+				f.Data = b.file(fh)
+				req.Files[s.redact.Replace(name)] = append(req.Files[s.redact.Replace(name)], f)
 			}
 		}
 	}
+	req.Truncated = b.cut
 	return req
 }
 
-// scrub copies a header or url.Values with the key redacted in every name
-// and value.
-func (s *Server) scrub(m map[string][]string) map[string][]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string][]string, len(m))
-	for name, values := range m {
-		clean := make([]string, len(values))
-		for i, v := range values {
-			clean[i] = s.redact.Replace(v)
+// snapshotCost is what a request snapshot counts for in the log: what it
+// kept of the cap, its path, and a fixed overhead.
+func (s *Server) snapshotCost(req Request) int {
+	kept := 0
+	for _, m := range []map[string][]string{req.Header, req.Query, req.Form} {
+		for name, values := range m {
+			kept += len(name)
+			for _, v := range values {
+				kept += len(v)
+			}
 		}
-		out[s.redact.Replace(name)] = clean
 	}
-	return out
+	for name, files := range req.Files {
+		kept += len(name)
+		for _, f := range files {
+			kept += len(f.Filename) + len(f.ContentType) + len(f.Data)
+		}
+	}
+	return kept + len(req.Path) + requestOverhead
 }
 
 // newRedacter replaces the key, and its escaped forms in a query or path.

@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"encoding/pem"
+	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -117,5 +124,84 @@ func TestBinary(t *testing.T) {
 	_ = cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || stderr.String() != "padctl: interrupted\n" {
 		t.Errorf("interrupted: exit %d, stderr %q", code, stderr)
+	}
+
+	// SIGTERM, as a service manager or timeout(1) sends it, does the same:
+	// exit 143.
+	before := len(s.requests())
+	cmd, _, stderr = padctl(s.env(), "quota")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(s.requests()) == before && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-waited
+		t.Fatal("SIGTERM did not end padctl")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitTerminated || stderr.String() != "padctl: terminated\n" {
+		t.Errorf("terminated: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Over HTTP/2, a stream reset after the server has read a create is an
+// unknown outcome: padctl sends the POST once and exits 4. The built binary
+// runs with its own transport (no test hook), trusting the test server's
+// certificate through SSL_CERT_FILE.
+func TestBinaryCreateOverHTTP2Reset(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "padctl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var (
+		mu    sync.Mutex
+		posts int
+		proto string
+	)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			reply(http.StatusNotFound, `{"status":"ERROR","message":"Not found"}`)(w, r)
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		posts++
+		proto = r.Proto
+		mu.Unlock()
+		// The server has acted; the answer never comes: the stream is
+		// reset.
+		panic(http.ErrAbortHandler)
+	}))
+	srv.EnableHTTP2 = true
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	defer srv.Close()
+	certFile := filepath.Join(t.TempDir(), "cert.pem")
+	pemCert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(certFile, pemCert, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "pads", "create", "--title", "x", "--timeout", "10s")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "SSL_CERT_FILE=" + certFile, "PAD_BASE_URL=" + srv.URL, "PAD_API_KEY=" + testKey}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	_ = cmd.Run()
+	mu.Lock()
+	defer mu.Unlock()
+	if code := cmd.ProcessState.ExitCode(); code != exitUnknown || posts != 1 || proto != "HTTP/2.0" {
+		t.Errorf("exit %d, %d POSTs over %s, want exit 4 and one POST over HTTP/2.0; stdout %q, stderr:\n%s",
+			code, posts, proto, stdout.String(), stderr.String())
 	}
 }

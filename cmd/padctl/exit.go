@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/padinterview/padapi"
 	"github.com/spf13/cobra"
@@ -19,6 +21,7 @@ const (
 	exitUnknown     = 4 // a create may or may not have happened
 	exitRateLimited = 5
 	exitInterrupted = 130 // what shells report for a process ended by SIGINT
+	exitTerminated  = 143 // and by SIGTERM
 )
 
 // usageError is a mistake in the command line or the configuration.
@@ -59,18 +62,80 @@ func exitCode(err error, ran bool) int {
 }
 
 // fail prints err as one line on stderr, with advice on a second line when
-// there is some, and returns the exit code. cmd is the command that failed.
-func (f *factory) fail(cmd *cobra.Command, err error) int {
+// there is some, and returns the exit code. cmd is the command that failed;
+// ctx is the one padctl ran with, whose cause says which signal, if any,
+// cancelled it.
+func (f *factory) fail(ctx context.Context, cmd *cobra.Command, err error) int {
 	code := exitCode(err, f.ran)
 	msg := message(err)
 	if code == exitInterrupted {
 		msg = "interrupted"
+		var sig *signalError
+		if errors.As(context.Cause(ctx), &sig) {
+			code, msg = sig.code, sig.what
+		}
 	}
-	fmt.Fprintf(f.err, "padctl: %s\n", msg)
+	var te *timeoutError
+	if cctx := cmd.Context(); code == exitError && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
+		msg = te.Error() + ": " + msg
+	}
+	// Text from the service is in msg, and may be in the advice: each is
+	// printed as one line, its control characters made visible.
+	fmt.Fprintf(f.err, "padctl: %s\n", oneLine(msg))
 	if a := advice(cmd, err, code); a != "" {
-		fmt.Fprintln(f.err, a)
+		fmt.Fprintln(f.err, oneLine(a))
 	}
 	return code
+}
+
+// signalError is the cause of padctl's context when a signal ended it.
+type signalError struct {
+	code int    // the exit code: 128 + the signal's number
+	what string // what padctl prints: interrupted, terminated
+}
+
+// Error says what happened.
+func (e *signalError) Error() string { return e.what }
+
+// oneLine returns s as one line that is safe on a terminal: a line break
+// or tab becomes a space, and every other control character (C0, DEL, C1)
+// and every Unicode character that reorders or breaks text (bidi controls,
+// line and paragraph separators) is written as an escape, \x1b or
+// \u202e, as Go quotes it. Bytes that are not UTF-8 become U+FFFD. A
+// message from the service can then neither forge a line of padctl's own
+// nor drive the terminal.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case unsafeRune(r):
+			q := strconv.QuoteRuneToASCII(r) // '\x1b', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r must not reach a terminal as it is: a
+// control character (C0, DEL, C1), a bidi control or mark, or a line or
+// paragraph separator.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true // bidi marks, embeddings, overrides and isolates
+	case r == 0x2028, r == 0x2029:
+		return true // line and paragraph separators
+	}
+	return false
 }
 
 // message is err's text without the library's "padapi: " prefixes, since
@@ -100,7 +165,7 @@ func advice(cmd *cobra.Command, err error, code int) string {
 	case code == exitRateLimited:
 		return "The service is throttling requests: try again later."
 	case errors.Is(err, context.DeadlineExceeded):
-		return "No answer in time: --timeout or PAD_TIMEOUT sets the limit per request (0 for none)."
+		return "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)."
 	case errors.Is(err, padapi.ErrUnauthorized):
 		return "The service rejected the API key: check PAD_API_KEY or --api-key."
 	case errors.Is(err, padapi.ErrForbidden) && strings.HasPrefix(cmd.CommandPath(), "padctl org"):

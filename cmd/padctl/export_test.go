@@ -1,14 +1,19 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
@@ -40,6 +45,10 @@ func tree(t *testing.T, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
+		if d.Type()&fs.ModeNamedPipe != 0 {
+			got[filepath.ToSlash(rel)] = "(fifo)" // never opened: that would block
+			return nil
+		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			target, err := os.Readlink(path)
 			got[filepath.ToSlash(rel)] = "-> " + target
@@ -154,14 +163,13 @@ func TestPadsExportHostile(t *testing.T) {
 	r := padctl(t, s.env(), "pads", "export", "EVIL", "--dir", dir, "--history")
 
 	l := lines(r.stderr)
-	if r.code != exitError || r.stdout != "" || len(l) != 12 || l[11] != "padctl: export incomplete: 4 of 15 files written to "+dir {
+	if r.code != exitError || r.stdout != "" || len(l) != 11 || l[10] != "padctl: export incomplete: 5 of 15 files written to "+dir {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
-		`environment 8, file "../escape.txt": not a path inside the directory`,
-		`environment 8, file "a/../../b.txt": not a path inside the directory`,
-		`environment 8, file "": not a path inside the directory`,
-		`environment "../../escape-env": not a plain directory name`,
+		`environment "8", file "../escape.txt": not a path inside the directory`,
+		`environment "8", file "a/../../b.txt": not a path inside the directory`,
+		`environment "8", file "": not a path inside the directory`,
 		"8/link: a symbolic link: not following it",
 		"8/sym.txt: a symbolic link: not following it",
 		"8/inner: a symbolic link: not following it",
@@ -183,8 +191,10 @@ func TestPadsExportHostile(t *testing.T) {
 		"a/b/export/notes.md":     "-> " + filepath.Join(outside, "notes.md"),
 		"a/b/export/8/ok.txt":     "fine",
 		"a/b/export/8/sub/ok.txt": "fine too",
-		"a/b/export/pad.json":     got["a/b/export/pad.json"],
-		"a/b/export/events.json":  got["a/b/export/events.json"],
+		// An ID with slashes is one folder, its name escaped.
+		"a/b/export/%2e%2e%2f%2e%2e%2fescape-env/x.txt": "x",
+		"a/b/export/pad.json":                           got["a/b/export/pad.json"],
+		"a/b/export/events.json":                        got["a/b/export/events.json"],
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files below the test's directory (-want +got):\n%s", diff)
@@ -192,6 +202,159 @@ func TestPadsExportHostile(t *testing.T) {
 	for _, req := range s.requests() {
 		if strings.Contains(req.path, "not-https") {
 			t.Errorf("the refused history link was requested")
+		}
+	}
+}
+
+// What is planted in DIR before an export cannot make it write elsewhere
+// or hang: a hard link to a file outside DIR is replaced, not written
+// through; a FIFO is refused without being opened. And whatever IDs the
+// environments' own bodies give ("." and its files pad.json, events.json
+// and notes.md; "..", slashes, NUL, case, a long ID, "history", one ID
+// twice), each environment gets a folder of its own, apart from DIR's own
+// files.
+func TestPadsExportPlanted(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside")
+	dir := filepath.Join(base, "export")
+	for _, d := range []string{outside, filepath.Join(dir, "901"), filepath.Join(dir, "902")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	planted := map[string]string{ // a link in DIR: the file outside it
+		filepath.Join(dir, "events.json"):    filepath.Join(outside, "events.txt"),
+		filepath.Join(dir, "901", "main.go"): filepath.Join(outside, "main.go"),
+	}
+	for link, target := range planted {
+		if err := os.WriteFile(target, []byte("original"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fifo := filepath.Join(dir, "902", "fifo.txt")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	long := strings.Repeat("L", 300)
+	bodies := []struct {
+		id    string
+		files []padapi.FileContent
+	}{
+		{"901", []padapi.FileContent{{Path: "main.go", Contents: "new main"}}},
+		{"902", []padapi.FileContent{{Path: "fifo.txt", Contents: "x"}, {Path: "other.txt", Contents: "other"}}},
+		{".", []padapi.FileContent{{Path: "pad.json", Contents: "evil pad"}, {Path: "events.json", Contents: "evil events"}, {Path: "notes.md", Contents: "evil notes"}}},
+		{"..", []padapi.FileContent{{Path: "x", Contents: "dotdot"}}},
+		{"A", []padapi.FileContent{{Path: "x", Contents: "upper"}, {Path: "Main.go", Contents: "first"}, {Path: "main.go", Contents: "second"}}},
+		{"a", []padapi.FileContent{{Path: "x", Contents: "lower"}}},
+		{"history", []padapi.FileContent{{Path: "901/main.go", Contents: "not history"}}},
+		{"pad.json", []padapi.FileContent{{Path: "x", Contents: "named pad.json"}}},
+		{long, []padapi.FileContent{{Path: "x", Contents: "long"}}},
+		{"x\x00y/z", []padapi.FileContent{{Path: "x", Contents: "nul"}, {Path: "bad\x00name", Contents: "nul"}}},
+		{"901", []padapi.FileContent{{Path: "main.go", Contents: "the same ID again"}}},
+	}
+	routes := map[string]http.HandlerFunc{"GET /api/pads/ABC/events": eventsPage("", eventJoined)}
+	var ids []string
+	for i, b := range bodies {
+		id := strconv.Itoa(901 + i) // what the pad lists; the body says b.id
+		ids = append(ids, id)
+		routes["GET /api/pad_environments/"+id] = reply(200, envJSON(b.id, b.files...))
+	}
+	listed, _ := json.Marshal(ids)
+	routes["GET /api/pads/ABC"] = reply(200, padJSON("ABC", string(listed)))
+	s := newStub(t, routes)
+
+	done := make(chan result, 1)
+	go func() { done <- padctl(t, s.env(), "pads", "export", "ABC", "--dir", dir) }()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		// Opening the FIFO for reading lets a writer blocked on it go on.
+		if fh, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer fh.Close()
+		}
+		r = <-done
+		t.Fatalf("the export hung on the FIFO: %+v", r)
+	}
+
+	l := lines(r.stderr)
+	if r.code != exitError || r.stdout != "" || len(l) != 4 ||
+		l[0] != "padctl: skipped 902/fifo.txt: not a regular file (a FIFO): not replacing it" ||
+		l[1] != `padctl: skipped %41/main.go: another file of the export has this name` ||
+		l[2] != `padctl: skipped environment "x\x00y/z", file "bad\x00name": not a path inside the directory` ||
+		l[3] != "padctl: export incomplete: 17 of 20 files written to "+dir {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	got := tree(t, base)
+	sum := sha256.Sum256([]byte(long))
+	want := map[string]string{
+		"outside/events.txt":           "original",
+		"outside/main.go":              "original",
+		"export/pad.json":              got["export/pad.json"],
+		"export/events.json":           got["export/events.json"],
+		"export/notes.md":              "Strong.\nWould hire.\n",
+		"export/901/main.go":           "new main",
+		"export/902/fifo.txt":          "(fifo)",
+		"export/902/other.txt":         "other",
+		"export/%2e/pad.json":          "evil pad",
+		"export/%2e/events.json":       "evil events",
+		"export/%2e/notes.md":          "evil notes",
+		"export/%2e%2e/x":              "dotdot",
+		"export/%41/x":                 "upper",
+		"export/%41/Main.go":           "first",
+		"export/a/x":                   "lower",
+		"export/%68istory/901/main.go": "not history",
+		"export/pad%2ejson/x":          "named pad.json",
+		"export/" + strings.Repeat("%4c", 15) + "~" + hex.EncodeToString(sum[:8]) + "/x": "long",
+		"export/x%00y%2fz/x":   "nul",
+		"export/901~2/main.go": "the same ID again",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files below the test's directory (-want +got):\n%s", diff)
+	}
+	var pad padapi.Pad
+	if err := json.Unmarshal([]byte(got["export/pad.json"]), &pad); err != nil || pad.ID != "ABC" {
+		t.Errorf("pad.json: %v %+v", err, pad)
+	}
+	if !strings.HasPrefix(got["export/events.json"], "[") {
+		t.Errorf("events.json: %q", got["export/events.json"])
+	}
+	// The planted links were replaced: the files written are new ones.
+	for link := range planted {
+		var st syscall.Stat_t
+		if err := syscall.Stat(link, &st); err != nil || st.Nlink != 1 {
+			t.Errorf("%s: %v, %d links, want a file of its own", link, err, st.Nlink)
+		}
+	}
+}
+
+// safeName gives different IDs different names, whatever their case, and
+// never a name the file system treats specially or the export uses.
+func TestSafeName(t *testing.T) {
+	ids := []string{"", ".", "..", "...", "/", "a/b", `a\b`, "\x00", "A", "a", "%41", "~", "history", "History",
+		"pad.json", "events.json", "notes.md", "7", "07", strings.Repeat("x", 64), strings.Repeat("x", 65),
+		strings.Repeat("x", 1000), strings.Repeat("%", 1000), strings.Repeat("é", 500), "héllo", "\u202e", "con", "a b"}
+	seen := map[string]string{}
+	for _, id := range ids {
+		name := safeName(id)
+		switch {
+		case name == "" || name == "." || name == ".." || len(name) > maxNameLen:
+			t.Errorf("safeName(%q) = %q", id, name)
+		case strings.ContainsAny(name, "/\\\x00.") || strings.ToLower(name) != name:
+			t.Errorf("safeName(%q) = %q: a separator, a dot or an upper-case letter", id, name)
+		case slices.Contains(ownNames, name):
+			t.Errorf("safeName(%q) = %q: one of the export's own names", id, name)
+		}
+		if other, ok := seen[name]; ok {
+			t.Errorf("safeName(%q) = safeName(%q) = %q", id, other, name)
+		}
+		seen[name] = id
+		if again := safeName(id); again != name {
+			t.Errorf("safeName(%q) = %q, then %q", id, name, again)
 		}
 	}
 }

@@ -351,32 +351,40 @@ type roundTrip func(*http.Request) (*http.Response, error)
 
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// A server that accepts and never answers cannot hang padctl: each request
-// has a deadline, from --timeout or PAD_TIMEOUT.
+// A server that accepts and never answers cannot hang padctl: --timeout or
+// PAD_TIMEOUT bounds the whole command, every attempt and the waits between
+// them included, not each attempt.
 func TestTimeout(t *testing.T) {
 	t.Parallel()
-	s := newStub(t, map[string]http.HandlerFunc{"GET /api/quota": hang})
+	s := newStub(t, map[string]http.HandlerFunc{"GET /api/quota": hang, "GET /api/pads": hang})
 	for _, tc := range []struct {
 		name string
 		env  map[string]string
 		args []string
 	}{
-		{"flag", s.env(), []string{"quota", "--timeout", "50ms"}},
-		{"env", map[string]string{"PAD_BASE_URL": s.URL, "PAD_API_KEY": testKey, "PAD_TIMEOUT": "50ms"}, []string{"quota"}},
+		{"flag", s.env(), []string{"quota", "--timeout", "300ms"}},
+		{"env", map[string]string{"PAD_BASE_URL": s.URL, "PAD_API_KEY": testKey, "PAD_TIMEOUT": "300ms"}, []string{"quota"}},
+		{"list", s.env(), []string{"pads", "list", "--all", "--timeout", "300ms"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			// The test's own deadline, should padctl's fail.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
 			start := time.Now()
-			r := padctl(t, tc.env, tc.args...)
+			r := invoke(t, opts{env: tc.env, ctx: ctx}, tc.args...)
+			took := time.Since(start)
 			l := lines(r.stderr)
-			if r.code != exitError || len(l) != 2 || !strings.HasPrefix(l[0], "padctl: GET /api/quota: ") ||
-				l[1] != "No answer in time: --timeout or PAD_TIMEOUT sets the limit per request (0 for none)." {
+			if r.code != exitError || len(l) != 2 || !strings.HasPrefix(l[0], "padctl: timed out after 300ms: GET /api/") ||
+				l[1] != "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)." {
 				t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 			}
-			// Four attempts of 50ms, and the backoff between them.
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("took %v", d)
+			// One deadline for the command, not 300ms for each of four
+			// attempts and the backoff between them.
+			if took < 300*time.Millisecond || took > 900*time.Millisecond {
+				t.Errorf("took %v, want 300ms and a little", took)
 			}
+			t.Logf("returned after %v", took)
 		})
 	}
 }

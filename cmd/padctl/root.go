@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,9 +20,14 @@ import (
 // --base-url is given.
 const defaultBaseURL = "https://app.coderpad.io"
 
-// defaultTimeout bounds each request when neither PAD_TIMEOUT nor --timeout
-// is given.
+// defaultTimeout bounds the whole command, retries and every page
+// included, when neither PAD_TIMEOUT nor --timeout is given.
 const defaultTimeout = 30 * time.Second
+
+// noDeadline is an annotation for a command that runs until it is stopped
+// (a server over stdio, say): the command gets no deadline from --timeout,
+// and may read factory.timeout to bound each piece of its work instead.
+const noDeadline = "padctl:no-deadline"
 
 // globalFlags are the flags every command takes, before or after its name.
 type globalFlags struct {
@@ -64,6 +70,12 @@ type factory struct {
 	// ran is set when a command's RunE starts: an error before that is
 	// cobra refusing the command line.
 	ran bool
+	// timeout is the command's time limit from --timeout or PAD_TIMEOUT
+	// (0: none), and timeoutErr why PAD_TIMEOUT was refused, set before a
+	// command runs. cancel releases the command's deadline.
+	timeout    time.Duration
+	timeoutErr error
+	cancel     context.CancelFunc
 
 	api      *padapi.Client
 	stopFake func()
@@ -88,12 +100,21 @@ go to stderr only. Global flags go before or after the command.
 Environment:
   PAD_API_KEY    the API key (safer than --api-key, which shows in ps)
   PAD_BASE_URL   the service's base URL
-  PAD_TIMEOUT    how long one request may take (a Go duration: 30s, 2m; 0 for no limit)
+  PAD_TIMEOUT    how long the whole command may take, retries and every page
+                 included (a Go duration: 30s, 2m; default 30s; 0 for no limit)
+
+Signals: SIGINT (Ctrl-C) and SIGTERM cancel the command, which cleans up
+(a file half written is removed) and exits 130 or 143; a second one ends
+padctl at once.
 
 Exit codes:
-  0 success, 1 API or network error, 2 usage error or refused argument,
-  3 over quota, 4 outcome unknown (a create may have happened),
-  5 rate limited, 130 interrupted.`,
+  0 success, 1 API or network error or timeout, 2 usage error or refused
+  argument, 3 over quota, 4 outcome unknown (a create may have happened),
+  5 rate limited, 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			f.startClock(cmd)
+			return nil
+		},
 		Version:       padapi.Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -106,7 +127,7 @@ Exit codes:
 	pf.Var(&f.flags.apiKey, "api-key", "the API `KEY` (default $PAD_API_KEY; prefer the variable: flags show in ps)")
 	pf.BoolVar(&f.flags.json, "json", false, "print the service's JSON; a list is one array")
 	pf.BoolVar(&f.flags.fake, "fake", false, "run against an in-process fake service with sample data")
-	pf.DurationVar(&f.flags.timeout, "timeout", defaultTimeout, "how long one request may take, 0 for no limit; $PAD_TIMEOUT sets the default")
+	pf.DurationVar(&f.flags.timeout, "timeout", defaultTimeout, "how long the whole command may take, retries and every page included; 0 for no limit; $PAD_TIMEOUT sets the default")
 	pf.BoolVar(&f.flags.insecure, "insecure-http", false, "allow a plain-http base URL on a remote host (sends the key in clear text)")
 	pf.BoolVar(&f.flags.debug, "debug", false, "log each request attempt to stderr (never the API key)")
 	f.persistent = pf
@@ -179,16 +200,8 @@ func (f *factory) client() (*padapi.Client, error) {
 	}
 	baseURL := cmp.Or(f.flags.baseURL, f.getenv("PAD_BASE_URL"), defaultBaseURL)
 	apiKey := cmp.Or(f.flags.apiKey.get(), f.getenv("PAD_API_KEY"))
-	timeout := f.flags.timeout
-	if env := f.getenv("PAD_TIMEOUT"); env != "" && !f.persistent.Lookup("timeout").Changed {
-		d, err := time.ParseDuration(env)
-		if err != nil {
-			return nil, usageErrorf("PAD_TIMEOUT=%q: want a Go duration such as 30s or 2m, or 0 for no limit", env)
-		}
-		timeout = d
-	}
-	if timeout < 0 {
-		return nil, usageErrorf("the timeout %s is negative: want a duration, or 0 for no limit", timeout)
+	if f.timeoutErr != nil {
+		return nil, f.timeoutErr
 	}
 	if f.flags.fake {
 		baseURL, apiKey, f.stopFake = startFake()
@@ -196,10 +209,13 @@ func (f *factory) client() (*padapi.Client, error) {
 	if apiKey == "" {
 		return nil, usageErrorf("no API key: set PAD_API_KEY or pass --api-key (or try --fake)")
 	}
-	opts := []padapi.Option{
-		padapi.WithUserAgent("padctl/" + padapi.Version),
-		// http.Client.Timeout bounds each attempt of each request.
-		padapi.WithHTTPClient(&http.Client{Timeout: timeout, Transport: f.transport}),
+	opts := []padapi.Option{padapi.WithUserAgent("padctl/" + padapi.Version)}
+	if f.transport != nil {
+		// Tests only. Otherwise the library sends through its own
+		// transport, which never replays a POST: a cloned standard
+		// transport resends one after a reset stream. No http.Client
+		// Timeout either: the command's context bounds the whole command.
+		opts = append(opts, padapi.WithHTTPClient(&http.Client{Transport: f.transport}))
 	}
 	if f.flags.insecure {
 		opts = append(opts, padapi.WithInsecureHTTP())
@@ -218,15 +234,58 @@ func (f *factory) client() (*padapi.Client, error) {
 	return c, nil
 }
 
-// close stops the fake service, if --fake started one.
+// startClock gives cmd's context the deadline --timeout or PAD_TIMEOUT
+// sets, for the whole command: every request, retry, page and file. A
+// command annotated noDeadline gets none. A PAD_TIMEOUT that is not a
+// duration is kept in f.timeoutErr, for client to report: help and
+// completion work without one.
+func (f *factory) startClock(cmd *cobra.Command) {
+	f.timeout = f.flags.timeout
+	if env := f.getenv("PAD_TIMEOUT"); env != "" && !f.persistent.Lookup("timeout").Changed {
+		d, err := time.ParseDuration(env)
+		if err != nil {
+			f.timeoutErr = usageErrorf("PAD_TIMEOUT=%q: want a Go duration such as 30s or 2m, or 0 for no limit", env)
+			return
+		}
+		f.timeout = d
+	}
+	if f.timeout < 0 {
+		f.timeoutErr = usageErrorf("the timeout %s is negative: want a duration, or 0 for no limit", f.timeout)
+		return
+	}
+	if f.timeout == 0 || cmd.Annotations[noDeadline] != "" {
+		return
+	}
+	ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.timeout, &timeoutError{f.timeout})
+	f.cancel = cancel
+	cmd.SetContext(ctx)
+}
+
+// timeoutError is why a command's context ends when --timeout runs out.
+type timeoutError struct{ d time.Duration }
+
+// Error says which limit ran out.
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("timed out after %s", e.d)
+}
+
+// Is makes a timeoutError a context.DeadlineExceeded.
+func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// close releases the command's deadline and stops the fake service, if
+// --fake started one.
 func (f *factory) close() {
+	if f.cancel != nil {
+		f.cancel()
+	}
 	if f.stopFake != nil {
 		f.stopFake()
 	}
 }
 
 // note writes a hint or note on stderr, never stdout, so that it cannot
-// mix with output a script reads.
+// mix with output a script reads: one line, whatever text from the service
+// it holds (see oneLine).
 func (f *factory) note(format string, args ...any) {
-	fmt.Fprintf(f.err, format+"\n", args...)
+	fmt.Fprintln(f.err, oneLine(fmt.Sprintf(format, args...)))
 }

@@ -23,7 +23,19 @@
 //	-overages            allow creates past the limit, as a plan billing overages does
 //	-omit-quota-counts   leave pads_remaining and monthly_pad_limit out of the quota
 //	-shape live|documented   answer in the service's live shape (default) or its documented one
+//	-read-header-timeout D   how long a client may take to send a request's header (default 10s)
+//	-read-timeout D      how long a client may take to send a whole request (default 1m)
+//	-write-timeout D     how long an answer may take to write (default 1m)
+//	-idle-timeout D      how long a kept-alive connection may wait for its next request (default 2m)
+//	-max-header-bytes N  the largest request header accepted (default 65536)
+//	-log-requests N      how many requests the fake remembers (default 10000; 32 MiB in all at most)
+//	-log-bytes N         how many bytes of each request's values and files it remembers (default 65536)
 //	-h                   print this help and exit
+//
+// The timeouts and the header limit mean that clients which stall, send half
+// a header or hold idle connections cannot pile up connections; the request
+// log is bounded, so that clients sending without end cannot grow padfake's
+// memory without end. 0 turns a timeout off.
 package main
 
 import (
@@ -76,6 +88,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	omitCounts := fs.Bool("omit-quota-counts", false, "leave pads_remaining and monthly_pad_limit out of the quota, as some live answers do")
 	shape := shapeFlag{padapitest.LiveShape}
 	fs.Var(&shape, "shape", "the `shape` of the answers: live (the default) or documented")
+	limits := padapitest.DefaultTimeouts
+	fs.DurationVar(&limits.ReadHeader, "read-header-timeout", limits.ReadHeader, "how long a client may take to send a request's header (0: no limit)")
+	fs.DurationVar(&limits.Read, "read-timeout", limits.Read, "how long a client may take to send a whole request, body included (0: no limit)")
+	fs.DurationVar(&limits.Write, "write-timeout", limits.Write, "how long an answer may take to write (0: no limit)")
+	fs.DurationVar(&limits.Idle, "idle-timeout", limits.Idle, "how long a kept-alive connection may wait for its next request (0: no limit)")
+	fs.IntVar(&limits.MaxHeaderBytes, "max-header-bytes", limits.MaxHeaderBytes, "the largest request header accepted, in bytes")
+	logSize := fs.Int("log-requests", padapitest.DefaultRequestLogSize, "how many of the last requests the fake remembers")
+	logBytes := fs.Int("log-bytes", padapitest.DefaultRequestBodyCap, "how many bytes of each request's values and files the fake remembers")
 	usage := func(w io.Writer) {
 		fmt.Fprintln(w, "usage: padfake [flags]\n\nRuns a fake Pad Interview Service and prints PAD_BASE_URL and PAD_API_KEY for it.\n\nFlags:")
 		fs.SetOutput(w)
@@ -91,8 +111,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		problem = err.Error()
 	case fs.NArg() > 0:
 		problem = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
-	case *seed < 0 || *limit < 0 || *used < 0:
-		problem = "-seed, -limit and -used take a number of 0 or more"
+	case *seed < 0 || *limit < 0 || *used < 0 || *logSize < 0 || *logBytes < 0:
+		problem = "-seed, -limit, -used, -log-requests and -log-bytes take a number of 0 or more"
+	case limits.ReadHeader < 0 || limits.Read < 0 || limits.Write < 0 || limits.Idle < 0 || limits.MaxHeaderBytes <= 0:
+		problem = "the timeouts take a duration of 0 or more, -max-header-bytes a number above 0"
 	}
 	if problem != "" {
 		fmt.Fprintf(stderr, "padfake: %s\n\n", problem)
@@ -100,7 +122,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	srv, err := padapitest.Listen(padapitest.WithAddr(*addr), padapitest.WithAPIKey(*key), padapitest.WithShape(shape.Shape))
+	srv, err := padapitest.Listen(padapitest.WithAddr(*addr), padapitest.WithAPIKey(*key), padapitest.WithShape(shape.Shape),
+		padapitest.WithTimeouts(limits), padapitest.WithRequestLog(*logSize, *logBytes))
 	if err != nil {
 		fmt.Fprintf(stderr, "padfake: %v\n", err)
 		return 1

@@ -218,3 +218,60 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 }
+
+// Clients that send half a header and stall neither keep padfake from
+// answering others nor hold their connections for ever: the header timeout
+// closes them. Before, they stayed open as long as the clients liked.
+func TestSlowClients(t *testing.T) {
+	const slow = 500
+	env, c := serve(t, "-addr", "127.0.0.1:0", "-read-header-timeout", "300ms", "-read-timeout", "1s", "-idle-timeout", "1s")
+	addr := strings.TrimPrefix(env["PAD_BASE_URL"], "http://")
+	conns := make([]net.Conn, 0, slow)
+	defer func() {
+		for _, conn := range conns {
+			conn.Close()
+		}
+	}()
+	start := time.Now()
+	for range slow {
+		conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatalf("after %d connections: %v", len(conns), err)
+		}
+		conns = append(conns, conn)
+		if _, err := io.WriteString(conn, "GET /api/quota HTTP/1.1\r\nHost: padfake\r\nAuthoriz"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opened := time.Since(start)
+
+	// A normal request is answered at once.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	asked := time.Now()
+	if _, err := c.Quota.Get(ctx); err != nil {
+		t.Errorf("with %d stalled clients, a normal request: %v", slow, err)
+	}
+	answered := time.Since(asked)
+
+	// Every stalled connection is closed by padfake soon after the header
+	// timeout: a read ends (EOF, a reset, or a 408 and then EOF) rather
+	// than running into the test's own deadline.
+	deadline := start.Add(10 * time.Second)
+	open := 0
+	for _, conn := range conns {
+		_ = conn.SetReadDeadline(deadline)
+		_, err := io.Copy(io.Discard, conn)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			open++
+		}
+	}
+	closed := time.Since(start)
+	t.Logf("%d stalled connections opened in %v; a normal request answered in %v; all closed by padfake %v after the first", slow, opened, answered, closed)
+	if open > 0 {
+		t.Errorf("%d of %d stalled connections still open after %v", open, slow, closed)
+	}
+	if closed > opened+3*time.Second {
+		t.Errorf("the stalled connections were closed %v after the first opened, want about 300ms after the last", closed)
+	}
+}

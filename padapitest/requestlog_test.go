@@ -1,0 +1,169 @@
+package padapitest_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// The log keeps the last n requests, oldest first, each cut to the cap
+// with the key redacted before the cut, and says when it cut.
+func TestRequestLogBounded(t *testing.T) {
+	srv := padapitest.NewServer(t, padapitest.WithRequestLog(5, 400))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	send := func(path string, form string) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+path, strings.NewReader(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Authorization", `Token token="`+srv.APIKey+`"`)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	for i := range 8 {
+		send("/api/pads", "title=pad"+strconv.Itoa(i))
+	}
+	got := srv.Requests()
+	if len(got) != 5 {
+		t.Fatalf("%d requests kept, want the last 5", len(got))
+	}
+	for i, r := range got {
+		if want := "pad" + strconv.Itoa(i+3); r.Form.Get("title") != want || r.Truncated {
+			t.Errorf("request %d: title %q, truncated %v; want %q", i, r.Form.Get("title"), r.Truncated, want)
+		}
+	}
+
+	// The key comes again and again past the cap: it is redacted before
+	// the cut, so no piece of it is kept, wherever the cut falls.
+	send("/api/pads", "title="+strings.Repeat(srv.APIKey+"y", 1000))
+	last := srv.Requests()[4]
+	title := last.Form.Get("title")
+	if !last.Truncated || title == "" || len(title) >= 400 || !strings.HasPrefix(strings.Repeat("[REDACTED]y", 1000), title) {
+		t.Errorf("a long title: truncated %v, kept %d bytes: %q", last.Truncated, len(title), title)
+	}
+	if strings.Contains(title, srv.APIKey[:4]) {
+		t.Errorf("a piece of the key is in the log: %q", title)
+	}
+}
+
+// 128 requests of 2 MiB each, refused (an unknown form field, an unknown
+// file upload), leave the fake's heap less than 64 MiB bigger: the log
+// keeps a bounded part of each. Before, it kept every byte, 254 MiB.
+func TestRequestLogMemory(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	big := bytes.Repeat([]byte("a"), 2<<20)
+	var multi bytes.Buffer
+	mw := multipart.NewWriter(&multi)
+	part, _ := mw.CreateFormFile("question[not_a_file]", "big.bin")
+	_, _ = part.Write(big)
+	_ = mw.Close()
+	form := append([]byte("bogus="), big...)
+
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	before := heap()
+	sent := 0
+	for i := range 128 {
+		body, ct := form, "application/x-www-form-urlencoded"
+		if i%2 == 1 {
+			body, ct = multi.Bytes(), mw.FormDataContentType()
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/questions", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Authorization", `Token token="`+srv.APIKey+`"`)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("request %d: %s, want 400", i, resp.Status)
+		}
+		sent += len(body)
+	}
+	after := heap()
+	grew := int64(after) - int64(before)
+	t.Logf("sent %d MiB; heap in use %d MiB before, %d MiB after", sent>>20, before>>20, after>>20)
+	if grew > 64<<20 {
+		t.Errorf("the heap grew by %d MiB after %d MiB of refused requests, want < 64 MiB", grew>>20, sent>>20)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 128 || !reqs[0].Truncated || len(reqs[0].Form.Get("bogus")) > padapitest.DefaultRequestBodyCap ||
+		!reqs[1].Truncated || len(reqs[1].Files["question[not_a_file]"]) != 1 {
+		t.Errorf("%d requests kept; the first two: %v, %v", len(reqs), reqs[0].Truncated, reqs[1].Truncated)
+	}
+	runtime.KeepAlive(srv)
+}
+
+// Many requests, each at the cap, are kept up to RequestLogBytes in all,
+// the oldest dropped: the log stays a few tens of MiB whatever its count.
+func TestRequestLogTotalBytes(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	form := []byte("bogus=" + strings.Repeat("b", 100<<10))
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	before := heap()
+	const n = 1000
+	for i := range n {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/pads?i="+strconv.Itoa(i), bytes.NewReader(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	after := heap()
+	reqs := srv.Requests()
+	kept := 0
+	for _, r := range reqs {
+		kept += len(r.Form.Get("bogus"))
+	}
+	t.Logf("%d requests of 100 KiB: %d kept, %d MiB of values; heap in use %d MiB before, %d MiB after",
+		n, len(reqs), kept>>20, before>>20, after>>20)
+	if len(reqs) == 0 || len(reqs) >= n || kept > padapitest.RequestLogBytes {
+		t.Errorf("%d of %d requests kept, %d bytes of values: want fewer, at most %d bytes", len(reqs), n, kept, padapitest.RequestLogBytes)
+	}
+	if last := reqs[len(reqs)-1]; last.Query.Get("i") != strconv.Itoa(n-1) {
+		t.Errorf("the last request kept is %v, want the last sent", last.Query)
+	}
+	if grew := int64(after) - int64(before); grew > 64<<20 {
+		t.Errorf("the heap grew by %d MiB, want < 64 MiB", grew>>20)
+	}
+}
