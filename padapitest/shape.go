@@ -58,8 +58,12 @@ func nullIfEmpty(m map[string]json.RawMessage, keys ...string) {
 // the state.
 func (s *Server) renderPad(ps *padState) padapi.Pad {
 	p := clonePad(ps.pad)
+	// A pad's history links its active file's, once that file has an
+	// edit: live answers send null for a pad never edited.
 	if es := s.active(ps); p.History == "" && es != nil {
-		p.History = es.env.Files[mainFile(es.env.Files)].History
+		if i := mainFile(es.env.Files); len(es.edits[i].Entries) > 0 {
+			p.History = es.env.Files[i].History
+		}
 	}
 	if s.cfg.shape == DocumentedShape {
 		p.State, p.Type, p.QuestionIDs, p.PadEnvironmentIDs, p.ActiveEnvironmentID = "", "", nil, nil, nil
