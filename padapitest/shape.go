@@ -17,8 +17,13 @@ type Shape int
 const (
 	// LiveShape is the shape of current live responses, the default: pads
 	// with state, type, team, question_ids, pad_environment_ids and
-	// active_environment_id, events as a link, null for empty texts; the
-	// quota with overages_enabled; teams in the organization.
+	// active_environment_id (null in a create's answer), events as a link,
+	// null for empty texts (notes and a question's solution: null until
+	// set, "" when set to ""); the quota with overages_enabled; teams in
+	// the organization with UUID string IDs, which users' teams list; an
+	// environment's pad_id the pad's internal number; null for an event's
+	// missing metadata, user_name and user_email; PUT on a pad or question
+	// answered with the status alone.
 	LiveShape Shape = iota
 	// DocumentedShape is the shape of the service's documented examples:
 	// pads with their events as a list and no live fields, the quota
