@@ -129,7 +129,7 @@ it.`,
 }
 
 // errDoctor is doctor's failure, after it printed what failed.
-var errDoctor = errors.New("doctor found a problem (see above)")
+var errDoctor = errors.New("doctor: a check failed or a shape differs")
 
 // run runs the checks, and with withShapes the comparison. failed is set
 // when a check failed; err is a usage error (a configuration the client
