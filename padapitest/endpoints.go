@@ -55,6 +55,8 @@ func (s *Server) createPad(r *http.Request) (any, error) {
 	}}
 	p := &ps.pad
 	ch.setFields(p)
+	ps.notesSet = ch.notes != nil
+	ps.number = s.newPadNumber()
 	if ch.language != nil {
 		p.Language = *ch.language
 	}
@@ -79,7 +81,17 @@ func (s *Server) createPad(r *http.Request) (any, error) {
 	ps.events = []padapi.PadEvent{s.event("created", "created the pad", actor, now)}
 	s.quota.used++
 	s.pads = append(s.pads, ps)
+	if s.cfg.shape == LiveShape {
+		// Live answers to a create carry no active environment yet, though
+		// pad_environment_ids lists one; a GET soon after does.
+		return livePad{clearActive(s.renderPad(ps)), ps.notesSet}, nil
+	}
 	return s.padOut(ps), nil
+}
+
+func clearActive(p padapi.Pad) padapi.Pad {
+	p.ActiveEnvironmentID = nil
+	return p
 }
 
 func (s *Server) updatePad(r *http.Request) (any, error) {
@@ -98,6 +110,7 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 	}
 	p := &ps.pad
 	ch.setFields(p)
+	ps.notesSet = ps.notesSet || ch.notes != nil
 	if ch.language != nil && *ch.language != p.Language {
 		s.switchLanguage(ps, *ch.language, now)
 	}
@@ -117,7 +130,17 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 		ps.events = append(ps.events, s.event("ended", "ended the pad", s.user(), now))
 	}
 	p.UpdatedAt = now
-	return s.padOut(ps), nil
+	return s.writeAnswer(s.padOut(ps)), nil
+}
+
+// writeAnswer is the answer to a PUT that succeeded: in the live shape the
+// status alone ({"status":"OK"}), as live answers to PUT /api/pads/ID and
+// PUT /api/questions/ID are; in the documented shape the resource.
+func (s *Server) writeAnswer(resource any) any {
+	if s.cfg.shape == LiveShape {
+		return struct{}{}
+	}
+	return resource
 }
 
 func questionTimes(qs *questionState) (time.Time, time.Time) { return qs.q.CreatedAt, qs.q.UpdatedAt }
@@ -148,6 +171,7 @@ func (s *Server) createQuestion(r *http.Request) (any, error) {
 		CandidateInstructions: []padapi.CandidateInstruction{},
 		CustomFiles:           []padapi.CustomFile{},
 		PadType:               "live",
+		Shared:                true, // as live answers to a create show
 		CreatedAt:             now,
 		UpdatedAt:             now,
 	}}
@@ -169,7 +193,7 @@ func (s *Server) updateQuestion(r *http.Request) (any, error) {
 	now := s.now()
 	ch.apply(qs)
 	qs.q.UpdatedAt = now
-	return s.questionOut(qs), nil
+	return s.writeAnswer(s.questionOut(qs)), nil
 }
 
 func (s *Server) deleteQuestion(r *http.Request) (any, error) {

@@ -190,7 +190,9 @@ func TestEveryEndpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(srv.Environments(pad.ID), []padapi.PadEnvironment{*env}); diff != "" || env.PadID != pad.ID || env.Language != "go" ||
+		// Live answers carry the pad's internal number as pad_id, the
+		// documented shape its ID.
+		if diff := cmp.Diff(srv.Environments(pad.ID), []padapi.PadEnvironment{*env}); diff != "" || (env.PadID == pad.ID) == live || env.Language != "go" ||
 			len(env.Files) != 1 || env.Files[0].Contents != final {
 			t.Errorf("Pads.Environment: %+v (-fake +client):\n%s", env, diff)
 		}
@@ -211,7 +213,11 @@ func TestEveryEndpoint(t *testing.T) {
 		if !live {
 			wantEnvs = []padapi.PadEnvironment{} // nothing listed, nothing fetched
 		}
-		if diff := cmp.Diff(&padapi.Transcript{Pad: fromQ, Events: srv.Events(fromQ.ID), Environments: wantEnvs}, tr); diff != "" {
+		fromQNow, err := c.Pads.Get(ctx, fromQ.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(&padapi.Transcript{Pad: fromQNow, Events: srv.Events(fromQ.ID), Environments: wantEnvs}, tr); diff != "" {
 			t.Errorf("Pads.Transcript (-want +got):\n%s", diff)
 		}
 		if envs := srv.Environments(fromQ.ID); len(envs) != 1 || len(envs[0].Files) != 2 || envs[0].Files[1].Path != "lib/util.py" || *envs[0].QuestionID != multi.ID {

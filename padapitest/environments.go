@@ -220,7 +220,7 @@ func (s *Server) getEnvironment(r *http.Request) (any, error) {
 	if es == nil {
 		return nil, errorf(http.StatusNotFound, "Pad environment not found")
 	}
-	return cloneEnvironment(es.env), nil
+	return s.environmentOut(es), nil
 }
 
 func (s *Server) listEvents(r *http.Request) (any, error) {
@@ -230,7 +230,7 @@ func (s *Server) listEvents(r *http.Request) (any, error) {
 	}
 	return listPage(s, r, "events", ps.events,
 		func(e padapi.PadEvent) (time.Time, time.Time) { return e.CreatedAt, e.CreatedAt },
-		func(e padapi.PadEvent) any { return e })
+		s.eventOut)
 }
 
 // getHistory serves the edit history of file i of an environment, at

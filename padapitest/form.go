@@ -9,12 +9,56 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/padinterview/padapi"
 )
+
+// The languages the fake takes in a pad's or a question's language: the
+// service's identifiers, an open set on the service's side, so a test that
+// needs another one adds its pads and questions with AddPad and
+// AddQuestion, which take any language.
+var (
+	singleFileLanguages = []string{
+		"bash", "c", "clojure", "coffeescript", "cpp", "csharp", "dart", "elixir", "erlang", "fsharp",
+		"go", "haskell", "java", "javascript", "julia", "kotlin", "lua", "markdown", "mysql", "objc",
+		"ocaml", "perl", "php", "plaintext", "postgresql", "python", "python3", "r", "ruby", "rust",
+		"scala", "solidity", "swift", "tcl", "typescript", "vb", "verilog",
+	}
+	multiFileLanguages = []string{
+		"angular", "django", "html", "nextjs", "nodejs", "rails", "react", "spring", "svelte", "vue",
+	}
+)
+
+// Languages returns the languages a pad or question create or update may
+// name, sorted: the single-file languages and the multi-file ones
+// (MultiFileLanguages). Any other language is a 400 with the service's
+// error body.
+func Languages() []string {
+	return slices.Sorted(slices.Values(slices.Concat(singleFileLanguages, multiFileLanguages)))
+}
+
+// MultiFileLanguages returns the languages of multi-file environments (a
+// framework with several files, such as react), sorted.
+func MultiFileLanguages() []string {
+	return slices.Clone(multiFileLanguages)
+}
+
+// language is the field's language, or nil when it was not given. An
+// empty or unknown language is refused.
+func language(form url.Values, name string) (*string, error) {
+	v, err := nonEmpty(form, name)
+	if err != nil || v == nil {
+		return v, err
+	}
+	if !slices.Contains(singleFileLanguages, *v) && !slices.Contains(multiFileLanguages, *v) {
+		return nil, badRequest("%s: %q is not a supported language", name, *v)
+	}
+	return v, nil
+}
 
 // The readers below take a request's fields once checkParams has let them
 // through: each known, and given at most once.
@@ -82,7 +126,7 @@ func (s *Server) readPadChange(form url.Values) (ch padChange, err error) {
 		name string
 		read func(url.Values, string) (*string, error)
 	}{
-		{&ch.title, "title", text}, {&ch.language, "language", nonEmpty}, {&ch.contents, "contents", text},
+		{&ch.title, "title", text}, {&ch.language, "language", language}, {&ch.contents, "contents", text},
 		{&ch.notes, "notes", text}, {&ch.owner, "user_email", text},
 	}
 	for _, f := range texts {
@@ -152,7 +196,7 @@ func readQuestionChange(r *http.Request, create bool) (ch questionChange, err er
 		name string
 		read func(url.Values, string) (*string, error)
 	}{
-		{&ch.title, "question[title]", nonEmpty}, {&ch.language, "question[language]", nonEmpty},
+		{&ch.title, "question[title]", nonEmpty}, {&ch.language, "question[language]", language},
 		{&ch.description, "question[description]", text}, {&ch.contents, "question[contents]", text},
 		{&ch.solution, "question[solution]", text}, {&ch.prompt, "question[ai_assist_custom_system_prompt]", text},
 	}
@@ -346,6 +390,9 @@ func (ch *questionChange) apply(qs *questionState) {
 	}
 	if ch.instructions != nil {
 		q.CandidateInstructions = ch.instructions
+	}
+	if ch.solution != nil {
+		qs.solutionSet = true
 	}
 	switch {
 	case ch.contents != nil:

@@ -145,9 +145,12 @@ func TestPads(t *testing.T) {
 		CreatedAt: t0, UpdatedAt: t0, URL: link, Playback: link + "/playback", History: srv.HistoryURL + "/history/1001/0.json",
 		EventsURL: srv.URL + "/api/pads/" + string(created.ID) + "/events", State: "started", Type: "live",
 		QuestionIDs: []padapi.ID{}, PadEnvironmentIDs: []padapi.ID{"1001"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("1001"),
-		Team: &padapi.Team{ID: "1", Name: "Hiring"},
+		Team: &padapi.Team{ID: padapitest.DefaultTeamID, Name: "Hiring"},
 	}
-	if diff := cmp.Diff(want, *created); diff != "" {
+	// A live answer to a create carries no active environment yet.
+	wantCreated := want
+	wantCreated.ActiveEnvironmentID = nil
+	if diff := cmp.Diff(wantCreated, *created); diff != "" {
 		t.Errorf("Create (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]padapi.Pad{want}, srv.Pads()); diff != "" {
@@ -264,6 +267,7 @@ func TestQuestions(t *testing.T) {
 			{Instructions: "Implement get and put.", DefaultVisible: padapi.Ptr(true)}, {Instructions: "Then evict."},
 		},
 		Contents: "class LRU {}", Solution: "use a map and a list", AIAssistPrompt: "Give hints, not answers.",
+		Shared:  true, // a new question is shared, as live answers show
 		PadType: "live", CustomFiles: []padapi.CustomFile{}, CreatedAt: t0, UpdatedAt: t0,
 	}
 	if diff := cmp.Diff(want, *created); diff != "" {
@@ -351,10 +355,10 @@ func TestOrganization(t *testing.T) {
 	want := padapi.Organization{
 		ID: "1", Name: "Example Organization", UserCount: 2, DefaultLanguage: "python",
 		Users: []padapi.OrganizationUser{
-			{Email: "owner@example.com", Name: "Olivia Owner", Teams: []string{"Hiring"}},
-			{Email: "interviewer@example.com", Name: "Ian Interviewer", Teams: []string{"Hiring"}},
+			{Email: "owner@example.com", Name: "Olivia Owner", Teams: []string{padapitest.DefaultTeamID}},
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", Teams: []string{padapitest.DefaultTeamID}},
 		},
-		Teams: []padapi.Team{{ID: "1", Name: "Hiring"}}, ChildOrganizations: json.RawMessage(`[]`),
+		Teams: []padapi.Team{{ID: padapitest.DefaultTeamID, Name: "Hiring"}}, ChildOrganizations: json.RawMessage(`[]`),
 	}
 	if diff := cmp.Diff(want, *org); diff != "" {
 		t.Errorf("Get (-want +got):\n%s", diff)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"slices"
+	"strconv"
 
 	"github.com/padinterview/padapi"
 )
@@ -16,8 +17,13 @@ type Shape int
 const (
 	// LiveShape is the shape of current live responses, the default: pads
 	// with state, type, team, question_ids, pad_environment_ids and
-	// active_environment_id, events as a link, null for empty texts; the
-	// quota with overages_enabled; teams in the organization.
+	// active_environment_id (null in a create's answer), events as a link,
+	// null for empty texts (notes and a question's solution: null until
+	// set, "" when set to ""); the quota with overages_enabled; teams in
+	// the organization with UUID string IDs, which users' teams list; an
+	// environment's pad_id the pad's internal number; null for an event's
+	// missing metadata, user_name and user_email; PUT on a pad or question
+	// answered with the status alone.
 	LiveShape Shape = iota
 	// DocumentedShape is the shape of the service's documented examples:
 	// pads with their events as a list and no live fields, the quota
@@ -57,8 +63,12 @@ func nullIfEmpty(m map[string]json.RawMessage, keys ...string) {
 // the state.
 func (s *Server) renderPad(ps *padState) padapi.Pad {
 	p := clonePad(ps.pad)
+	// A pad's history links its active file's, once that file has an
+	// edit: live answers send null for a pad never edited.
 	if es := s.active(ps); p.History == "" && es != nil {
-		p.History = es.env.Files[mainFile(es.env.Files)].History
+		if i := mainFile(es.env.Files); len(es.edits[i].Entries) > 0 {
+			p.History = es.env.Files[i].History
+		}
 	}
 	if s.cfg.shape == DocumentedShape {
 		p.State, p.Type, p.QuestionIDs, p.PadEnvironmentIDs, p.ActiveEnvironmentID = "", "", nil, nil, nil
@@ -88,14 +98,18 @@ func (s *Server) renderPad(ps *padState) padapi.Pad {
 }
 
 // teamOf is the first team of the organization's user with that email, or
-// nil.
+// nil. A user's teams are team IDs, as live answers list them; a name is
+// matched too, for an organization a test set up with names.
 func (s *Server) teamOf(email string) *padapi.Team {
 	for _, u := range s.org.Users {
 		if u.Email != email {
 			continue
 		}
-		for _, name := range u.Teams {
-			if i := slices.IndexFunc(s.org.Teams, func(t padapi.Team) bool { return t.Name == name }); i >= 0 {
+		for _, ref := range u.Teams {
+			if i := slices.IndexFunc(s.org.Teams, func(t padapi.Team) bool { return string(t.ID) == ref }); i >= 0 {
+				return padapi.Ptr(s.org.Teams[i])
+			}
+			if i := slices.IndexFunc(s.org.Teams, func(t padapi.Team) bool { return t.Name == ref }); i >= 0 {
 				return padapi.Ptr(s.org.Teams[i])
 			}
 		}
@@ -109,21 +123,112 @@ func (s *Server) padOut(ps *padState) any {
 	if s.cfg.shape == DocumentedShape {
 		return p
 	}
-	return livePad(p)
+	return livePad{p, ps.notesSet}
 }
 
 // livePad marshals as live answers do: null for empty texts and for
-// settings never made.
-type livePad padapi.Pad
+// settings never made, notes "" only when they were set to "", the team's
+// ID a string.
+type livePad struct {
+	p        padapi.Pad
+	notesSet bool
+}
 
-func (p livePad) MarshalJSON() ([]byte, error) {
-	return patch(padapi.Pad(p), func(m map[string]json.RawMessage) {
-		nullIfEmpty(m, "language", "contents", "notes", "history", "drawing")
+func (lp livePad) MarshalJSON() ([]byte, error) {
+	return patch(lp.p, func(m map[string]json.RawMessage) {
+		nullIfEmpty(m, "language", "contents", "history", "drawing")
+		if !lp.notesSet {
+			nullIfEmpty(m, "notes")
+		}
 		for _, k := range []string{"team", "active_environment_id", "restrict_interviewer_access"} {
 			if _, ok := m[k]; !ok {
 				m[k] = null
 			}
 		}
+		if lp.p.Team != nil {
+			m["team"] = mustMarshal(liveTeam(*lp.p.Team))
+		}
+	})
+}
+
+// liveTeam is a team as live answers carry it: its ID always a JSON string
+// (a UUID), never a number, whatever it looks like.
+type liveTeam padapi.Team
+
+func (t liveTeam) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}{string(t.ID), t.Name})
+}
+
+func mustMarshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("padapitest: " + err.Error()) // answered as a 500 by serve
+	}
+	return b
+}
+
+// eventOut is an event as the wire carries it: in the live shape, null
+// for the metadata, user name and email it does not have.
+func (s *Server) eventOut(e padapi.PadEvent) any {
+	if s.cfg.shape == DocumentedShape {
+		return e
+	}
+	return liveEvent(e)
+}
+
+type liveEvent padapi.PadEvent
+
+func (e liveEvent) MarshalJSON() ([]byte, error) {
+	return patch(padapi.PadEvent(e), func(m map[string]json.RawMessage) {
+		nullIfEmpty(m, "metadata", "user_name", "user_email")
+	})
+}
+
+// renderEnvironment is the environment as the fake answers for it: in the
+// live shape its pad_id is the pad's internal number, in the documented
+// shape the pad's ID.
+func (s *Server) renderEnvironment(es *envState) padapi.PadEnvironment {
+	env := cloneEnvironment(es.env)
+	if ps := s.pad(env.PadID); ps != nil && s.cfg.shape == LiveShape {
+		env.PadID = padapi.ID(strconv.FormatInt(ps.number, 10))
+	}
+	return env
+}
+
+// environmentOut is an environment as the wire carries it: in the live
+// shape, null for a file's contents and history when it has none (an empty
+// or binary file).
+func (s *Server) environmentOut(es *envState) any {
+	env := s.renderEnvironment(es)
+	if s.cfg.shape == DocumentedShape {
+		return env
+	}
+	files := make([]liveFile, len(env.Files))
+	for i, f := range env.Files {
+		files[i] = liveFile(f)
+	}
+	return liveEnvironment{env, files}
+}
+
+type liveEnvironment struct {
+	env   padapi.PadEnvironment
+	files []liveFile
+}
+
+func (e liveEnvironment) MarshalJSON() ([]byte, error) {
+	return patch(e.env, func(m map[string]json.RawMessage) {
+		m["file_contents"] = mustMarshal(e.files)
+	})
+}
+
+type liveFile padapi.FileContent
+
+func (f liveFile) MarshalJSON() ([]byte, error) {
+	return patch(padapi.FileContent(f), func(m map[string]json.RawMessage) {
+		nullIfEmpty(m, "contents", "history")
 	})
 }
 
@@ -140,16 +245,23 @@ func (s *Server) questionOut(qs *questionState) any {
 	if s.cfg.shape == DocumentedShape {
 		return q
 	}
-	return liveQuestion(q)
+	return liveQuestion{q, qs.solutionSet}
 }
 
-// liveQuestion marshals as live answers do: null for texts never set.
-type liveQuestion padapi.Question
+// liveQuestion marshals as live answers do: null for texts never set, the
+// solution "" only when it was set to "".
+type liveQuestion struct {
+	q           padapi.Question
+	solutionSet bool
+}
 
-func (q liveQuestion) MarshalJSON() ([]byte, error) {
-	return patch(padapi.Question(q), func(m map[string]json.RawMessage) {
-		nullIfEmpty(m, "language", "description", "contents", "solution", "contents_for_test_cases",
+func (lq liveQuestion) MarshalJSON() ([]byte, error) {
+	return patch(lq.q, func(m map[string]json.RawMessage) {
+		nullIfEmpty(m, "language", "description", "contents", "contents_for_test_cases",
 			"ai_assist_custom_system_prompt", "custom_database")
+		if !lq.solutionSet {
+			nullIfEmpty(m, "solution")
+		}
 	})
 }
 
@@ -194,11 +306,19 @@ func (s *Server) organizationOut() any {
 	return documentedOrganization(o)
 }
 
+// liveOrganization marshals as live answers do: the teams' IDs strings.
 type liveOrganization padapi.Organization
 
 func (o liveOrganization) MarshalJSON() ([]byte, error) {
 	return patch(padapi.Organization(o), func(m map[string]json.RawMessage) {
 		nullIfEmpty(m, "single_sign_in_url")
+		if o.Teams != nil {
+			teams := make([]liveTeam, len(o.Teams))
+			for i, t := range o.Teams {
+				teams[i] = liveTeam(t)
+			}
+			m["teams"] = mustMarshal(teams)
+		}
 	})
 }
 

@@ -37,6 +37,12 @@ type padState struct {
 	// main file).
 	pad    padapi.Pad
 	events []padapi.PadEvent
+	// number is the pad's internal number, which its environments carry
+	// as pad_id in the live shape (the ID is the pad's string key).
+	number int64
+	// notesSet is whether notes were ever given: the live shape sends
+	// null for notes never set and "" for notes set to "".
+	notesSet bool
 }
 
 // questionState is a question with the files of a multi-file or zip
@@ -45,7 +51,15 @@ type padState struct {
 type questionState struct {
 	q     padapi.Question
 	files []padapi.FileContent
+	// solutionSet is whether a solution was ever given: the live shape
+	// sends null for a solution never set and "" for one set to "".
+	solutionSet bool
 }
+
+// DefaultTeamID is the ID of the one team of a new fake's organization, a
+// UUID as live answers carry team IDs. Both of its users list it in their
+// teams.
+const DefaultTeamID = "5f0c6a8e-2d4b-4c1e-9a7f-3b8d2e6c1a90"
 
 func defaultOrganization() padapi.Organization {
 	return padapi.Organization{
@@ -53,11 +67,11 @@ func defaultOrganization() padapi.Organization {
 		Name:      "Example Organization",
 		UserCount: 2,
 		Users: []padapi.OrganizationUser{
-			{Email: "owner@example.com", Name: "Olivia Owner", Teams: []string{"Hiring"}},
-			{Email: "interviewer@example.com", Name: "Ian Interviewer", Teams: []string{"Hiring"}},
+			{Email: "owner@example.com", Name: "Olivia Owner", Teams: []string{DefaultTeamID}},
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", Teams: []string{DefaultTeamID}},
 		},
 		DefaultLanguage:    "python",
-		Teams:              []padapi.Team{{ID: "1", Name: "Hiring"}},
+		Teams:              []padapi.Team{{ID: DefaultTeamID, Name: "Hiring"}},
 		ChildOrganizations: json.RawMessage(`[]`),
 	}
 }
@@ -158,7 +172,7 @@ func (s *Server) AddPad(p padapi.Pad) padapi.Pad {
 		p.UpdatedAt = p.CreatedAt
 	}
 	s.fillLinks(&p)
-	ps := &padState{pad: p, events: p.Events}
+	ps := &padState{pad: p, events: p.Events, number: s.newPadNumber(), notesSet: p.Notes != ""}
 	ps.pad.Events = nil
 	if len(ps.events) == 0 {
 		ps.events = []padapi.PadEvent{s.event("created", "created the pad", s.userOrNamed(p.OwnerEmail), p.CreatedAt)}
@@ -205,8 +219,9 @@ func (s *Server) addEnvironments(ps *padState) {
 }
 
 // AddEnvironment adds env to the pad padID, after the pad's other
-// environments, and returns it as stored: an empty ID gets a new one,
-// PadID is set, an empty Language is the pad's, zero times are the clock's,
+// environments, and returns it as the fake answers for it: an empty ID
+// gets a new one, PadID is set (in the live shape to the pad's internal
+// number, as live answers carry it), an empty Language is the pad's, zero times are the clock's,
 // no files is one empty file, and every text file with an empty History
 // gets a history link whose replay gives its contents. The environment does
 // not become the active one. AddEnvironment panics when there is no such
@@ -236,7 +251,7 @@ func (s *Server) AddEnvironment(padID padapi.ID, env padapi.PadEnvironment) pada
 	}
 	es := s.newEnvironment(ps, env)
 	ps.pad.PadEnvironmentIDs = append(ps.pad.PadEnvironmentIDs, es.env.ID)
-	return cloneEnvironment(es.env)
+	return s.renderEnvironment(es)
 }
 
 // AddEvent appends e to the event log of the pad padID, as if it had
@@ -275,7 +290,7 @@ func (s *Server) AddQuestion(q padapi.Question) padapi.Question {
 	if q.UpdatedAt.IsZero() {
 		q.UpdatedAt = q.CreatedAt
 	}
-	qs := &questionState{q: q}
+	qs := &questionState{q: q, solutionSet: q.Solution != ""}
 	s.questions = append(s.questions, qs)
 	return s.renderQuestion(qs)
 }
@@ -304,7 +319,9 @@ func (s *Server) Events(padID padapi.ID) []padapi.PadEvent {
 }
 
 // Environments returns copies of the environments of the pad padID, in
-// the order the pad lists them, or nil when there is no such pad.
+// the order the pad lists them, as the fake answers for them (in the live
+// shape, PadID is the pad's internal number), or nil when there is no such
+// pad.
 func (s *Server) Environments(padID padapi.ID) []padapi.PadEnvironment {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -315,7 +332,7 @@ func (s *Server) Environments(padID padapi.ID) []padapi.PadEnvironment {
 	out := []padapi.PadEnvironment{}
 	for _, id := range ps.pad.PadEnvironmentIDs {
 		if es := s.envs[id]; es != nil {
-			out = append(out, cloneEnvironment(es.env))
+			out = append(out, s.renderEnvironment(es))
 		}
 	}
 	return out
@@ -362,6 +379,21 @@ func (s *Server) newPadID() padapi.ID {
 		}
 	}
 	panic("padapitest: no free pad ID after 100 tries")
+}
+
+// firstPadNumber is the internal number of a fake's first pad, shaped
+// like the service's (88112233).
+const firstPadNumber = 88112233
+
+// newPadNumber returns the internal number of a new pad: one more than
+// any pad's the fake holds. A deleted pad's number comes back only when
+// nothing that carried it is left (its environments go with it).
+func (s *Server) newPadNumber() int64 {
+	n := int64(firstPadNumber)
+	for _, ps := range s.pads {
+		n = max(n, ps.number+1)
+	}
+	return n
 }
 
 func (s *Server) newQuestionID() padapi.ID {

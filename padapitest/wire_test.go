@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,7 +18,7 @@ import (
 // URL and HISTORY in want by the fake's URLs and ID by id.
 func wantJSON(t *testing.T, srv *padapitest.Server, what string, got []byte, want string, id padapi.ID) {
 	t.Helper()
-	want = strings.NewReplacer("HISTORY", srv.HistoryURL, "URL", srv.URL, "ID", string(id)).Replace(want)
+	want = strings.NewReplacer("HISTORY", srv.HistoryURL, "URL", srv.URL, "ID", string(id), "TEAM", padapitest.DefaultTeamID).Replace(want)
 	var g, w any
 	if err := json.Unmarshal(got, &g); err != nil {
 		t.Fatalf("%s: %v: %s", what, err, got)
@@ -59,27 +61,27 @@ func TestWireShapes(t *testing.T) {
 		"updated_at": "2026-10-14T09:30:00Z", "ended_at": null, "url": "URL/ID", "playback": "URL/ID/playback",
 		"history": "HISTORY/history/1001/0.json", "drawing": null, "state": "started", "type": "live",
 		"question_ids": [], "pad_environment_ids": [1001], "active_environment_id": 1001,
-		"team": {"id": 1, "name": "Hiring"}, "restrict_interviewer_access": null}`, p.ID)
+		"team": {"id": "TEAM", "name": "Hiring"}, "restrict_interviewer_access": null}`, p.ID)
 	wantJSON(t, live, "live quota", get(t, live, "/api/quota"), `{"status": "OK", "pads_used": 1,
 		"quota_reset_at": "2026-10-01T00:00:00Z", "unlimited": false, "pads_remaining": 119,
 		"monthly_pad_limit": 120, "overages_enabled": false}`, "")
 	wantJSON(t, live, "live organization", get(t, live, "/api/organization"), `{"status": "OK", "id": 1,
 		"organization_name": "Example Organization", "user_count": 2, "users": [
-			{"email": "owner@example.com", "name": "Olivia Owner", "teams": ["Hiring"]},
-			{"email": "interviewer@example.com", "name": "Ian Interviewer", "teams": ["Hiring"]}],
+			{"email": "owner@example.com", "name": "Olivia Owner", "teams": ["TEAM"]},
+			{"email": "interviewer@example.com", "name": "Ian Interviewer", "teams": ["TEAM"]}],
 		"organization_default_language": "python", "single_sign_on_supported": false,
-		"single_sign_in_url": null, "teams": [{"id": 1, "name": "Hiring"}], "child_organizations": []}`, "")
+		"single_sign_in_url": null, "teams": [{"id": "TEAM", "name": "Hiring"}], "child_organizations": []}`, "")
 	wantJSON(t, live, "environment", get(t, live, "/api/pad_environments/1001"), `{"status": "OK", "id": 1001,
-		"pad_id": "ID", "question_id": null, "example_question_id": null, "language": "go",
+		"pad_id": 88112233, "question_id": null, "example_question_id": null, "language": "go",
 		"file_contents": [{"path": "main.go", "contents": "package main", "history": "HISTORY/history/1001/0.json"}],
 		"created_at": "2026-10-14T09:30:00Z", "updated_at": "2026-10-14T09:30:00Z"}`, p.ID)
 	wantJSON(t, live, "edit history", get(t, live, p.History),
 		`{"-Fk000000000001": {"a": "owner@example.com", "o": ["package main"], "t": 1791970200000}}`, "")
 	wantJSON(t, live, "events", get(t, live, "/api/pads/"+string(p.ID)+"/events"), `{"status": "OK", "total": 1,
-		"events": [{"message": "Olivia Owner created the pad", "kind": "created", "metadata": "",
+		"events": [{"message": "Olivia Owner created the pad", "kind": "created", "metadata": null,
 		"user_name": "Olivia Owner", "user_email": "owner@example.com", "created_at": "2026-10-14T09:30:00Z"}]}`, "")
 	wantJSON(t, live, "users", get(t, live, "/api/organization/users?email=owner%40example.com"),
-		`{"status": "OK", "users": [{"email": "owner@example.com", "name": "Olivia Owner", "teams": ["Hiring"]}]}`, "")
+		`{"status": "OK", "users": [{"email": "owner@example.com", "name": "Olivia Owner", "teams": ["TEAM"]}]}`, "")
 	// A pad with no owner has no team, which live answers send as null.
 	lone := live.AddPad(padapi.Pad{})
 	_, owned := raw(t, live, "GET", "/api/pads/"+string(p.ID), authOf(live), nil)
@@ -163,9 +165,16 @@ func TestClientRequests(t *testing.T) {
 	if err := c.Pads.Delete(ctx, p.ID); err != nil {
 		t.Fatal(err)
 	}
-	reqs := srv.Requests()
-	if len(reqs) != 5 {
-		t.Fatalf("%d requests, want 5", len(reqs))
+	// Each update answered {"status":"OK"} alone, as live answers do, so
+	// the client read the resource back with a GET.
+	var reqs []padapitest.Request
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			reqs = append(reqs, r)
+		}
+	}
+	if len(reqs) != 5 || len(srv.Requests()) != 7 {
+		t.Fatalf("%d requests, %d of them writes; want 7 and 5", len(srv.Requests()), len(reqs))
 	}
 	create := reqs[0]
 	if !strings.HasPrefix(create.Header.Get("Content-Type"), "multipart/form-data") ||
@@ -192,5 +201,102 @@ func TestClientRequests(t *testing.T) {
 	q, err = c.Questions.Update(ctx, q.ID, &padapi.QuestionUpdateParams{Contents: padapi.Ptr("package main")})
 	if err != nil || q.Contents != "package main" || srv.QuestionFiles(q.ID) != nil {
 		t.Errorf("contents after files: %+v, %v; files %+v", q, err, srv.QuestionFiles(q.ID))
+	}
+}
+
+// TestLiveFidelity: each live difference of API-REFERENCE.md that the fake
+// reproduces by default, one check each.
+func TestLiveFidelity(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	auth := authOf(srv)
+
+	// A create answers no active environment yet, though it lists one.
+	_, created := raw(t, srv, "POST", "/api/pads", auth, url.Values{"language": {"go"}})
+	id := created["id"].(string)
+	if created["active_environment_id"] != nil || len(created["pad_environment_ids"].([]any)) != 1 {
+		t.Errorf("create: active_environment_id %v, pad_environment_ids %v; want null and one", created["active_environment_id"], created["pad_environment_ids"])
+	}
+	// Notes never set are null; notes set to "" are "".
+	if _, body := raw(t, srv, "GET", "/api/pads/"+id, auth, nil); body["notes"] != nil {
+		t.Errorf("notes never set: %#v, want null", body["notes"])
+	}
+	// A PUT answers the status alone.
+	if status, body := raw(t, srv, "PUT", "/api/pads/"+id, auth, url.Values{"notes": {""}}); status != 200 || len(body) != 1 || body["status"] != "OK" {
+		t.Errorf("PUT /api/pads/ID: %d %v, want the status alone", status, body)
+	}
+	_, pad := raw(t, srv, "GET", "/api/pads/"+id, auth, nil)
+	if pad["notes"] != "" {
+		t.Errorf("notes set to \"\": %#v", pad["notes"])
+	}
+	// The team's ID is a string, even one that looks like a number, and a
+	// user's teams are team IDs.
+	org := padapi.Organization{Name: "Org", Users: []padapi.OrganizationUser{{Email: "a@example.com", Name: "A", Teams: []string{"42"}}},
+		Teams: []padapi.Team{{ID: "42", Name: "Platform"}}}
+	srv.SetOrganization(org)
+	other := srv.AddPad(padapi.Pad{OwnerEmail: "a@example.com"})
+	if b := get(t, srv, "/api/pads/"+string(other.ID)); !strings.Contains(string(b), `"team":{"id":"42","name":"Platform"}`) {
+		t.Errorf("a team with a numeric-looking ID: %s", b)
+	}
+	if b := get(t, srv, "/api/organization"); !strings.Contains(string(b), `"teams":[{"id":"42","name":"Platform"}]`) ||
+		!strings.Contains(string(b), `"teams":["42"]`) {
+		t.Errorf("organization: %s", b)
+	}
+	// An environment's pad_id is the pad's internal number; an empty or
+	// binary file has null contents and history.
+	env := srv.AddEnvironment(other.ID, padapi.PadEnvironment{Files: []padapi.FileContent{{Path: "a.txt"}, {Path: "b.bin", Binary: true}}})
+	_, envBody := raw(t, srv, "GET", "/api/pad_environments/"+string(env.ID), auth, nil)
+	files := envBody["file_contents"].([]any)
+	if n, ok := envBody["pad_id"].(float64); !ok || n < 1 || string(env.PadID) != strconv.Itoa(int(n)) {
+		t.Errorf("pad_id %#v, want the pad's number %q", envBody["pad_id"], env.PadID)
+	}
+	for _, f := range files {
+		if f := f.(map[string]any); f["contents"] != nil || (f["path"] == "b.bin" && f["history"] != nil) {
+			t.Errorf("an empty or binary file: %v, want null contents (and history, binary)", f)
+		}
+	}
+	// Event fields an event does not have are null.
+	srv.AddEvent(other.ID, padapi.PadEvent{Message: "The pad was archived", Kind: "archived"})
+	_, events := raw(t, srv, "GET", "/api/pads/"+string(other.ID)+"/events", auth, nil)
+	if e := events["events"].([]any)[0].(map[string]any); e["metadata"] != nil || e["user_name"] != nil || e["user_email"] != nil {
+		t.Errorf("a system event: %v, want null metadata, user_name and user_email", e)
+	}
+	// A new question is shared; its solution is null until set, then "".
+	status, q := raw(t, srv, "POST", "/api/questions", auth, url.Values{"question[title]": {"Q"}, "question[language]": {"python3"}})
+	if status != 200 || q["shared"] != true || q["solution"] != nil {
+		t.Errorf("new question: %d %v, want shared, solution null", status, q)
+	}
+	qid := strconv.Itoa(int(q["id"].(float64)))
+	if status, body := raw(t, srv, "PUT", "/api/questions/"+qid, auth, url.Values{"question[solution]": {""}}); status != 200 || len(body) != 1 {
+		t.Errorf("PUT /api/questions/ID: %d %v, want the status alone", status, body)
+	}
+	if got, err := c.Questions.Get(ctx, padapi.ID(qid)); err != nil || !got.Shared {
+		t.Errorf("the question after the update: %+v, %v", got, err)
+	}
+	if b := get(t, srv, "/api/questions/"+qid); !strings.Contains(string(b), `"solution":""`) {
+		t.Errorf("a solution set to \"\": %s", b)
+	}
+	// An unknown language is a 400 with the service's error body, on every
+	// write that takes one; the known ones, multi-file ones included, pass.
+	for _, w := range []struct {
+		method, path string
+		form         url.Values
+	}{
+		{"POST", "/api/pads", url.Values{"language": {"klingon"}}},
+		{"PUT", "/api/pads/" + id, url.Values{"language": {"klingon"}}},
+		{"POST", "/api/questions", url.Values{"question[title]": {"Q"}, "question[language]": {"klingon"}}},
+		{"PUT", "/api/questions/" + qid, url.Values{"question[language]": {"klingon"}}},
+	} {
+		if status, body := raw(t, srv, w.method, w.path, auth, w.form); status != 400 || body["status"] != "ERROR" || !strings.Contains(body["message"].(string), "klingon") {
+			t.Errorf("%s %s with an unknown language: %d %v", w.method, w.path, status, body)
+		}
+	}
+	for _, lang := range []string{"python3", "plaintext", padapitest.MultiFileLanguages()[0]} {
+		if status, body := raw(t, srv, "PUT", "/api/pads/"+id, auth, url.Values{"language": {lang}}); status != 200 {
+			t.Errorf("language %s: %d %v", lang, status, body)
+		}
+	}
+	if langs := padapitest.Languages(); !slices.IsSorted(langs) || !slices.Contains(langs, "go") || !slices.Contains(langs, "react") {
+		t.Errorf("Languages() = %v", langs)
 	}
 }

@@ -171,5 +171,9 @@ func advice(cmd *cobra.Command, err error, code int) string {
 	case errors.Is(err, padapi.ErrForbidden) && strings.HasPrefix(cmd.CommandPath(), "padctl org"):
 		return "Organization commands need an organization owner's API key."
 	}
+	// A network failure: what to check (see doctor.go), then doctor.
+	if hint := networkHint(err); hint != "" {
+		return hint + " 'padctl doctor' checks each step."
+	}
 	return ""
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -61,6 +62,9 @@ organization that lets its users see all pads).`,
 			if err != nil {
 				return err
 			}
+			if f.flags.json {
+				return getRaw(cmd.Context(), f, c, "/api/organization", nil)
+			}
 			o, err := c.Organization.Get(cmd.Context())
 			if err != nil {
 				return err
@@ -71,10 +75,10 @@ organization that lets its users see all pads).`,
 	cmd.AddCommand(
 		newOrgStatsCmd(f),
 		newListCmd(f, "pads", "List every pad of the organization", padView, func(c *padapi.Client, _ []string) lister[padapi.Pad] {
-			return paged(c.Organization.ListPads, c.Organization.AllPads)
+			return paged(c.Organization.ListPads, c.Organization.AllPads).at("/api/organization/pads", "pads")
 		}),
 		newListCmd(f, "questions", "List every question of the organization", questionView, func(c *padapi.Client, _ []string) lister[padapi.Question] {
-			return paged(c.Organization.ListQuestions, c.Organization.AllQuestions)
+			return paged(c.Organization.ListQuestions, c.Organization.AllQuestions).at("/api/organization/questions", "questions")
 		}),
 		newOrgUsersCmd(f),
 	)
@@ -92,6 +96,18 @@ func newOrgUsersCmd(f *factory) *cobra.Command {
 			c, err := f.client()
 			if err != nil {
 				return err
+			}
+			if f.flags.json {
+				// Not paged: the users of the one answer, as sent.
+				q := url.Values{}
+				if email != "" {
+					q.Set("email", email)
+				}
+				_, users, err := rawPage(cmd.Context(), c, "/api/organization/users", "users", q)
+				if err != nil {
+					return err
+				}
+				return printRawList(f, users)
 			}
 			users, err := c.Organization.ListUsers(cmd.Context(), &padapi.OrganizationUserListOptions{Email: email})
 			if err != nil {
@@ -122,12 +138,16 @@ total; piped, the rows alone; --json gives everything.`,
 			if err != nil {
 				return err
 			}
+			if f.flags.json {
+				q, err := statsQuery(start.Time, end.Time)
+				if err != nil {
+					return err
+				}
+				return getRaw(cmd.Context(), f, c, "/api/organization/stats", q)
+			}
 			st, err := c.Organization.Stats(cmd.Context(), &padapi.StatsOptions{Start: start.Time, End: end.Time})
 			if err != nil {
 				return err
-			}
-			if f.flags.json {
-				return printJSON(f, st)
 			}
 			if f.outTTY {
 				fmt.Fprintf(f.out, "%d pads created from %s to %s\n\n", st.PadsCreated, format(st.StartTime, true), format(st.EndTime, true))
@@ -138,6 +158,20 @@ total; piped, the rows alone; --json gives everything.`,
 	cmd.Flags().Var(&start, "start", "the start of the window (RFC 3339, or a date: 2026-05-01)")
 	cmd.Flags().Var(&end, "end", "the end of the window (RFC 3339, or a date: 2026-05-08)")
 	return cmd
+}
+
+// statsQuery is the stats window's query, as padapi sends it; a window
+// with one end, or ending before it starts, is a usage error.
+func statsQuery(start, end time.Time) (url.Values, error) {
+	switch {
+	case start.IsZero() && end.IsZero():
+		return nil, nil
+	case start.IsZero() || end.IsZero():
+		return nil, usageErrorf("give both --start and --end, or neither")
+	case end.Before(start):
+		return nil, usageErrorf("--end is before --start")
+	}
+	return url.Values{"start_time": {start.Format(time.RFC3339Nano)}, "end_time": {end.Format(time.RFC3339Nano)}}, nil
 }
 
 // timeFlag is a time given in RFC 3339, or a date (midnight UTC).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,6 +45,31 @@ func printJSON(f *factory, v any) error {
 	// Code and descriptions are full of < > &: keep them readable.
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// printRaw writes a body of the service as it came, indented: null stays
+// null, "" stays "", a field padapi does not know stays, every string
+// keeps its bytes.
+func printRaw(f *factory, body json.RawMessage) error {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, body, "", "  "); err != nil {
+		return fmt.Errorf("the service's answer is not JSON: %w", err)
+	}
+	buf.WriteByte('\n')
+	_, err := f.out.Write(buf.Bytes())
+	return err
+}
+
+// printRawList writes items, each as it came, as one JSON array.
+func printRawList(f *factory, items []json.RawMessage) error {
+	arr := []byte("[")
+	for i, it := range items {
+		if i > 0 {
+			arr = append(arr, ',')
+		}
+		arr = append(arr, it...)
+	}
+	return printRaw(f, append(arr, ']'))
 }
 
 // printList writes items as a JSON array (--json), a table with a header

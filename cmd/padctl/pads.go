@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/padinterview/padapi"
 	"github.com/spf13/cobra"
@@ -95,14 +99,18 @@ func newPadsCmd(f *factory) *cobra.Command {
 				},
 				func(ctx context.Context, o *padapi.PadEventListOptions) iter.Seq2[*padapi.PadEvent, error] {
 					return c.Pads.AllEvents(ctx, id, o)
-				})
+				}).at("/api/pads/"+url.PathEscape(string(id))+"/events", "events")
 		})
 	events.Args = cobra.ExactArgs(1)
+	events.Long = `List what happened in a pad: who joined and left, what ran, when it ended.
+
+The events come newest first (--sort created,desc, the service's default);
+--sort created,asc gives them in the order they happened.`
 
 	env := newGetCmd(f, "env ENV_ID", "Show one environment of a pad: the final code of each file", envView,
 		func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.PadEnvironment, error) {
 			return c.Pads.Environment
-		})
+		}, func(id padapi.ID) string { return "/api/pad_environments/" + url.PathEscape(string(id)) })
 	env.Long = `Show one environment of a pad: its language and the final code of each file.
 
 ENV_ID is an environment ID, as "padctl pads get PAD_ID" lists them under
@@ -110,11 +118,11 @@ Environments (the pad's pad_environment_ids), not a pad ID.`
 
 	return newGroupCmd("pads", "List, show, create, change, delete and export pads",
 		newListCmd(f, "list", "List your pads", padView, func(c *padapi.Client, _ []string) lister[padapi.Pad] {
-			return paged(c.Pads.List, c.Pads.All)
+			return paged(c.Pads.List, c.Pads.All).at("/api/pads", "pads")
 		}),
 		newGetCmd(f, "get ID", "Show one pad", padView, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
 			return c.Pads.Get
-		}),
+		}, padPath),
 		newPadsCreateCmd(f),
 		newPadsUpdateCmd(f),
 		newDeleteCmd(f, "pad", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Pads.Delete }),
@@ -174,6 +182,14 @@ func newPadsCreateCmd(f *factory) *cobra.Command {
 			}
 			// Nothing is checked first, not even the quota: the service's
 			// answer to the create is the only reliable one.
+			if f.flags.json {
+				// The create's answer itself, as it came.
+				var body json.RawMessage
+				if err := c.Do(cmd.Context(), http.MethodPost, "/api/pads", padForm(params), &body); err != nil {
+					return err
+				}
+				return printRaw(f, body)
+			}
 			p, err := c.Pads.Create(cmd.Context(), params)
 			if err != nil {
 				return err
@@ -216,12 +232,40 @@ func newPadsUpdateCmd(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if f.flags.json {
+				// Live answers to a PUT are the status alone: the pad as
+				// the service now sends it is a GET's answer.
+				return getRaw(cmd.Context(), f, c, padPath(p.ID), nil)
+			}
 			return printOne(f, padView, p)
 		},
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&o.end, "end", false, "end the pad: the interview is over")
 	return cmd
+}
+
+// padPath is the API path of a pad.
+func padPath(id padapi.ID) string { return "/api/pads/" + url.PathEscape(string(id)) }
+
+// padForm is a pad create's form, as padapi sends it: the fields given.
+func padForm(p *padapi.PadCreateParams) url.Values {
+	form := url.Values{}
+	for name, v := range map[string]*string{"title": p.Title, "language": p.Language, "contents": p.Contents,
+		"user_email": p.UserEmail, "notes": p.Notes} {
+		if v != nil {
+			form.Set(name, *v)
+		}
+	}
+	if p.QuestionID != nil {
+		form.Set("question_id", string(*p.QuestionID))
+	}
+	for name, v := range map[string]*bool{"private": p.Private, "execution_enabled": p.ExecutionEnabled} {
+		if v != nil {
+			form.Set(name, strconv.FormatBool(*v))
+		}
+	}
+	return form
 }
 
 // anyGiven reports whether any of cmd's own flags was given.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 
@@ -40,16 +41,19 @@ var questionView = view[padapi.Question]{
 func newQuestionsCmd(f *factory) *cobra.Command {
 	return newGroupCmd("questions", "List, show, create, change and delete questions",
 		newListCmd(f, "list", "List your questions", questionView, func(c *padapi.Client, _ []string) lister[padapi.Question] {
-			return paged(c.Questions.List, c.Questions.All)
+			return paged(c.Questions.List, c.Questions.All).at("/api/questions", "questions")
 		}),
 		newGetCmd(f, "get ID", "Show one question", questionView, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Question, error) {
 			return c.Questions.Get
-		}),
+		}, questionPath),
 		newQuestionWriteCmd(f, false),
 		newQuestionWriteCmd(f, true),
 		newDeleteCmd(f, "question", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Questions.Delete }),
 	)
 }
+
+// questionPath is the API path of a question.
+func questionPath(id padapi.ID) string { return "/api/questions/" + url.PathEscape(string(id)) }
 
 // questionOptions are the flags of questions create and questions update.
 type questionOptions struct {
@@ -153,6 +157,11 @@ func newQuestionWriteCmd(f *factory, update bool) *cobra.Command {
 			}
 			if err != nil {
 				return err
+			}
+			if f.flags.json {
+				// The question as the service now sends it: live answers
+				// to a PUT are the status alone.
+				return getRaw(cmd.Context(), f, c, questionPath(q.ID), nil)
 			}
 			return printOne(f, questionView, q)
 		},

@@ -43,6 +43,9 @@ not say (a limited plan may come without them).`,
 			if err != nil {
 				return err
 			}
+			if f.flags.json {
+				return getRaw(cmd.Context(), f, c, "/api/quota", nil)
+			}
 			q, err := c.Quota.Get(cmd.Context())
 			if err != nil {
 				return err

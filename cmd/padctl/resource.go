@@ -3,8 +3,13 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/padinterview/padapi"
@@ -22,6 +27,15 @@ type pageQuery = padapi.ListOptions
 type lister[T any] struct {
 	page func(context.Context, pageQuery) (*padapi.Page[T], error)
 	all  func(context.Context, pageQuery) iter.Seq2[*T, error]
+	// path is the list's API path and key the field holding its items,
+	// for --json, which prints the items as the service sent them.
+	path, key string
+}
+
+// at returns l with the API path and items key --json reads.
+func (l lister[T]) at(path, key string) lister[T] {
+	l.path, l.key = path, key
+	return l
 }
 
 // paged makes a lister of a list method and its iterator, whatever their
@@ -54,16 +68,23 @@ func newListCmd[T any](f *factory, use, short string, v view[T], pick func(*pada
 		Short: short,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("page") && o.page == 0 {
+				return usageErrorf("--page 0: pages are numbered from 1")
+			}
 			c, err := f.client()
 			if err != nil {
 				return err
 			}
-			return runList(cmd.Context(), f, &o, v, pick(c, args))
+			l := pick(c, args)
+			if f.flags.json {
+				return runRawList(cmd.Context(), f, c, &o, v.noun, l.path, l.key)
+			}
+			return runList(cmd.Context(), f, &o, v, l)
 		},
 	}
 	fl := cmd.Flags()
 	fl.Var(&sortFlag{&o.sort}, "sort", "the order: created or updated, then ,desc (the default) or ,asc")
-	fl.UintVar(&o.page, "page", 0, "show page `N` (50 items a page; default the first)")
+	fl.UintVar(&o.page, "page", 0, "show page `N`, from 1 (50 items a page; default the first)")
 	fl.BoolVar(&o.all, "all", false, "follow every page")
 	fl.UintVar(&o.limit, "limit", 0, "stop after `N` items, following pages as needed")
 	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(sortNames, cobra.ShellCompDirectiveNoFileComp))
@@ -104,8 +125,95 @@ func runList[T any](ctx context.Context, f *factory, o *listOptions, v view[T], 
 	return printList(f, v, items)
 }
 
-// newGetCmd returns a command that shows one resource by ID.
-func newGetCmd[T any](f *factory, use, short string, v view[T], get func(*padapi.Client) func(context.Context, padapi.ID) (*T, error)) *cobra.Command {
+// maxPages bounds the pages a list follows, whatever links the service
+// sends: 500 000 items at 50 a page.
+const maxPages = 10_000
+
+// runRawList is runList for --json: the items as the service sent them
+// (null stays null, "" stays "", unknown fields stay), one page or with
+// --all or --limit every page's concatenated, in one JSON array. A next
+// page is asked for by sending its link's parameters (page, a cursor) to
+// the same path below the base URL, never to the link's host.
+func runRawList(ctx context.Context, f *factory, c *padapi.Client, o *listOptions, noun, path, key string) error {
+	q := url.Values{}
+	if o.sort != "" {
+		q.Set("sort", string(o.sort))
+	}
+	if o.page > 0 {
+		q.Set("page", strconv.FormatUint(uint64(o.page), 10))
+	}
+	follow := o.all || o.limit > 0
+	items := []json.RawMessage{}
+	update, done := f.progress(noun)
+	defer done()
+	for pages := 0; ; pages++ {
+		if pages == maxPages {
+			return fmt.Errorf("GET %s: stopped after %d pages: the service keeps sending a next page", path, maxPages)
+		}
+		page, got, err := rawPage(ctx, c, path, key, q)
+		if err != nil {
+			return err
+		}
+		items = append(items, got...)
+		update(len(items))
+		if o.limit > 0 && len(items) >= int(o.limit) {
+			items = items[:o.limit]
+			break
+		}
+		var next string
+		_ = json.Unmarshal(page["next_page"], &next) // absent or null: none
+		var total int
+		_ = json.Unmarshal(page["total"], &total)
+		if !follow {
+			if next != "" {
+				f.note("showing %d of %d %s; --all, --limit N or --page N for more", len(items), total, noun)
+			}
+			break
+		}
+		// An empty page, or every item the total promised, ends the list
+		// whatever the links say.
+		if next == "" || len(got) == 0 || (total > 0 && len(items) >= total) {
+			break
+		}
+		link, err := url.Parse(next)
+		if err != nil {
+			return fmt.Errorf("GET %s: the next_page link is not a URL", path)
+		}
+		q = link.Query()
+	}
+	done() // before the output goes to the same terminal
+	return printRawList(f, items)
+}
+
+// rawPage fetches one page of a list: its fields, and its items as sent.
+func rawPage(ctx context.Context, c *padapi.Client, path, key string, q url.Values) (map[string]json.RawMessage, []json.RawMessage, error) {
+	var body json.RawMessage
+	if err := c.Do(ctx, http.MethodGet, path, q, &body); err != nil {
+		return nil, nil, err
+	}
+	var page map[string]json.RawMessage
+	var items []json.RawMessage
+	if err := json.Unmarshal(body, &page); err != nil {
+		return nil, nil, fmt.Errorf("GET %s: the answer is not a JSON object", path)
+	}
+	if err := json.Unmarshal(page[key], &items); err != nil && page[key] != nil {
+		return nil, nil, fmt.Errorf("GET %s: the answer's %s is not a list", path, key)
+	}
+	return page, items, nil
+}
+
+// getRaw fetches path and prints the body as the service sent it.
+func getRaw(ctx context.Context, f *factory, c *padapi.Client, path string, q url.Values) error {
+	var body json.RawMessage
+	if err := c.Do(ctx, http.MethodGet, path, q, &body); err != nil {
+		return err
+	}
+	return printRaw(f, body)
+}
+
+// newGetCmd returns a command that shows one resource by ID; with --json
+// it prints the body of GET pathOf(ID) as the service sent it.
+func newGetCmd[T any](f *factory, use, short string, v view[T], get func(*padapi.Client) func(context.Context, padapi.ID) (*T, error), pathOf func(padapi.ID) string) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
@@ -114,6 +222,9 @@ func newGetCmd[T any](f *factory, use, short string, v view[T], get func(*padapi
 			c, err := f.client()
 			if err != nil {
 				return err
+			}
+			if f.flags.json {
+				return getRaw(cmd.Context(), f, c, pathOf(padapi.ID(args[0])), nil)
 			}
 			item, err := get(c)(cmd.Context(), padapi.ID(args[0]))
 			if err != nil {

@@ -132,12 +132,13 @@ Exit codes:
 	pf.BoolVar(&f.flags.debug, "debug", false, "log each request attempt to stderr (never the API key)")
 	f.persistent = pf
 
-	root.AddCommand(newQuotaCmd(f), newPadsCmd(f), newQuestionsCmd(f), newOrgCmd(f), &cobra.Command{
+	root.AddCommand(newQuotaCmd(f), newPadsCmd(f), newQuestionsCmd(f), newOrgCmd(f), newDoctorCmd(f), &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprint(f.out, versionLine()) },
 	})
+	strictUsage(root)
 	markRun(root, f)
 	return root
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/examples/internal/padenv"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -29,10 +28,10 @@ func main() {
 func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) int {
 	// The fake starts as a plan of 120 pads with 33 spent, so that the
 	// output looks like a real account's.
-	c, done, err := padenv.Connect(getenv, stderr, func(srv *padapitest.Server) { srv.SetQuota(120, 33) })
+	c, done, err := connect(getenv, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "quota: %v\n", err)
-		if errors.Is(err, padenv.ErrUsage) {
+		if errors.Is(err, errUsage) {
 			return 2
 		}
 		return 1
@@ -77,4 +76,36 @@ func describe(q *padapi.Quota, now time.Time) string {
 		}
 	}
 	return s
+}
+
+// errUsage is an environment with only one of the two variables set.
+var errUsage = errors.New("set both PAD_BASE_URL and PAD_API_KEY, or neither to use an in-process fake service")
+
+// connect returns a client for the service that PAD_BASE_URL and
+// PAD_API_KEY name, read through getenv (os.Getenv; a map in the tests):
+// in your own program, that is the padapi.NewClient line alone, or
+// padapi.FromEnv(). With neither variable set, the example starts
+// padapitest's in-process fake instead, so that it runs anywhere.
+func connect(getenv func(string) string, stderr io.Writer) (c *padapi.Client, done func(), err error) {
+	base, key := getenv("PAD_BASE_URL"), getenv("PAD_API_KEY")
+	if base == "" && key == "" {
+		srv := padapitest.Start() // the fake: no account, no network
+		srv.SetQuota(120, 33)     // a plan of 120 pads, 33 spent
+		fmt.Fprintf(stderr, "PAD_BASE_URL and PAD_API_KEY are not set: using an in-process fake service at %s\n", srv.URL)
+		base, key, done = srv.URL, srv.APIKey, srv.Close
+	} else {
+		if key == "" {
+			return nil, nil, fmt.Errorf("PAD_API_KEY is not set: %w", errUsage)
+		}
+		if base == "" {
+			return nil, nil, fmt.Errorf("PAD_BASE_URL is not set: %w", errUsage)
+		}
+		done = func() {}
+	}
+	c, err = padapi.NewClient(base, key)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return c, done, nil
 }

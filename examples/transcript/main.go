@@ -43,7 +43,6 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/examples/internal/padenv"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -67,7 +66,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "usage: transcript [PAD_ID]")
 		return 2
 	}
-	c, done, err := padenv.Connect(getenv, stderr, seedFake)
+	c, done, err := connect(getenv, stderr)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -102,7 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // fail reports err on stderr and returns its exit code.
 func fail(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "transcript: %v\n", err)
-	if errors.Is(err, padenv.ErrUsage) || errors.Is(err, padapi.ErrInvalidArgument) {
+	if errors.Is(err, errUsage) || errors.Is(err, padapi.ErrInvalidArgument) {
 		return 2
 	}
 	return 1
@@ -169,4 +168,36 @@ func withNewline(s string) string {
 		return s
 	}
 	return s + "\n"
+}
+
+// errUsage is an environment with only one of the two variables set.
+var errUsage = errors.New("set both PAD_BASE_URL and PAD_API_KEY, or neither to use an in-process fake service")
+
+// connect returns a client for the service that PAD_BASE_URL and
+// PAD_API_KEY name, read through getenv (os.Getenv; a map in the tests):
+// in your own program, that is the padapi.NewClient line alone, or
+// padapi.FromEnv(). With neither variable set, the example starts
+// padapitest's in-process fake instead, so that it runs anywhere.
+func connect(getenv func(string) string, stderr io.Writer) (c *padapi.Client, done func(), err error) {
+	base, key := getenv("PAD_BASE_URL"), getenv("PAD_API_KEY")
+	if base == "" && key == "" {
+		srv := padapitest.Start() // the fake: no account, no network
+		seedFake(srv)
+		fmt.Fprintf(stderr, "PAD_BASE_URL and PAD_API_KEY are not set: using an in-process fake service at %s\n", srv.URL)
+		base, key, done = srv.URL, srv.APIKey, srv.Close
+	} else {
+		if key == "" {
+			return nil, nil, fmt.Errorf("PAD_API_KEY is not set: %w", errUsage)
+		}
+		if base == "" {
+			return nil, nil, fmt.Errorf("PAD_BASE_URL is not set: %w", errUsage)
+		}
+		done = func() {}
+	}
+	c, err = padapi.NewClient(base, key)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return c, done, nil
 }
