@@ -1,3 +1,5 @@
+// pads_history.go: History, fetching an edit-history link and replaying it.
+
 package padapi
 
 import (

@@ -1,3 +1,5 @@
+// pads_history_test.go: tests of History: decoding, replaying, fetching a link.
+
 package padapi_test
 
 import (

@@ -1,3 +1,5 @@
+// pads_transcript.go: Transcript, everything about one interview in one call.
+
 package padapi
 
 import (

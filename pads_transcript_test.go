@@ -1,3 +1,5 @@
+// pads_transcript_test.go: tests of Pads.Transcript and its fan-out.
+
 package padapi_test
 
 import (
