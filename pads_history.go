@@ -39,7 +39,9 @@ type HistoryEntry struct {
 	ID string
 	// Author identifies who made the change, as the editor recorded it.
 	Author string
-	// Time is when the change was made (to the millisecond).
+	// Time is when the change was made: the document's milliseconds since
+	// 1970, a fraction of one rounded to the nearest nanosecond (a half
+	// to the later one), in UTC.
 	Time time.Time
 	// Ops are the change's operations, applied from the start of the text.
 	Ops []HistoryOp

@@ -848,3 +848,34 @@ func TestHistoryReplayContextCancelled(t *testing.T) {
 		t.Errorf("nil context: %v, want ErrInvalidArgument", err)
 	}
 }
+
+// An entry's time is its milliseconds, a fraction of them rounded to the
+// nearest nanosecond, halves to the later one; truncating would turn
+// 1500.6 into 1500.599999 (0.6 is 0.5999999999999091 in binary).
+func TestHistoryTimesRounded(t *testing.T) {
+	ms := func(n int64) time.Time { return time.UnixMilli(n).UTC() }
+	for _, tc := range []struct {
+		t    string
+		want time.Time
+	}{
+		{`1500`, ms(1500)},
+		{`1500.6`, ms(1500).Add(600 * time.Microsecond)},
+		{`"1500.6"`, ms(1500).Add(600 * time.Microsecond)},
+		{`0.123457`, ms(0).Add(123457)},
+		// 2^-20 ms is 0.95367431640625 ns exactly: up to 1 ns.
+		{`1500.00000095367431640625`, ms(1500).Add(1)},
+		// 2^-21 ms is 0.476837158203125 ns exactly: down to 0.
+		{`1500.000000476837158203125`, ms(1500)},
+		// 1/128 ms is 7812.5 ns exactly: a half, up.
+		{`1500.0078125`, ms(1500).Add(7813)},
+		{`-1500.6`, ms(-1501).Add(400 * time.Microsecond)},
+		// -1500.0078125 ms is -1500007812.5 ns: a half, up too.
+		{`-1500.0078125`, ms(-1500).Add(-7812)},
+		{`1709633850000.5`, ms(1709633850000).Add(500 * time.Microsecond)},
+	} {
+		h := ltHistory(t, `{"e":{"t":`+tc.t+`,"o":[]}}`)
+		if got := h.Entries[0].Time; !got.Equal(tc.want) || got.Location() != time.UTC {
+			t.Errorf("t %s: time %v (%d ns), want %v (%d ns)", tc.t, got, got.UnixNano(), tc.want, tc.want.UnixNano())
+		}
+	}
+}
