@@ -755,9 +755,9 @@ func TestHistoryReplayMatchesPlainReplay(t *testing.T) {
 	}{
 		{"short texts", 40, 8, 200},
 		{"one leaf and a few", 60, 400, 30},
-		{"many leaves", 100, 2000, 8},
-		// Over a million code units: four levels.
-		{"deep tree", 24, 40000, 1},
+		{"many leaves", 100, 2000, 4},
+		// Up to 300 000 code units: inner nodes split below the root.
+		{"deep tree", 24, 10000, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for seed := range tc.seeds {
