@@ -247,18 +247,6 @@ func ltJSON(s string) string {
 	return string(b)
 }
 
-// A null history document is an empty history, and an empty history
-// marshals back to null.
-func TestHistoryNullDocument(t *testing.T) {
-	var h padapi.History
-	if err := json.Unmarshal(fixture(t, "history_null.json"), &h); err != nil || len(h.Entries) != 0 {
-		t.Errorf("null history: %+v, %v; want no entries", h, err)
-	}
-	if b, err := json.Marshal(padapi.History{}); err != nil || string(b) != "null" {
-		t.Errorf("empty history marshals as %s, %v; want null", b, err)
-	}
-}
-
 // Each live shape decodes through its endpoint, which sends exactly the
 // request the service takes.
 func TestLiveShapesEndpoints(t *testing.T) {

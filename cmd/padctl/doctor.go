@@ -144,14 +144,8 @@ func (d *doctor) run(ctx context.Context, withShapes bool) (failed bool, err err
 		f.flags.fake, f.flags.baseURL = false, srv.URL
 		_ = f.flags.apiKey.Set(srv.APIKey)
 	}
-	timeout, err := f.timeout()
-	if err != nil {
-		return false, err
-	}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
+	if f.timeoutErr != nil {
+		return false, f.timeoutErr // the command's deadline is in ctx (startClock)
 	}
 	base := cmp.Or(f.flags.baseURL, f.getenv("PAD_BASE_URL"), defaultBaseURL)
 	key := cmp.Or(f.flags.apiKey.get(), f.getenv("PAD_API_KEY"))
@@ -179,18 +173,6 @@ func (d *doctor) run(ctx context.Context, withShapes bool) (failed bool, err err
 		return d.compareShapes(ctx, c), nil
 	}
 	return false, nil
-}
-
-// timeout is --timeout, or PAD_TIMEOUT when the flag is not given.
-func (f *factory) timeout() (time.Duration, error) {
-	if env := f.getenv("PAD_TIMEOUT"); env != "" && !f.persistent.Lookup("timeout").Changed {
-		t, err := time.ParseDuration(env)
-		if err != nil || t < 0 {
-			return 0, usageErrorf("PAD_TIMEOUT=%q: want a Go duration such as 30s or 2m, or 0 for no limit", env)
-		}
-		return t, nil
-	}
-	return f.flags.timeout, nil
 }
 
 // checkConfig checks the form of the base URL and the key. ok is false

@@ -165,16 +165,17 @@ func (o *exportOptions) run(ctx context.Context, f *factory, c *padapi.Client, i
 
 // replay fetches a file's edit history and replays it to the end of the
 // interview: what the candidate had written when the pad ended, or all of
-// it while the pad is open.
+// it while the pad is open. The command's context (--timeout, Ctrl-C) stops
+// a long replay.
 func replay(ctx context.Context, c *padapi.Client, link string, pad *padapi.Pad) (string, error) {
 	h, err := c.Pads.History(ctx, link)
 	if err != nil {
 		return "", err
 	}
 	if pad.EndedAt != nil {
-		return h.ReplayUntil(*pad.EndedAt)
+		return h.ReplayUntilContext(ctx, *pad.EndedAt)
 	}
-	return h.Replay()
+	return h.ReplayContext(ctx)
 }
 
 // envDirs gives each environment of an export its own folder name.

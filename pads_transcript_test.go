@@ -1,3 +1,5 @@
+// pads_transcript_test.go: tests of Pads.Transcript and its fan-out.
+
 package padapi_test
 
 import (
@@ -7,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,6 +118,7 @@ func TestTranscriptSmall(t *testing.T) {
 		{"none", "", "null", []padapi.PadEnvironment{}},
 		{"active listed", `5,"6"`, `"5"`, []padapi.PadEnvironment{ltEnv("5"), ltEnv("6")}},
 		{"active only", ``, `7`, []padapi.PadEnvironment{ltEnv("7")}},
+		{"repeats read once, in first-listed order", `3,1,"3",2,1,"1"`, `"2"`, []padapi.PadEnvironment{ltEnv("3"), ltEnv("1"), ltEnv("2")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mux := setup(t, noRetry)
@@ -431,4 +436,110 @@ func BenchmarkTranscript10(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n.Load())/float64(b.N), "requests/op")
+}
+
+// A pad that lists a million environments, ten of them distinct, costs ten
+// environment reads, a bounded number of goroutines (8 workers, not one an
+// ID), and little memory beyond decoding the pad itself: what the call
+// holds follows the distinct environments, not the list.
+func TestTranscriptLongEnvironmentList(t *testing.T) {
+	const listed, distinct = 1_000_000, 10
+	ids := make([]string, listed)
+	for i := range ids {
+		ids[i] = strconv.Itoa(1 + i%distinct)
+	}
+	pad := []byte(ltPadJSON("P1", ids, "null"))
+	ids = nil
+	// The requests go to setup's mux in the calling goroutine: a loopback
+	// server's connections would add three goroutines each to the count.
+	_, mux := setup(t)
+	c := newTestClient(t, testBase+gwPrefix, noRetry, padapi.WithHTTPClient(&http.Client{Transport: ltMuxTransport{mux}}))
+	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
+		respond(w, http.StatusOK, pad)
+	})
+	mux.HandleFunc("GET /gw/api/pads/P1/events", func(w http.ResponseWriter, r *http.Request) {
+		respond(w, http.StatusOK, []byte(`{"status":"OK","events":[],"total":0}`))
+	})
+	var (
+		reads atomic.Int32
+		peak  atomic.Int64
+	)
+	mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
+		reads.Add(1)
+		// Held a moment, so the reads overlap and the goroutines of a
+		// fan-out per ID would all be alive at the sample.
+		time.Sleep(5 * time.Millisecond)
+		for n := int64(runtime.NumGoroutine()); ; {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		respond(w, http.StatusOK, []byte(ltEnvJSON(r.PathValue("id"))))
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var m0, m1, m2 runtime.MemStats
+
+	// What decoding the pad costs alone.
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	p, err := c.Pads.Get(ctx, "P1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&m1)
+	padAlloc := m1.TotalAlloc - m0.TotalAlloc
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	padHeld := int64(m1.HeapInuse) - int64(m0.HeapInuse)
+	if len(p.PadEnvironmentIDs) != listed {
+		t.Fatalf("the pad lists %d environments, want %d", len(p.PadEnvironmentIDs), listed)
+	}
+	p = nil
+
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	base := runtime.NumGoroutine()
+	tr, err := c.Pads.Transcript(ctx, "P1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&m1)
+	runtime.GC()
+	runtime.ReadMemStats(&m2)
+	extraAlloc := int64(m1.TotalAlloc-m0.TotalAlloc) - int64(padAlloc)
+	extraHeld := int64(m2.HeapInuse) - int64(m0.HeapInuse) - padHeld
+	t.Logf("decoding the pad: %.1f MB allocated, %.1f MB held; Transcript beyond it: %.1f MB allocated, %.1f MB held; goroutines %d before, %d at most during",
+		float64(padAlloc)/1e6, float64(padHeld)/1e6, float64(extraAlloc)/1e6, float64(extraHeld)/1e6, base, peak.Load())
+
+	if n := reads.Load(); n != distinct {
+		t.Errorf("%d environment reads, want %d", n, distinct)
+	}
+	if len(tr.Environments) != distinct {
+		t.Fatalf("%d environments, want %d", len(tr.Environments), distinct)
+	}
+	for i, env := range tr.Environments {
+		if want := strconv.Itoa(1 + i); string(env.ID) != want {
+			t.Errorf("environment %d is %q, want %q: the pad's order", i, env.ID, want)
+		}
+	}
+	if extraAlloc > 20<<20 || extraHeld > 20<<20 {
+		t.Errorf("Transcript took %.1f MB (%.1f MB held) beyond decoding the pad, want at most 20 MiB", float64(extraAlloc)/1e6, float64(extraHeld)/1e6)
+	}
+	// The 8 workers, the events' reader, and a little room.
+	if limit := int64(base + 8 + 1 + 2); peak.Load() > limit {
+		t.Errorf("%d goroutines at most, want at most %d (%d before the call)", peak.Load(), limit, base)
+	}
+	runtime.KeepAlive(tr)
+}
+
+// ltMuxTransport serves each request with a handler, in the goroutine that
+// sends it: no connection, no goroutine of its own.
+type ltMuxTransport struct{ h http.Handler }
+
+func (m ltMuxTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	m.h.ServeHTTP(rec, r)
+	return rec.Result(), nil
 }

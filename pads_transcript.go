@@ -1,11 +1,13 @@
+// pads_transcript.go: Transcript, everything about one interview in one call.
+
 package padapi
 
 import (
 	"context"
 	"fmt"
 	"net/url"
-	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Transcript is everything the service keeps about one interview: the pad
@@ -18,9 +20,9 @@ type Transcript struct {
 	// first (the service's order for SortCreatedAsc), as a transcript
 	// reads.
 	Events []PadEvent
-	// Environments are the pad's environments, in the order the pad lists
-	// them (Pad.PadEnvironmentIDs, then Pad.ActiveEnvironmentID when it is
-	// not among them).
+	// Environments are the pad's environments, each once, in the order
+	// the pad first lists them (Pad.PadEnvironmentIDs, then
+	// Pad.ActiveEnvironmentID when it is not among them).
 	Environments []PadEnvironment
 }
 
@@ -32,16 +34,15 @@ const transcriptWorkers = 8
 // dump of an interview after the fact. It reads the pad, then its events
 // and its environments at the same time (up to 8 pages of events and 8
 // environments at once, whatever WithConcurrentPages says), and fails as a
-// whole on the first error, cancelling the rest.
+// whole on the first error, cancelling the rest. An environment the pad
+// lists more than once is read once: the cost follows the pad's distinct
+// environments, however long its list.
 func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error) {
 	pad, err := s.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	ids := slices.Clone(pad.PadEnvironmentIDs)
-	if a := pad.ActiveEnvironmentID; a != nil && *a != "" && !slices.Contains(ids, *a) {
-		ids = append(ids, *a)
-	}
+	ids := transcriptEnvironments(pad)
 	for _, envID := range ids {
 		// An ID that Environment would refuse came from the service, not
 		// the caller: it is a bad answer, not ErrInvalidArgument.
@@ -61,14 +62,12 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 		wg    sync.WaitGroup
 		once  sync.Once
 		first error
-		slots = make(chan struct{}, transcriptWorkers)
+		next  atomic.Int64 // the index in ids of the next environment to read
 	)
 	fail := func(err error) {
 		once.Do(func() { first = err; cancel() })
 	}
-	wg.Add(1 + len(ids))
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		// Oldest first: the service's default is newest first, which
 		// reads a transcript backwards.
 		for ev, err := range allPages[PadEvent](ctx, s.client, events+"/events", "events", (&ListOptions{Sort: SortCreatedAsc}).query(), transcriptWorkers) {
@@ -78,32 +77,53 @@ func (s *PadsService) Transcript(ctx context.Context, id ID) (*Transcript, error
 			}
 			t.Events = append(t.Events, *ev)
 		}
-	}()
-	for i, envID := range ids {
-		go func() {
-			defer wg.Done()
-			select {
-			case slots <- struct{}{}:
-				defer func() { <-slots }()
-			case <-ctx.Done():
-				// Cancelled while waiting for a slot: Environment
-				// below returns the context's error at once, without
-				// a request. Returning here instead would leave this
-				// environment empty, and the whole call a success,
-				// when the caller's context ended after every other
-				// part had arrived.
+	})
+	// A fixed number of workers take the environments in turn. Once the
+	// context has ended, each remaining read returns its error at once,
+	// without a request: so a caller's context that ends after every other
+	// part has arrived still fails the call, rather than leaving
+	// environments empty in a success.
+	for range min(transcriptWorkers, len(ids)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ids) {
+					return
+				}
+				env, err := s.Environment(ctx, ids[i])
+				if err != nil {
+					fail(err)
+					return
+				}
+				t.Environments[i] = *env
 			}
-			env, err := s.Environment(ctx, envID)
-			if err != nil {
-				fail(err)
-				return
-			}
-			t.Environments[i] = *env
-		}()
+		})
 	}
 	wg.Wait()
 	if first != nil {
 		return nil, first
 	}
 	return t, nil
+}
+
+// transcriptEnvironments returns the environments pad lists, each once, in
+// the order it first lists them: Pad.PadEnvironmentIDs, then
+// Pad.ActiveEnvironmentID when it is not among them. It holds the distinct
+// IDs only, however long the pad's list.
+func transcriptEnvironments(pad *Pad) []ID {
+	var ids []ID
+	seen := make(map[ID]struct{})
+	add := func(id ID) {
+		if _, ok := seen[id]; !ok {
+			seen[id] = struct{}{}
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range pad.PadEnvironmentIDs {
+		add(id)
+	}
+	if a := pad.ActiveEnvironmentID; a != nil && *a != "" {
+		add(*a)
+	}
+	return ids
 }

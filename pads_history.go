@@ -1,3 +1,5 @@
+// pads_history.go: History, fetching an edit-history link and replaying it.
+
 package padapi
 
 import (
@@ -37,7 +39,9 @@ type HistoryEntry struct {
 	ID string
 	// Author identifies who made the change, as the editor recorded it.
 	Author string
-	// Time is when the change was made (to the millisecond).
+	// Time is when the change was made: the document's milliseconds since
+	// 1970, a fraction of one rounded to the nearest nanosecond (a half
+	// to the later one), in UTC.
 	Time time.Time
 	// Ops are the change's operations, applied from the start of the text.
 	Ops []HistoryOp
@@ -57,43 +61,83 @@ type HistoryOp struct {
 
 // Replay applies every entry to an empty text and returns the result: the
 // file's text at the end of the history. An operation that runs past the
-// end of the text is an error naming the entry.
+// end of the text is an error naming the entry. Its time grows with the
+// operations and the text they insert (each operation a walk down a
+// shallow tree), not with the text's length times the entries; unlike
+// ReplayContext, it cannot be stopped.
 func (h *History) Replay() (string, error) {
-	return h.replay(func(HistoryEntry) bool { return true })
+	return h.replay(context.Background(), nil)
 }
 
 // ReplayUntil applies the entries up to the last one at or before t and
 // returns the text as it was then: what the candidate had written at that
 // moment.
 func (h *History) ReplayUntil(t time.Time) (string, error) {
-	return h.replay(func(e HistoryEntry) bool { return !e.Time.After(t) })
+	return h.replay(context.Background(), &t)
 }
 
-func (h *History) replay(keep func(HistoryEntry) bool) (string, error) {
-	var text, next []uint16
+// ReplayContext is Replay, stopped when ctx ends: it then returns an
+// error that wraps ctx.Err(). It looks at ctx before it starts and every
+// few thousand operations, which costs next to nothing, so a deadline or
+// a cancellation stops even the replay of a long history promptly (a
+// million operations take about a tenth of a second). A nil ctx is an
+// error matching ErrInvalidArgument.
+func (h *History) ReplayContext(ctx context.Context) (string, error) {
+	return h.replay(ctx, nil)
+}
+
+// ReplayUntilContext is ReplayUntil, stopped when ctx ends, as
+// ReplayContext is.
+func (h *History) ReplayUntilContext(ctx context.Context, t time.Time) (string, error) {
+	return h.replay(ctx, &t)
+}
+
+// replayCheckEvery is how many operations (an entry counts as one) a
+// replay applies between two looks at its context.
+const replayCheckEvery = 4096
+
+// replay applies the entries up to the last at or before until (every
+// entry when until is nil).
+func (h *History) replay(ctx context.Context, until *time.Time) (string, error) {
+	if ctx == nil {
+		return "", argError("nil context")
+	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("padapi: history replay: %w", err)
+	}
+	var (
+		text    rope
+		scratch []uint16
+		steps   int
+	)
 	for _, e := range h.Entries {
-		if !keep(e) {
+		if until != nil && e.Time.After(*until) {
 			break
 		}
 		var err error
-		if next, err = e.apply(text, next[:0]); err != nil {
+		if scratch, steps, err = e.apply(ctx, &text, scratch, steps); err != nil {
 			return "", err
 		}
-		text, next = next, text
 	}
-	return string(utf16.Decode(text)), nil
+	return string(utf16.Decode(text.units())), nil
 }
 
-// apply appends to out what e's operations make of text.
-func (e *HistoryEntry) apply(text, out []uint16) ([]uint16, error) {
+// apply makes e's operations on text. scratch is room for an insert's
+// code units; steps counts operations towards the next look at ctx.
+func (e *HistoryEntry) apply(ctx context.Context, text *rope, scratch []uint16, steps int) ([]uint16, int, error) {
 	pos := 0
 	for i, op := range e.Ops {
-		fail := func(format string, args ...any) ([]uint16, error) {
+		fail := func(format string, args ...any) ([]uint16, int, error) {
 			// The ID is cut short: it comes from the document, and can
 			// be as long as it.
-			return nil, fmt.Errorf("padapi: history entry %q, operation %d: %s", quoteShort([]byte(e.ID)), i, fmt.Sprintf(format, args...))
+			return nil, 0, fmt.Errorf("padapi: history entry %q, operation %d: %s", quoteShort([]byte(e.ID)), i, fmt.Sprintf(format, args...))
 		}
-		left := len(text) - pos
+		if steps++; steps%replayCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, fmt.Errorf("padapi: history replay, at entry %q: %w", quoteShort([]byte(e.ID)), err)
+			}
+		}
+		left := text.len() - pos
 		switch {
 		case op.Retain < 0 || op.Delete < 0:
 			return fail("negative count")
@@ -104,17 +148,184 @@ func (e *HistoryEntry) apply(text, out []uint16) ([]uint16, error) {
 		case op.Delete > left:
 			return fail("delete %d runs past the end of the text (%d left)", op.Delete, left)
 		case op.Retain > 0:
-			out = append(out, text[pos:pos+op.Retain]...)
 			pos += op.Retain
 		case op.Delete > 0:
-			pos += op.Delete
-		default:
+			text.delete(pos, op.Delete)
+		case op.Insert != "":
+			scratch = scratch[:0]
 			for _, r := range op.Insert {
-				out = utf16.AppendRune(out, r)
+				scratch = utf16.AppendRune(scratch, r)
 			}
+			text.insert(pos, scratch)
+			pos += len(scratch)
 		}
 	}
-	return append(out, text[pos:]...), nil
+	// An entry with no operations still counts, so that a history of
+	// empty entries is stopped too.
+	if steps++; steps%replayCheckEvery == 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, fmt.Errorf("padapi: history replay, at entry %q: %w", quoteShort([]byte(e.ID)), err)
+		}
+	}
+	return scratch, steps, nil
+}
+
+// The text of a replay is a rope: a B-tree of UTF-16 code units whose
+// leaves hold up to ropeLeafMax units and whose inner nodes hold up to
+// ropeKidsMax children, each knowing how many units lie below it. An
+// operation finds its place from the root, in steps bounded by the depth,
+// so an entry costs what its operations cost, not the length of the text
+// it rewrites: copying the text once per entry, as a plain replay does,
+// makes a history of many small entries quadratic.
+//
+// Nodes are never merged, only dropped when empty. Every leaf split takes
+// more than ropeLeafMax/2 newly inserted units, and every inner split
+// leaves halves of at least ropeKidsMax/2 children, so the depth stays
+// logarithmic in what the history inserts.
+const (
+	ropeLeafMax = 1024
+	ropeKidsMax = 32
+)
+
+// rope is the text of a replay; its zero value is the empty text.
+type rope struct{ root *ropeNode }
+
+// ropeNode is a leaf (kids nil: its units in leaf) or an inner node. Every
+// node but the root holds at least one unit.
+type ropeNode struct {
+	n    int // code units below the node
+	leaf []uint16
+	kids []*ropeNode
+}
+
+// len returns the length of the text in code units.
+func (r *rope) len() int {
+	if r.root == nil {
+		return 0
+	}
+	return r.root.n
+}
+
+// insert inserts units at pos, 0 <= pos <= r.len().
+func (r *rope) insert(pos int, units []uint16) {
+	if r.root == nil {
+		r.root = &ropeNode{}
+	}
+	// At most half a leaf at a time, so a leaf splits in two, never more.
+	for len(units) > 0 {
+		chunk := units[:min(len(units), ropeLeafMax/2)]
+		if sib := r.root.insert(pos, chunk); sib != nil {
+			r.root = &ropeNode{n: r.root.n + sib.n, kids: []*ropeNode{r.root, sib}}
+		}
+		pos += len(chunk)
+		units = units[len(chunk):]
+	}
+}
+
+// delete removes count units from pos, 0 <= pos <= pos+count <= r.len().
+func (r *rope) delete(pos, count int) {
+	if count == 0 {
+		return
+	}
+	r.root.delete(pos, count)
+	// A root left with one child or none gives way: the tree gets no
+	// deeper than its text needs.
+	for r.root.kids != nil && len(r.root.kids) <= 1 {
+		if len(r.root.kids) == 0 {
+			r.root = &ropeNode{}
+		} else {
+			r.root = r.root.kids[0]
+		}
+	}
+}
+
+// units returns the text.
+func (r *rope) units() []uint16 {
+	if r.root == nil {
+		return nil
+	}
+	return r.root.appendTo(make([]uint16, 0, r.root.n))
+}
+
+// insert inserts units (at most ropeLeafMax/2 of them) at pos below nd,
+// and returns the node that nd split off to its right, if it split.
+func (nd *ropeNode) insert(pos int, units []uint16) *ropeNode {
+	nd.n += len(units)
+	if nd.kids == nil {
+		if len(nd.leaf)+len(units) <= ropeLeafMax {
+			nd.leaf = slices.Insert(nd.leaf, pos, units...)
+			return nil
+		}
+		all := slices.Concat(nd.leaf[:pos], units, nd.leaf[pos:])
+		half := len(all) / 2
+		// Each half gets an array of its own with room for a full leaf.
+		nd.leaf = append(make([]uint16, 0, ropeLeafMax), all[:half]...)
+		nd.n = half
+		return &ropeNode{n: len(all) - half, leaf: append(make([]uint16, 0, ropeLeafMax), all[half:]...)}
+	}
+	// The first child that reaches pos: at a boundary, the end of the
+	// child on the left.
+	i := 0
+	for ; i < len(nd.kids)-1 && pos > nd.kids[i].n; i++ {
+		pos -= nd.kids[i].n
+	}
+	sib := nd.kids[i].insert(pos, units)
+	if sib == nil {
+		return nil
+	}
+	nd.kids = slices.Insert(nd.kids, i+1, sib)
+	if len(nd.kids) <= ropeKidsMax {
+		return nil
+	}
+	half := len(nd.kids) / 2
+	right := &ropeNode{kids: slices.Clone(nd.kids[half:])}
+	for _, k := range right.kids {
+		right.n += k.n
+	}
+	clear(nd.kids[half:])
+	nd.kids = nd.kids[:half]
+	nd.n -= right.n
+	return right
+}
+
+// delete removes count units from pos below nd; the caller drops nd if
+// that leaves it empty.
+func (nd *ropeNode) delete(pos, count int) {
+	nd.n -= count
+	if nd.kids == nil {
+		nd.leaf = slices.Delete(nd.leaf, pos, pos+count)
+		return
+	}
+	kept := nd.kids[:0]
+	for _, k := range nd.kids {
+		switch {
+		case count == 0:
+		case pos >= k.n: // before the range
+			pos -= k.n
+		case pos == 0 && count >= k.n: // inside it: dropped whole
+			count -= k.n
+			continue
+		default: // across one of its ends
+			take := min(count, k.n-pos)
+			k.delete(pos, take)
+			count -= take
+			pos = 0
+		}
+		kept = append(kept, k)
+	}
+	clear(nd.kids[len(kept):])
+	nd.kids = kept
+}
+
+// appendTo appends the units below nd to out.
+func (nd *ropeNode) appendTo(out []uint16) []uint16 {
+	if nd.kids == nil {
+		return append(out, nd.leaf...)
+	}
+	for _, k := range nd.kids {
+		out = k.appendTo(out)
+	}
+	return out
 }
 
 // historyEntryWire is an entry as the history document holds it.
