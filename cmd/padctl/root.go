@@ -117,6 +117,7 @@ Exit codes:
 		Args:  cobra.NoArgs,
 		Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprint(f.out, versionLine()) },
 	})
+	root.AddCommand(newMCPCmd(f))
 	markRun(root, f)
 	return root
 }
