@@ -489,7 +489,7 @@ func TestRedactor(t *testing.T) {
 		key,
 		uesc(key, false),
 		uesc(key, true),
-		"padctl\\u002dsecret-Qz7Xw9Kp3Lm",       // one character escaped
+		"padctl\\u002dsecret-Qz7Xw9Kp3Lm", // one character escaped
 		"padctl\\\\u002dsecret\\\\u002dQz7Xw9Kp3Lm", // JSON inside JSON
 		pct(key),
 		strings.ReplaceAll(pct(key), "%", "%25"),
@@ -523,8 +523,8 @@ func hostile(t *testing.T) *stub {
 		fmt.Fprintf(&allEscaped, "\\u%04x", c)
 	}
 	return newStub(t, map[string]http.HandlerFunc{
-		"GET /api/quota":    reply(http.StatusUnauthorized, `{"status":"ERROR","message":"Invalid API key `+testKey+` or `+escaped[1:len(escaped)-1]+`"}`),
-		"GET /api/pads":     reply(http.StatusInternalServerError, `{"status":"ERROR","message":"token=\"`+allEscaped.String()+`\""}`),
+		"GET /api/quota":     reply(http.StatusUnauthorized, `{"status":"ERROR","message":"Invalid API key `+testKey+` or `+escaped[1:len(escaped)-1]+`"}`),
+		"GET /api/pads":      reply(http.StatusInternalServerError, `{"status":"ERROR","message":"token=\"`+allEscaped.String()+`\""}`),
 		"GET /api/pads/ECHO": reply(http.StatusOK, `{"status":"OK","id":"ECHO","title":"`+testKey+`","notes":"`+allEscaped.String()+`","contents":"Token token=`+testKey+`"}`),
 		"GET /api/questions": reply(http.StatusBadRequest, `{"status":"ERROR","message":"bad","echo":"`+testKey+`"}`),
 	})
