@@ -90,7 +90,7 @@ func runMCP(ctx context.Context, f *factory, o *mcpOptions, in io.Reader) error 
 	if timeout > 0 {
 		drain += timeout
 	}
-	relay := newStdioRelay(in, red.writer(f.out), drain)
+	relay := newStdioRelay(in, red.wire().writer(f.out), drain)
 	go relay.pump(ctx)
 	err = srv.Run(ctx, relay.transport())
 	relay.close()
@@ -195,7 +195,9 @@ func (ts *mcpTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		if err != nil {
-			err = mcpRedactedError{err, ts.cfg.redact.redact(err.Error())}
+			if text := ts.cfg.redact.redact(err.Error()); text != err.Error() {
+				err = mcpRedactedError{err, text}
+			}
 		}
 		return res, err
 	}

@@ -37,6 +37,23 @@ func newRedactor(keys ...string) *redactor {
 	return r
 }
 
+// minWireKey is the shortest key redacted from JSON-RPC lines as a whole:
+// a shorter one could match the protocol's own text ("id", "2.0") and
+// break every message. Results and logs are redacted of every key.
+const minWireKey = 8
+
+// wire returns a redactor for whole JSON-RPC lines: the keys of at least
+// minWireKey bytes.
+func (r *redactor) wire() *redactor {
+	var long []string
+	for _, k := range r.keys {
+		if len(k) >= minWireKey {
+			long = append(long, k)
+		}
+	}
+	return newRedactor(long...)
+}
+
 // redact returns s with every key, in any of its encodings, replaced.
 func (r *redactor) redact(s string) string {
 	if r == nil || len(r.keys) == 0 {

@@ -508,6 +508,9 @@ func TestRedactor(t *testing.T) {
 			t.Errorf("redact(%q) = %q, want it unchanged", s, got)
 		}
 	}
+	if w := newRedactor("short", key).wire(); len(w.keys) != 1 || w.keys[0] != key {
+		t.Errorf("wire redactor keys %q, want only %q", w.keys, key)
+	}
 	var b bytes.Buffer
 	if n, err := r.writer(&b).Write([]byte("k=" + key + "\n")); n != len(key)+3 || err != nil || b.String() != "k=[REDACTED]\n" {
 		t.Errorf("writer: %d, %v, %q", n, err, b.String())
@@ -693,6 +696,38 @@ func TestMCPBinary(t *testing.T) {
 		if r.Method != http.MethodGet {
 			t.Errorf("a refused delete sent %s %s", r.Method, r.Path)
 		}
+	}
+}
+
+// padctl mcp answers initialize soon after it starts (the target is
+// 50 ms; the bound here leaves room for a loaded machine and -race).
+func TestMCPBinaryStartup(t *testing.T) {
+	bin, err := mcpBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--fake", "mcp")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, initLine(1)+"\n")
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	d := time.Since(start)
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+	if err != nil || !strings.Contains(line, `"protocolVersion":"2025-06-18"`) {
+		t.Fatalf("initialize: %v, %q", err, line)
+	}
+	t.Logf("started and answered initialize in %v", d)
+	if d > 2*time.Second {
+		t.Errorf("initialize answered after %v", d)
 	}
 }
 
