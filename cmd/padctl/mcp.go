@@ -262,6 +262,9 @@ func addMCPTool[In any](ts *mcpTools, s *mcp.Server, k mcpToolKind, t *mcp.Tool,
 	// Explicit on every tool, as github-mcp-server does: a client must not
 	// have to guess from a default.
 	t.Annotations.ReadOnlyHint = k == mcpRead
+	if k == mcpRead {
+		t.Annotations.IdempotentHint = true
+	}
 	if k == mcpDelete {
 		t.Annotations.DestructiveHint = padapi.Ptr(true)
 	}

@@ -310,6 +310,34 @@ func TestMCPServiceErrors(t *testing.T) {
 	m.fails("get_pad", map[string]any{"id": ".."}, "invalid argument")
 }
 
+// --timeout bounds each tool call, and the session goes on after one
+// runs out.
+func TestMCPTimeoutPerCall(t *testing.T) {
+	s := newStub(t, map[string]http.HandlerFunc{
+		"GET /api/quota": hang,
+		"GET /api/pads":  reply(http.StatusOK, `{"status":"OK","pads":[],"total":0}`),
+	})
+	c, err := padapi.NewClient(s.URL, testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMCPTest(t, c, mcpConfig{timeout: 100 * time.Millisecond})
+	start := time.Now()
+	m.fails("get_quota", nil, "per-call timeout")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a call with a 100ms timeout took %v", d)
+	}
+	m.ok("list_pads", nil)
+
+	replies, _, _ := runMCPBinary(t, s.env(), []string{"--timeout", "200ms"}, initLine(1), callLine(2, "get_quota", nil), callLine(3, "list_pads", nil))
+	if text, isErr := toolText(t, replies["2"]); !isErr || !strings.Contains(text, "--timeout") {
+		t.Errorf("get_quota past --timeout: %v %s", isErr, text)
+	}
+	if _, isErr := toolText(t, replies["3"]); isErr {
+		t.Errorf("list_pads after a timeout: %v", replies["3"])
+	}
+}
+
 func TestMCPBadArguments(t *testing.T) {
 	srv := padapitest.NewServer(t)
 	srv.Seed(1)
