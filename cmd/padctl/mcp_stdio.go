@@ -105,6 +105,7 @@ type mcpRPCMessage struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
 }
@@ -165,6 +166,17 @@ func (r *stdioRelay) forward(line []byte) bool {
 		r.mu.Lock()
 		r.pending[id]++
 		r.mu.Unlock()
+	}
+	if m.Method == "notifications/cancelled" {
+		// A cancelled request gets no answer: stop waiting for one.
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			if cancelled, ok := mcpIDKey(p.RequestID); ok && cancelled != "" {
+				r.answered(cancelled)
+			}
+		}
 	}
 	if _, err := r.pw.Write(append(line, '\n')); err != nil {
 		if m.Method != "" && id != "" {

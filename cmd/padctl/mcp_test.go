@@ -857,6 +857,44 @@ func TestStdioRelay(t *testing.T) {
 	}
 }
 
+// The relay counts what it waits for: requests, not notifications, and a
+// cancelled request no longer.
+func TestStdioRelayPending(t *testing.T) {
+	relay := newStdioRelay(strings.NewReader(""), io.Discard, time.Second)
+	go io.Copy(io.Discard, relay.pr)
+	defer relay.close()
+	pending := func() int {
+		relay.mu.Lock()
+		defer relay.mu.Unlock()
+		n := 0
+		for _, c := range relay.pending {
+			n += c
+		}
+		return n
+	}
+	for _, step := range []struct {
+		line string
+		want int
+	}{
+		{rpcLine(1, "tools/list", nil), 1},
+		{rpcLine(1, "ping", nil), 2}, // the same id again
+		{rpcLine(nil, "notifications/initialized", nil), 2},
+		{rpcLine("a", "ping", nil), 3},
+		{rpcLine(nil, "notifications/cancelled", map[string]any{"requestId": "a"}), 2},
+		{`{"jsonrpc":"2.0","id":1.0,"result":{}}`, 2}, // a response from the client: nothing to wait for
+	} {
+		relay.forward([]byte(step.line))
+		if got := pending(); got != step.want {
+			t.Errorf("after %s: %d pending, want %d", step.line, got, step.want)
+		}
+	}
+	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
+	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":1.0,"result":{}}` + "\n"))
+	if got := pending(); got != 0 {
+		t.Errorf("after two answers to id 1: %d pending", got)
+	}
+}
+
 // syncBuffer is a bytes.Buffer for concurrent writers.
 type syncBuffer struct {
 	mu sync.Mutex

@@ -602,8 +602,9 @@ func mcpEnvIDs(p *padapi.Pad) []padapi.ID {
 
 // mcpPadRow is a pad in a list.
 func mcpPadRow(p *padapi.Pad) map[string]any {
-	return map[string]any{"id": p.ID, "title": mcpClip(p.Title, mcpRowBytes, "cut"), "language": p.Language, "state": padState(p),
-		"owner_email": p.OwnerEmail, "created_at": p.CreatedAt, "updated_at": p.UpdatedAt, "ended_at": p.EndedAt}
+	return map[string]any{"id": mcpClip(string(p.ID), mcpRowBytes, "cut"), "title": mcpClip(p.Title, mcpRowBytes, "cut"),
+		"language": mcpClip(p.Language, mcpRowBytes, "cut"), "state": mcpClip(padState(p), mcpRowBytes, "cut"),
+		"owner_email": mcpClip(p.OwnerEmail, mcpRowBytes, "cut"), "created_at": p.CreatedAt, "updated_at": p.UpdatedAt, "ended_at": p.EndedAt}
 }
 
 // mcpEventLine is an event as one line: time, kind, who, message.
@@ -621,7 +622,8 @@ func mcpEventLine(e *padapi.PadEvent) string {
 
 // mcpQuestionRow is a question in a list.
 func mcpQuestionRow(q *padapi.Question) map[string]any {
-	return map[string]any{"id": q.ID, "title": mcpClip(q.Title, mcpRowBytes, "cut"), "language": q.Language, "shared": q.Shared,
+	return map[string]any{"id": mcpClip(string(q.ID), mcpRowBytes, "cut"), "title": mcpClip(q.Title, mcpRowBytes, "cut"),
+		"language": mcpClip(q.Language, mcpRowBytes, "cut"), "shared": q.Shared,
 		"is_draft": q.IsDraft, "used": q.Used, "updated_at": q.UpdatedAt}
 }
 
