@@ -111,7 +111,7 @@ type mcpRPCMessage struct {
 }
 
 // mcpIDKey normalizes a JSON-RPC id for matching a request with its response:
-// "" for none or null, else the string or the number's decimal form.
+// "" for none or null, else the string or the number's integer form.
 func mcpIDKey(raw json.RawMessage) (key string, ok bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -124,11 +124,10 @@ func mcpIDKey(raw json.RawMessage) (key string, ok bool) {
 		}
 		return "s" + s, true
 	}
-	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		return "n" + strconv.FormatInt(n, 10), true
-	}
+	// As the SDK reads a number id: a float64, then an int64 (so 1.0 and
+	// 1 are the same id, and the answer carries the int64).
 	if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
-		return "n" + strconv.FormatFloat(f, 'g', -1, 64), true
+		return "n" + strconv.FormatInt(int64(f), 10), true
 	}
 	return "", false
 }

@@ -882,6 +882,7 @@ func TestStdioRelayPending(t *testing.T) {
 		{rpcLine("a", "ping", nil), 3},
 		{rpcLine(nil, "notifications/cancelled", map[string]any{"requestId": "a"}), 2},
 		{`{"jsonrpc":"2.0","id":1.0,"result":{}}`, 2}, // a response from the client: nothing to wait for
+		{rpcLine(2.5, "ping", nil), 3},                // the SDK answers it as id 2
 	} {
 		relay.forward([]byte(step.line))
 		if got := pending(); got != step.want {
@@ -890,8 +891,9 @@ func TestStdioRelayPending(t *testing.T) {
 	}
 	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
 	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":1.0,"result":{}}` + "\n"))
+	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n"))
 	if got := pending(); got != 0 {
-		t.Errorf("after two answers to id 1: %d pending", got)
+		t.Errorf("after the answers: %d pending", got)
 	}
 }
 
