@@ -269,7 +269,14 @@ func addMCPTool[In any](ts *mcpTools, s *mcp.Server, k mcpToolKind, t *mcp.Tool,
 		t.Annotations.DestructiveHint = padapi.Ptr(true)
 	}
 	t.Annotations.OpenWorldHint = padapi.Ptr(false)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, args In) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, args In) (res *mcp.CallToolResult, _ any, _ error) {
+		// A bug in one tool, whatever the service sent, is that call's
+		// error: it must not end the session or the process.
+		defer func() {
+			if p := recover(); p != nil {
+				res = mcpErrorResult(fmt.Sprintf("padctl failed to handle the answer (a bug in padctl, not in the arguments): %v", p))
+			}
+		}()
 		if ts.cfg.timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, ts.cfg.timeout)

@@ -470,6 +470,36 @@ func TestMCPBounded(t *testing.T) {
 	}
 }
 
+// A tool that panics answers a tool error; the session goes on.
+func TestMCPToolPanic(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	ts := &mcpTools{cfg: mcpConfig{redact: newRedactor()}, disabled: map[string]mcpToolKind{}}
+	addMCPTool(ts, s, mcpRead, &mcp.Tool{Name: "boom"}, nil, nil, func(context.Context, mcpNoArgs) (any, error) {
+		var m map[string]int
+		m["x"]++ // a nil map: panics
+		return nil, nil
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for range 2 {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+		if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "a bug in padctl") {
+			t.Fatalf("boom: %v, %+v", err, res)
+		}
+	}
+}
+
 func TestMCPRender(t *testing.T) {
 	big := map[string]string{"x": strings.Repeat("é", 40000)}
 	s := mcpRender(big, 1000)
