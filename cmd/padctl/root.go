@@ -138,6 +138,7 @@ Exit codes:
 		Args:  cobra.NoArgs,
 		Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprint(f.out, versionLine()) },
 	})
+	root.AddCommand(newMCPCmd(f))
 	strictUsage(root)
 	markRun(root, f)
 	return root
