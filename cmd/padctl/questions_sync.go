@@ -733,6 +733,10 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 		svc := qfolder.FromService(q)
 		f := byID[id]
 		rec, known := lib.State.Questions[id]
+		if !validID(id) {
+			fmt.Fprintf(s.err, "note: a question with id %q cannot be represented: not a positive integer: not pulled\n", id)
+			continue
+		}
 		if strings.TrimSpace(q.Title) == "" || strings.TrimSpace(q.Language) == "" {
 			fmt.Fprintf(s.err, "note: #%s cannot be represented: it has no title or no language, which a question folder needs: not pulled\n", id)
 			continue
@@ -791,8 +795,10 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 		if err := w.Sync(f.Name, old, files); err != nil {
 			return fmt.Errorf("%s/: %w", f.Name, err)
 		}
+		// The service still holds the files last recorded, if any: no
+		// answer shows them, so the record is all there is.
 		fileDigest := ""
-		if want.Files != nil && filesKnown == f.Q.Digest(qfolder.FieldFiles) {
+		if svc.Contents == "" {
 			fileDigest = filesKnown
 		}
 		a.record(f.Name, want, fileDigest, q.UpdatedAt)
@@ -839,4 +845,10 @@ func readDirNames(dir string) ([]string, error) {
 		names = append(names, e.Name())
 	}
 	return names, err
+}
+
+// validID reports whether id is a question id a folder can hold.
+func validID(id string) bool {
+	_, err := qfolder.Render(qfolder.Question{ID: id, Title: "t", Language: "l"}, nil, nil)
+	return err == nil
 }

@@ -724,3 +724,31 @@ func zipOf(t *testing.T, files map[string]string) []byte {
 	}
 	return b.Bytes()
 }
+
+// A re-run adopts only a question created since the pending create was
+// sent and held by no folder: an identical older question, or one another
+// folder holds, is never taken for it.
+func TestQuestionsAdoptsOnlyItsOwn(t *testing.T) {
+	e := newSyncEnv(t)
+	e.srv.AddQuestion(padapi.Question{Title: "Bare", Language: "go", CreatedAt: time.Now().Add(-time.Hour)})
+	e.write(map[string]string{
+		"bare/question.json": `{"title": "Bare", "language": "go"}`,
+		"twin/question.json": `{"title": "Twin", "language": "go"}`,
+	})
+	e.must("apply", syncOptions{})
+	// twin/ becomes a second Bare: identical to bare/'s question.
+	e.write(map[string]string{"twin/question.json": strings.Replace(readFile(t, filepath.Join(e.dir, "twin/question.json")), "Twin", "Bare", 1)})
+	e.must("apply", syncOptions{})
+	e.write(map[string]string{"third/question.json": `{"title": "Bare", "language": "go"}`})
+	e.srv.FailNext("POST /api/questions", 1, http.StatusBadGateway, "")
+	if code, _, errs := e.run("apply", syncOptions{}, -1); code != exitUnknown {
+		t.Fatalf("apply: exit %d\n%s", code, errs)
+	}
+	out := e.must("apply", syncOptions{})
+	if !strings.Contains(out, "created third/") {
+		t.Errorf("the re-run adopted a question that was not its own:\n%s", out)
+	}
+	if n := len(e.srv.Questions()); n != 4 {
+		t.Errorf("%d questions, want 4", n)
+	}
+}
