@@ -752,3 +752,19 @@ func TestQuestionsAdoptsOnlyItsOwn(t *testing.T) {
 		t.Errorf("%d questions, want 4", n)
 	}
 }
+
+// The README's example library is valid, applies, and round-trips.
+func TestQuestionsExampleFolder(t *testing.T) {
+	e := newSyncEnv(t)
+	if err := os.CopyFS(e.dir, os.DirFS(filepath.Join("..", "..", "examples", "questions"))); err != nil {
+		t.Fatal(err)
+	}
+	out := e.must("apply", syncOptions{})
+	if !strings.Contains(out, "Applied: 2 created") {
+		t.Errorf("apply of the example:\n%s", out)
+	}
+	e.converged(0)
+	if out := e.must("pull", syncOptions{}); !strings.Contains(out, "0 written, 2 unchanged") {
+		t.Errorf("pull after apply:\n%s", out)
+	}
+}
