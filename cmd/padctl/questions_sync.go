@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/qfolder"
@@ -423,12 +426,13 @@ func (s *syncer) printChange(st step, c qfolder.Change) {
 		fmt.Fprintf(w, "    %s: differ from those last applied (no answer shows them to compare): apply sends %s: %s\n",
 			c.Field, fileOf(st.folder, c.Field), strings.Join(names, ", "))
 	case !qfolder.Long(c.Field):
+		// %q escapes control characters.
 		fmt.Fprintf(w, "    %s: %q -> %q\n", c.Field, c.Service, c.Folder)
 	default:
 		fmt.Fprintf(w, "    %s:\n", c.Field)
 		d := qfolder.UnifiedDiff("service #"+st.id+" "+c.Field, path.Join(st.folder.Name, fileOf(st.folder, c.Field)), c.Service, c.Folder)
 		for line := range strings.Lines(d) {
-			fmt.Fprint(w, "      "+line)
+			fmt.Fprint(w, "      "+visible(strings.TrimSuffix(line, "\n"))+"\n")
 		}
 	}
 }
@@ -539,23 +543,11 @@ func (a *applier) record(folder string, q qfolder.Question, files string, update
 	if updated.IsZero() {
 		rec.UpdatedAt = old.UpdatedAt
 	}
-	if ok && old.Folder == rec.Folder && old.UpdatedAt.Equal(rec.UpdatedAt) && maps2Equal(old.Digests, rec.Digests) {
+	if ok && old.Folder == rec.Folder && old.UpdatedAt.Equal(rec.UpdatedAt) && maps.Equal(old.Digests, rec.Digests) {
 		return
 	}
 	a.lib.State.Questions[q.ID] = rec
 	a.dirty = true
-}
-
-func maps2Equal(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // save writes the state file when it changed.
@@ -851,4 +843,27 @@ func readDirNames(dir string) ([]string, error) {
 func validID(id string) bool {
 	_, err := qfolder.Render(qfolder.Question{ID: id, Title: "t", Language: "l"}, nil, nil)
 	return err == nil
+}
+
+// visible escapes the control characters of a line of text from the
+// service (all but tab), so that none reaches a terminal raw.
+func visible(line string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || !unicode.IsControl(r) {
+			return r
+		}
+		return -1
+	}, strings.NewReplacer(controlEscapes()...).Replace(line))
+}
+
+// controlEscapes are old-new pairs that show each control character
+// (but tab) as a Go escape.
+func controlEscapes() []string {
+	var pairs []string
+	for r := rune(0); r < 0xa0; r++ {
+		if r != '\t' && unicode.IsControl(r) {
+			pairs = append(pairs, string(r), strings.Trim(strconv.QuoteRune(r), "'"))
+		}
+	}
+	return pairs
 }

@@ -768,3 +768,55 @@ func TestQuestionsExampleFolder(t *testing.T) {
 		t.Errorf("pull after apply:\n%s", out)
 	}
 }
+
+// Ctrl-C at any point of an apply, through padctl itself: exit 130 (or 4
+// when a create was in flight), and the re-run finishes the job with no
+// question made twice.
+func TestQuestionsApplyInterrupted(t *testing.T) {
+	// An apply of sampleFolders to an empty fake is 4 requests: a list, 3 creates.
+	for k := int64(1); k <= 4; k++ {
+		t.Run(fmt.Sprint("k", k), func(t *testing.T) {
+			srv, env := fake(t)
+			env["PAD_SETTLE"] = "0s"
+			dir := filepath.Join(t.TempDir(), "q")
+			writeFiles(t, dir, sampleFolders)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			var n atomic.Int64
+			tr := roundTrip(func(r *http.Request) (*http.Response, error) {
+				if n.Add(1) == k {
+					cancel() // as SIGINT does, with request k on its way
+				}
+				return http.DefaultTransport.RoundTrip(r)
+			})
+			r := invoke(t, opts{env: env, ctx: ctx, transport: tr}, "questions", "apply", dir)
+			if r.code != exitInterrupted && r.code != exitUnknown {
+				t.Fatalf("interrupted apply: %+v", r)
+			}
+			ok(t, padctl(t, env, "questions", "apply", dir))
+			ok(t, padctl(t, env, "questions", "diff", dir))
+			titles := map[string]bool{}
+			for _, q := range srv.Questions() {
+				if titles[q.Title] {
+					t.Errorf("%q made twice", q.Title)
+				}
+				titles[q.Title] = true
+			}
+			if len(titles) != 3 {
+				t.Errorf("%d questions, want 3", len(titles))
+			}
+		})
+	}
+}
+
+// A control character from the service never reaches the terminal raw.
+func TestQuestionsDiffEscapesControls(t *testing.T) {
+	e := newSyncEnv(t)
+	e.srv.AddQuestion(padapi.Question{Title: "T\x1b[2J", Language: "go", Description: "line\x1b]0;pwned\x07\r\nnext\u009b"})
+	e.must("pull", syncOptions{})
+	e.write(map[string]string{"t-2j/description.md": "changed"})
+	code, out, _ := e.run("diff", syncOptions{}, -1)
+	if code != 1 || strings.ContainsAny(out, "\x1b\x07\u009b") || !strings.Contains(out, `-line\x1b]0;pwned\a`) {
+		t.Errorf("diff: exit %d\n%q", code, out)
+	}
+}
