@@ -714,6 +714,12 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 	for _, name := range entries {
 		taken[strings.ToLower(name)] = true
 	}
+	// A folder with a pending create takes the question that create made,
+	// if it is here: a folder of its own would make the next apply create
+	// it a second time.
+	if err := s.adoptPending(lib, a, qs, byID); err != nil {
+		return err
+	}
 	pulled := map[string]bool{}
 	var written, same, kept int
 	for _, q := range qs {
@@ -866,4 +872,38 @@ func controlEscapes() []string {
 		}
 	}
 	return pairs
+}
+
+// adoptPending writes into each folder with a pending create the id of the
+// question that create made, when qs holds it.
+func (s *syncer) adoptPending(lib *qfolder.Library, a *applier, qs []*padapi.Question, byID map[string]*qfolder.Folder) error {
+	r := &remote{byID: map[string]*padapi.Question{}, order: qs}
+	claimed := map[string]bool{}
+	for id := range lib.State.Questions {
+		claimed[id] = true
+	}
+	for id := range byID {
+		claimed[id] = true
+	}
+	for _, f := range lib.Folders {
+		if f.Q.ID != "" || f.Pending == nil {
+			continue
+		}
+		found := findCreated(r, f.Pending, claimed)
+		if found == nil {
+			continue
+		}
+		claimed[string(found.ID)] = true
+		f.Q.ID, f.Pending = string(found.ID), nil
+		if err := a.writeQuestionJSON(f, f.Q, nil); err != nil {
+			return err
+		}
+		a.record(f.Name, qfolder.FromService(found), "", found.UpdatedAt)
+		if err := a.save(); err != nil {
+			return err
+		}
+		byID[f.Q.ID] = f
+		fmt.Fprintf(s.out, "adopted %s/ #%s (created by an earlier apply that had no answer)\n", f.Name, f.Q.ID)
+	}
+	return nil
 }

@@ -820,3 +820,21 @@ func TestQuestionsDiffEscapesControls(t *testing.T) {
 		t.Errorf("diff: exit %d\n%q", code, out)
 	}
 }
+
+// A pull after a create with no answer puts the question in the folder
+// that asked for it, not in a new one (which would make the next apply
+// create it again).
+func TestQuestionsPullAdoptsPending(t *testing.T) {
+	e := newSyncEnv(t)
+	e.write(map[string]string{"mine/question.json": `{"title": "Mine", "language": "go"}`, "mine/starter.go": "package main\n"})
+	e.srv.DropNext("POST /api/questions", 1)
+	if code, _, errs := e.run("apply", syncOptions{}, -1); code != exitUnknown {
+		t.Fatalf("apply: exit %d\n%s", code, errs)
+	}
+	out := e.must("pull", syncOptions{})
+	if !strings.Contains(out, "adopted mine/") {
+		t.Errorf("pull:\n%s", out)
+	}
+	e.must("apply", syncOptions{})
+	e.converged(0)
+}
