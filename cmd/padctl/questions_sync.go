@@ -735,6 +735,10 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 			fmt.Fprintf(s.err, "note: a question with id %q cannot be represented: not a positive integer: not pulled\n", id)
 			continue
 		}
+		if reason := unrepresentable(svc); reason != "" {
+			fmt.Fprintf(s.err, "note: #%s cannot be represented: %s: not pulled\n", id, reason)
+			continue
+		}
 		if strings.TrimSpace(q.Title) == "" || strings.TrimSpace(q.Language) == "" {
 			fmt.Fprintf(s.err, "note: #%s cannot be represented: it has no title or no language, which a question folder needs: not pulled\n", id)
 			continue
@@ -906,4 +910,21 @@ func (s *syncer) adoptPending(lib *qfolder.Library, a *applier, qs []*padapi.Que
 		fmt.Fprintf(s.out, "adopted %s/ #%s (created by an earlier apply that had no answer)\n", f.Name, f.Q.ID)
 	}
 	return nil
+}
+
+// unrepresentable says why a folder cannot hold q, or "": a text with a
+// NUL byte (the folder's files are text) or over the folder's limit.
+func unrepresentable(q qfolder.Question) string {
+	total := 0
+	for _, f := range qfolder.Fields {
+		v := q.Value(f)
+		total += len(v)
+		if strings.ContainsRune(v, 0) {
+			return "its " + f + " holds a NUL byte"
+		}
+	}
+	if total > qfolder.MaxQuestionBytes {
+		return fmt.Sprintf("over %d bytes of text", qfolder.MaxQuestionBytes)
+	}
+	return ""
 }

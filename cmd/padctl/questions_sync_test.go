@@ -283,7 +283,13 @@ func TestQuestionsPrune(t *testing.T) {
 }
 
 func TestQuestionsPullRoundTrip(t *testing.T) {
-	e := newSyncEnv(t)
+	for _, shape := range []padapitest.Shape{padapitest.LiveShape, padapitest.DocumentedShape} {
+		t.Run(fmt.Sprint(shape), func(t *testing.T) { testPullRoundTrip(t, shape) })
+	}
+}
+
+func testPullRoundTrip(t *testing.T, shape padapitest.Shape) {
+	e := newSyncEnv(t, padapitest.WithShape(shape))
 	e.srv.Seed(5)
 	c := e.srv.Client()
 	ctx := t.Context()
@@ -397,6 +403,7 @@ func TestQuestionsPullSafeNames(t *testing.T) {
 	for _, title := range []string{"../../etc/passwd", "..", "", "Two Sum", "two sum", "/abs/path", "CON", strings.Repeat("x", 300)} {
 		e.srv.AddQuestion(padapi.Question{Title: title, Language: "python"})
 	}
+	e.srv.AddQuestion(padapi.Question{Title: "NUL", Language: "python", Contents: "a\x00b"})
 	parent := filepath.Dir(e.dir)
 	// A symlink where pull would write: refused, nothing written through it.
 	outside := t.TempDir()
@@ -413,7 +420,7 @@ func TestQuestionsPullSafeNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(lib.Folders) != 7 {
-		t.Errorf("%d folders, want 7 (the untitled one cannot be represented)", len(lib.Folders))
+		t.Errorf("%d folders, want 7 (the untitled one and the one with a NUL cannot be represented)", len(lib.Folders))
 	}
 	for _, f := range lib.Folders {
 		if strings.ContainsAny(f.Name, "/.\\") || len(f.Name) > 80 {
