@@ -699,8 +699,12 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 		return err
 	}
 	defer w.Close()
+	w.Lazy = true
+	// The state is saved once, at the end (or on the way out after an
+	// error): a record lost to a crash only makes the next pull more
+	// careful, since a folder with no record counts as changed here.
 	a := &applier{s: s, lib: lib, w: w}
-	defer a.save()
+	defer func() { _ = a.save() }()
 
 	byID := map[string]*qfolder.Folder{}
 	taken := map[string]bool{}
@@ -754,9 +758,6 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 				return fmt.Errorf("%s/: %w", name, err)
 			}
 			a.record(name, svc, rec.Digests[qfolder.FieldFiles], q.UpdatedAt)
-			if err := a.save(); err != nil {
-				return err
-			}
 			s.noteNoCode(name, q, rec.Digests[qfolder.FieldFiles])
 			fmt.Fprintf(s.out, "pulled  %s/ #%s %q (new)\n", name, id, q.Title)
 			written++
@@ -804,9 +805,6 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 			fileDigest = filesKnown
 		}
 		a.record(f.Name, want, fileDigest, q.UpdatedAt)
-		if err := a.save(); err != nil {
-			return err
-		}
 		if len(changes) == 0 {
 			same++
 			continue
@@ -820,6 +818,9 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 				fmt.Fprintf(s.err, "note: %s/ holds #%s, which the service does not list: left as it is\n", f.Name, f.Q.ID)
 			}
 		}
+	}
+	if err := a.save(); err != nil {
+		return err
 	}
 	fmt.Fprintf(s.out, "Pulled: %d written, %d unchanged, %d not pulled (changed here).\n", written, same, kept)
 	if kept > 0 {

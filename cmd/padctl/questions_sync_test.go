@@ -665,11 +665,16 @@ func TestQuestionsDiff200(t *testing.T) {
 		e.srv.AddQuestion(padapi.Question{Title: fmt.Sprint("Question ", i), Language: "python",
 			Description: "Describe " + fmt.Sprint(i), Contents: "pass\n", Solution: "return 1\n"})
 	}
-	e.must("pull", syncOptions{})
 	for _, route := range []string{"GET /api/questions", "GET /api/questions/{id}"} {
 		e.srv.Delay(route, 20*time.Millisecond)
 	}
 	start := time.Now()
+	e.must("pull", syncOptions{})
+	t.Logf("pull of 200 questions: %d requests, %s", e.counts.n.Load(), time.Since(start).Round(time.Millisecond))
+	start = time.Now()
+	e.must("apply", syncOptions{})
+	t.Logf("apply of 200 unchanged questions: %d requests, %s", e.counts.n.Load(), time.Since(start).Round(time.Millisecond))
+	start = time.Now()
 	code, out, errs := e.run("diff", syncOptions{}, -1)
 	took := time.Since(start)
 	pages := int64(4)

@@ -88,6 +88,11 @@ func Existing(f *Folder) (map[string]string, error) {
 // file is a symlink is refused.
 type Writer struct {
 	root *os.Root
+	// Lazy skips the fsync before each rename. A write is still atomic
+	// for readers and if padctl dies, but not if the machine loses power.
+	// Pull sets it: what it writes can be pulled again. Apply does not:
+	// an id or a pending create it records must survive.
+	Lazy bool
 }
 
 // NewWriter creates dir if needed and returns a Writer for it.
@@ -150,7 +155,7 @@ func (w *Writer) WriteFile(name, text string) error {
 		return err
 	}
 	_, err = file.WriteString(text)
-	if err == nil {
+	if err == nil && !w.Lazy {
 		err = file.Sync()
 	}
 	if cerr := file.Close(); err == nil {
