@@ -258,6 +258,17 @@ func (p *plan) count() (create, update, del int) {
 	return
 }
 
+// adopts returns how many steps adopt a question a lost create made.
+func (p *plan) adopts() int {
+	n := 0
+	for _, st := range p.steps {
+		if st.kind == stepAdopt {
+			n++
+		}
+	}
+	return n
+}
+
 // makePlan compares the folder with the service. It fetches a question on
 // its own only when the list does not show it (or shows an answer older
 // than padctl's own last write): lists lag behind writes.
@@ -409,6 +420,9 @@ func (s *syncer) printPlan(p *plan) {
 		fmt.Fprintf(s.err, "note: #%s %q was recorded in this folder and no folder holds it now: --prune deletes it\n", q.ID, q.Title)
 	}
 	create, update, del := p.count()
+	if adopt := p.adopts(); adopt > 0 {
+		fmt.Fprintf(w, "%d to adopt, ", adopt)
+	}
 	fmt.Fprintf(w, "%d to create, %d to update, %d to delete, %d unchanged.\n", create, update, del, len(p.unchanged))
 }
 
@@ -520,7 +534,11 @@ func (s *syncer) apply(ctx context.Context) error {
 	for _, q := range p.pruneSkipped {
 		fmt.Fprintf(s.err, "note: #%s %q was recorded in this folder and no folder holds it now: --prune deletes it\n", q.ID, q.Title)
 	}
-	fmt.Fprintf(s.out, "Applied: %d created, %d updated, %d deleted, %d unchanged.\n", a.created, a.updated, a.deleted, len(p.unchanged))
+	fmt.Fprint(s.out, "Applied: ")
+	if a.adopted > 0 {
+		fmt.Fprintf(s.out, "%d adopted, ", a.adopted)
+	}
+	fmt.Fprintf(s.out, "%d created, %d updated, %d deleted, %d unchanged.\n", a.created, a.updated, a.deleted, len(p.unchanged))
 	return nil
 }
 
@@ -531,6 +549,7 @@ type applier struct {
 	w                         *qfolder.Writer
 	dirty                     bool
 	created, updated, deleted int
+	adopted                   int
 }
 
 // record notes in the state that the folder and the service agree on q
@@ -587,6 +606,7 @@ func (a *applier) do(ctx context.Context, st step) error {
 		if err := a.save(); err != nil {
 			return err
 		}
+		a.adopted++
 		fmt.Fprintf(s.out, "adopted %s/ #%s (created by an earlier apply that had no answer)\n", f.Name, st.id)
 		if len(st.changes) == 0 {
 			return nil

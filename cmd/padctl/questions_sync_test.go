@@ -528,11 +528,11 @@ func TestQuestionsApplyOutcomeUnknownAdopts(t *testing.T) {
 		t.Fatalf("the dropped create did not happen in the fake")
 	}
 	code, out, _ = e.run("diff", syncOptions{}, -1)
-	if code != 1 || !strings.Contains(out, "adopt   bank/  #") {
+	if code != 1 || !strings.Contains(out, "adopt   bank/  #") || !strings.Contains(out, "1 to adopt, 2 to create") {
 		t.Errorf("diff: exit %d\n%s", code, out)
 	}
 	out = e.must("apply", syncOptions{})
-	if !strings.Contains(out, "adopted bank/") {
+	if !strings.Contains(out, "adopted bank/") || !strings.Contains(out, "Applied: 1 adopted, 2 created") {
 		t.Errorf("re-run:\n%s", out)
 	}
 	e.converged(0)
