@@ -3,9 +3,11 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -58,6 +60,10 @@ type syncEnv struct {
 	now    time.Time
 	slept  []time.Duration
 	counts *counter
+	// base carries the requests, http.DefaultTransport when nil.
+	base http.RoundTripper
+	// onSleep runs when the syncer sleeps.
+	onSleep func()
 }
 
 func newSyncEnv(t *testing.T, opts ...padapitest.Option) *syncEnv {
@@ -71,7 +77,7 @@ func (e *syncEnv) run(command string, o syncOptions, limit int64) (code int, std
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	e.counts = &counter{limit: limit, base: http.DefaultTransport}
+	e.counts = &counter{limit: limit, base: cmp.Or[http.RoundTripper](e.base, http.DefaultTransport)}
 	c := e.srv.Client(padapi.WithHTTPClient(&http.Client{Transport: e.counts}))
 	var out, errw bytes.Buffer
 	s := &syncer{c: c, dir: e.dir, out: &out, err: &errw, o: o,
@@ -83,6 +89,9 @@ func (e *syncEnv) run(command string, o syncOptions, limit int64) (code int, std
 		},
 		sleep: func(_ context.Context, d time.Duration) error {
 			e.slept = append(e.slept, d)
+			if e.onSleep != nil {
+				e.onSleep()
+			}
 			if !e.now.IsZero() {
 				e.now = e.now.Add(d)
 			}
@@ -848,5 +857,91 @@ func TestQuestionsPullAdoptsPending(t *testing.T) {
 		t.Errorf("pull:\n%s", out)
 	}
 	e.must("apply", syncOptions{})
+	e.converged(0)
+}
+
+// lagging is a transport that, while on, answers the question list with
+// the pages it saw before it was turned on: the service's lists lag
+// behind its writes.
+type lagging struct {
+	mu   sync.Mutex
+	on   bool
+	snap map[string][]byte
+}
+
+func (l *lagging) set(on bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.on = on
+}
+
+func (l *lagging) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodGet || r.URL.Path != "/api/questions" {
+		return http.DefaultTransport.RoundTrip(r)
+	}
+	l.mu.Lock()
+	on, old := l.on, l.snap[r.URL.RawQuery]
+	l.mu.Unlock()
+	if on && old != nil {
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(bytes.NewReader(old)), ContentLength: int64(len(old)), Request: r}, nil
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || on {
+		return resp, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	if l.snap == nil {
+		l.snap = map[string][]byte{}
+	}
+	l.snap[r.URL.RawQuery] = b
+	l.mu.Unlock()
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	return resp, nil
+}
+
+// A list older than padctl's own last write does not make apply send the
+// same change again: the question is fetched on its own.
+func TestQuestionsStaleList(t *testing.T) {
+	e := newSyncEnv(t)
+	lag := &lagging{}
+	e.base = lag
+	e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Description: "old", CreatedAt: time.Now().Add(-time.Hour)})
+	e.must("pull", syncOptions{})
+	lag.set(true) // from now on the list shows the question as it was
+	e.write(map[string]string{"two-sum/description.md": "new"})
+	if out := e.must("apply", syncOptions{}); !strings.Contains(out, "1 updated") {
+		t.Fatalf("apply:\n%s", out)
+	}
+	code, out, errs := e.run("diff", syncOptions{}, -1)
+	if code != 0 {
+		t.Errorf("diff behind a stale list: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// A create with no answer whose question the lagging list does not show
+// yet is waited for, found on the second look, and adopted.
+func TestQuestionsSettleFindsLateQuestion(t *testing.T) {
+	e := newSyncEnv(t)
+	lag := &lagging{}
+	e.base = lag
+	e.now = time.Now()
+	e.write(map[string]string{"late/question.json": `{"title": "Late", "language": "go"}`})
+	e.run("diff", syncOptions{}, -1) // the list, as it was before the create
+	lag.set(true)
+	e.srv.DropNext("POST /api/questions", 1)
+	if code, _, errs := e.run("apply", syncOptions{settle: time.Minute}, -1); code != exitUnknown {
+		t.Fatalf("apply: exit %d\n%s", code, errs)
+	}
+	e.onSleep = func() { lag.set(false) }
+	out := e.must("apply", syncOptions{settle: time.Minute})
+	if len(e.slept) != 1 || !strings.Contains(out, "adopted late/") {
+		t.Errorf("apply slept %v:\n%s", e.slept, out)
+	}
 	e.converged(0)
 }
