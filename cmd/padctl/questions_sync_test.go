@@ -702,6 +702,7 @@ func TestQuestionsDiff200(t *testing.T) {
 // The commands through padctl itself: exit codes, and PAD_SETTLE.
 func TestQuestionsSyncCommands(t *testing.T) {
 	srv, env := fake(t)
+	env["PAD_TIMEOUT"] = "10s"
 	dir := filepath.Join(t.TempDir(), "q")
 	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
 	if r := padctl(t, env, "questions", "diff", dir); r.code != 1 || !strings.Contains(r.stdout, "create  a/") {
@@ -798,10 +799,10 @@ func TestQuestionsApplyInterrupted(t *testing.T) {
 	for k := int64(1); k <= 4; k++ {
 		t.Run(fmt.Sprint("k", k), func(t *testing.T) {
 			srv, env := fake(t)
-			env["PAD_SETTLE"] = "0s"
+			env["PAD_SETTLE"], env["PAD_TIMEOUT"] = "0s", "10s"
 			dir := filepath.Join(t.TempDir(), "q")
 			writeFiles(t, dir, sampleFolders)
-			ctx, cancel := context.WithCancel(t.Context())
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 			defer cancel()
 			var n atomic.Int64
 			tr := roundTrip(func(r *http.Request) (*http.Response, error) {
