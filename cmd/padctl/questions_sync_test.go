@@ -573,10 +573,16 @@ func TestQuestionsApplyOutcomeUnknownSettles(t *testing.T) {
 // connections dropped after the request ran, creates included); apply is
 // re-run until it succeeds, and ends with exactly the folder's questions.
 func TestQuestionsApplyUnderFaults(t *testing.T) {
-	for seed := range uint64(3) {
+	for seed := range uint64(4) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			e := newSyncEnv(t)
 			scenario(t, e)
+			for i := range 20 {
+				e.write(map[string]string{
+					fmt.Sprintf("more-%d/question.json", i): fmt.Sprintf(`{"title": "More %d", "language": "python"}`, i),
+					fmt.Sprintf("more-%d/starter.py", i):    fmt.Sprint("print(", i, ")\n"),
+				})
+			}
 			var mu sync.Mutex
 			rng := rand.New(rand.NewPCG(seed, 24))
 			e.srv.SetFaults(func(route string, r padapitest.Request) padapitest.Fault {
@@ -650,6 +656,7 @@ func TestQuestionsApplyKilledAfterK(t *testing.T) {
 	scenario(t, e)
 	e.must("apply", syncOptions{prune: true})
 	total := e.counts.n.Load()
+	t.Logf("a whole apply of the scenario is %d requests; killing it after each k of 0..%d", total, total)
 	e.converged(1)
 	for k := range total + 1 {
 		t.Run(fmt.Sprint("k", k), func(t *testing.T) {
