@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,7 +53,7 @@ A file changed here since the last pull or apply is never overwritten
 without --force: pull names it and leaves that question's folder alone.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := newSyncer(f, args[0], o)
+			s, err := newQuestionSyncer(f, args[0], o)
 			if err != nil {
 				return err
 			}
@@ -78,7 +79,7 @@ Exit status: 0 when nothing would change, 1 when something would (or on an
 API error), 2 when DIR is not a valid question folder.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := newSyncer(f, args[0], o)
+			s, err := newQuestionSyncer(f, args[0], o)
 			if err != nil {
 				return err
 			}
@@ -109,7 +110,7 @@ the service made it, and otherwise creates it once --settle has passed
 since the first try (the service's lists lag behind creates).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := newSyncer(f, args[0], o)
+			s, err := newQuestionSyncer(f, args[0], o)
 			if err != nil {
 				return err
 			}
@@ -144,8 +145,8 @@ func (o *syncOptions) addSettle(cmd *cobra.Command, f *factory) {
 	}
 }
 
-// syncer runs pull, diff and apply for one folder of questions.
-type syncer struct {
+// questionSyncer runs pull, diff and apply for one folder of questions.
+type questionSyncer struct {
 	c        *padapi.Client
 	dir      string
 	out, err io.Writer
@@ -155,17 +156,17 @@ type syncer struct {
 	sleep func(context.Context, time.Duration) error
 }
 
-// newSyncer returns a syncer for dir with f's client and streams.
-func newSyncer(f *factory, dir string, o syncOptions) (*syncer, error) {
+// newQuestionSyncer returns a syncer for dir with f's client and streams.
+func newQuestionSyncer(f *factory, dir string, o syncOptions) (*questionSyncer, error) {
 	c, err := f.client()
 	if err != nil {
 		return nil, err
 	}
-	return &syncer{c: c, dir: dir, out: f.out, err: f.err, o: o, now: time.Now, sleep: sleepCtx}, nil
+	return &questionSyncer{c: c, dir: dir, out: f.out, err: f.err, o: o, now: time.Now, sleep: sleepOrDone}, nil
 }
 
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// sleepOrDone waits d or until ctx ends.
+func sleepOrDone(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -178,7 +179,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // read reads and checks the whole folder: a bad one is a usage error
 // (exit 2), found before any request.
-func (s *syncer) read(missingOK bool) (*qfolder.Library, error) {
+func (s *questionSyncer) read(missingOK bool) (*qfolder.Library, error) {
 	lib, err := qfolder.Read(s.dir, missingOK)
 	if err != nil {
 		return nil, &usageError{err}
@@ -186,15 +187,15 @@ func (s *syncer) read(missingOK bool) (*qfolder.Library, error) {
 	return lib, nil
 }
 
-// remote is the service's questions, as one list answers them.
-type remote struct {
+// remoteQuestions is the service's questions, as one list answers them.
+type remoteQuestions struct {
 	byID  map[string]*padapi.Question
 	order []*padapi.Question
 }
 
 // fetch lists every question the key can see.
-func (s *syncer) fetch(ctx context.Context) (*remote, error) {
-	r := &remote{byID: map[string]*padapi.Question{}}
+func (s *questionSyncer) fetch(ctx context.Context) (*remoteQuestions, error) {
+	r := &remoteQuestions{byID: map[string]*padapi.Question{}}
 	for q, err := range s.c.Questions.All(ctx, nil) {
 		if err != nil {
 			return nil, err
@@ -217,8 +218,8 @@ const (
 	stepDelete = "delete"
 )
 
-// step is one thing apply does.
-type step struct {
+// syncStep is one thing apply does.
+type syncStep struct {
 	kind    string
 	folder  *qfolder.Folder
 	id      string
@@ -227,11 +228,11 @@ type step struct {
 	wait    time.Duration // stepWait: until the pending create is --settle old
 }
 
-// plan is what apply does, in order.
-type plan struct {
-	steps []step
+// syncPlan is what apply does, in order.
+type syncPlan struct {
+	steps []syncStep
 	// unchanged are the folders that match the service (folder and svc).
-	unchanged []step
+	unchanged []syncStep
 	// pruneSkipped are recorded questions no folder holds, which only
 	// --prune deletes.
 	pruneSkipped []*padapi.Question
@@ -240,7 +241,7 @@ type plan struct {
 }
 
 // count returns how many steps change the service.
-func (p *plan) count() (create, update, del int) {
+func (p *syncPlan) count() (create, update, del int) {
 	for _, st := range p.steps {
 		switch st.kind {
 		case stepCreate, stepWait:
@@ -259,7 +260,7 @@ func (p *plan) count() (create, update, del int) {
 }
 
 // adopts returns how many steps adopt a question a lost create made.
-func (p *plan) adopts() int {
+func (p *syncPlan) adopts() int {
 	n := 0
 	for _, st := range p.steps {
 		if st.kind == stepAdopt {
@@ -272,8 +273,8 @@ func (p *plan) adopts() int {
 // makePlan compares the folder with the service. It fetches a question on
 // its own only when the list does not show it (or shows an answer older
 // than padctl's own last write): lists lag behind writes.
-func (s *syncer) makePlan(ctx context.Context, lib *qfolder.Library, r *remote) (*plan, error) {
-	p := &plan{}
+func (s *questionSyncer) makePlan(ctx context.Context, lib *qfolder.Library, r *remoteQuestions) (*syncPlan, error) {
+	p := &syncPlan{}
 	claimed := map[string]bool{}
 	for _, f := range lib.Folders {
 		if f.Q.ID != "" {
@@ -304,10 +305,10 @@ func (s *syncer) makePlan(ctx context.Context, lib *qfolder.Library, r *remote) 
 		}
 		changes := qfolder.Compare(f.Q, qfolder.FromService(svc), rec.Digests[qfolder.FieldFiles])
 		if len(changes) == 0 {
-			p.unchanged = append(p.unchanged, step{folder: f, id: f.Q.ID, svc: svc})
+			p.unchanged = append(p.unchanged, syncStep{folder: f, id: f.Q.ID, svc: svc})
 			continue
 		}
-		p.steps = append(p.steps, step{kind: stepUpdate, folder: f, id: f.Q.ID, svc: svc, changes: changes})
+		p.steps = append(p.steps, syncStep{kind: stepUpdate, folder: f, id: f.Q.ID, svc: svc, changes: changes})
 	}
 	if len(missing) > 0 {
 		return nil, errors.New(strings.Join(missing, "\n  "))
@@ -318,25 +319,25 @@ func (s *syncer) makePlan(ctx context.Context, lib *qfolder.Library, r *remote) 
 			continue
 		}
 		if f.Pending != nil {
-			if found := findCreated(r, f.Pending, claimed); found != nil {
+			if found := findCreatedBy(r, f.Pending, claimed); found != nil {
 				claimed[string(found.ID)] = true
 				changes := qfolder.Compare(f.Q, qfolder.FromService(found), "")
-				p.steps = append(p.steps, step{kind: stepAdopt, folder: f, id: string(found.ID), svc: found, changes: changes})
+				p.steps = append(p.steps, syncStep{kind: stepAdopt, folder: f, id: string(found.ID), svc: found, changes: changes})
 				continue
 			}
 			if age := s.now().Sub(f.Pending.Since); age < s.o.settle {
-				p.steps = append(p.steps, step{kind: stepWait, folder: f, wait: min(s.o.settle-age, s.o.settle)})
+				p.steps = append(p.steps, syncStep{kind: stepWait, folder: f, wait: min(s.o.settle-age, s.o.settle)})
 				continue
 			}
 		}
-		p.steps = append(p.steps, step{kind: stepCreate, folder: f})
+		p.steps = append(p.steps, syncStep{kind: stepCreate, folder: f})
 	}
 	for _, id := range lib.Unclaimed() {
 		switch svc := r.byID[id]; {
 		case svc == nil:
 			p.forgotten = append(p.forgotten, id)
 		case s.o.prune:
-			p.steps = append(p.steps, step{kind: stepDelete, id: id, svc: svc})
+			p.steps = append(p.steps, syncStep{kind: stepDelete, id: id, svc: svc})
 		default:
 			p.pruneSkipped = append(p.pruneSkipped, svc)
 		}
@@ -344,14 +345,14 @@ func (s *syncer) makePlan(ctx context.Context, lib *qfolder.Library, r *remote) 
 	// Local work first (adopting writes an id), then updates, then creates
 	// and deletes.
 	order := map[string]int{stepAdopt: 0, stepUpdate: 1, stepWait: 2, stepCreate: 2, stepDelete: 3}
-	slices.SortStableFunc(p.steps, func(a, b step) int { return order[a.kind] - order[b.kind] })
+	slices.SortStableFunc(p.steps, func(a, b syncStep) int { return order[a.kind] - order[b.kind] })
 	return p, nil
 }
 
-// findCreated returns the question a pending create made, if the list
+// findCreatedBy returns the question a pending create made, if the list
 // shows it: created since the create was sent (give or take the clocks'
 // difference), with what it sent, and held by no other folder.
-func findCreated(r *remote, pending *qfolder.Pending, claimed map[string]bool) *padapi.Question {
+func findCreatedBy(r *remoteQuestions, pending *qfolder.Pending, claimed map[string]bool) *padapi.Question {
 	since := pending.Since.Add(-clockSlack)
 	var found *padapi.Question
 	for _, q := range r.order {
@@ -369,32 +370,25 @@ func findCreated(r *remote, pending *qfolder.Pending, claimed map[string]bool) *
 	return found
 }
 
-// fileOf names the file a field lives in, for the plan's diff headers.
-func fileOf(f *qfolder.Folder, field string) string {
+// folderFileOf names the file a field lives in, for the plan's diff headers.
+func folderFileOf(f *qfolder.Folder, field string) string {
 	ext := qfolder.Extension(f.Q.Language)
 	switch field {
 	case qfolder.FieldDescription:
 		return qfolder.DescriptionFile
 	case qfolder.FieldContents:
-		return cmpOr(f.Starter, "starter."+ext)
+		return cmp.Or(f.Starter, "starter."+ext)
 	case qfolder.FieldSolution:
-		return cmpOr(f.Solution, "solution."+ext)
+		return cmp.Or(f.Solution, "solution."+ext)
 	case qfolder.FieldFiles:
 		return qfolder.FilesDir + "/"
 	}
 	return qfolder.QuestionFile
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // printPlan writes the plan: one line per step, each changed field under
 // it (a unified diff for long text), and a summary line.
-func (s *syncer) printPlan(p *plan) {
+func (s *questionSyncer) printPlan(p *syncPlan) {
 	w := s.out
 	for _, st := range p.steps {
 		switch st.kind {
@@ -427,26 +421,26 @@ func (s *syncer) printPlan(p *plan) {
 }
 
 // printChange writes one changed field.
-func (s *syncer) printChange(st step, c qfolder.Change) {
+func (s *questionSyncer) printChange(st syncStep, c qfolder.Change) {
 	w := s.out
 	switch {
 	case c.Unreadable:
-		fmt.Fprintf(w, "    %s: no question response shows a multi-file question's files, and this folder has no record of sending these: apply sends %s\n", c.Field, fileOf(st.folder, c.Field))
+		fmt.Fprintf(w, "    %s: no question response shows a multi-file question's files, and this folder has no record of sending these: apply sends %s\n", c.Field, folderFileOf(st.folder, c.Field))
 	case c.Field == qfolder.FieldFiles && c.Folder != "" && st.svc.Contents == "":
 		var names []string
 		for _, file := range st.folder.Q.Files {
 			names = append(names, file.Path)
 		}
 		fmt.Fprintf(w, "    %s: differ from those last applied (no answer shows them to compare): apply sends %s: %s\n",
-			c.Field, fileOf(st.folder, c.Field), strings.Join(names, ", "))
+			c.Field, folderFileOf(st.folder, c.Field), strings.Join(names, ", "))
 	case !qfolder.Long(c.Field):
 		// %q escapes control characters.
 		fmt.Fprintf(w, "    %s: %q -> %q\n", c.Field, c.Service, c.Folder)
 	default:
 		fmt.Fprintf(w, "    %s:\n", c.Field)
-		d := qfolder.UnifiedDiff("service #"+st.id+" "+c.Field, path.Join(st.folder.Name, fileOf(st.folder, c.Field)), c.Service, c.Folder)
+		d := qfolder.UnifiedDiff("service #"+st.id+" "+c.Field, path.Join(st.folder.Name, folderFileOf(st.folder, c.Field)), c.Service, c.Folder)
 		for line := range strings.Lines(d) {
-			fmt.Fprint(w, "      "+visible(strings.TrimSuffix(line, "\n"))+"\n")
+			fmt.Fprint(w, "      "+escapeControls(strings.TrimSuffix(line, "\n"))+"\n")
 		}
 	}
 }
@@ -455,7 +449,7 @@ func (s *syncer) printChange(st step, c qfolder.Change) {
 var errDiffers = errors.New("the service differs from the folder: 'padctl questions apply' makes the changes shown")
 
 // diff prints the plan, and returns errDiffers when it changes anything.
-func (s *syncer) diff(ctx context.Context) error {
+func (s *questionSyncer) diff(ctx context.Context) error {
 	lib, err := s.read(false)
 	if err != nil {
 		return err
@@ -479,7 +473,7 @@ func (s *syncer) diff(ctx context.Context) error {
 // written atomically, and each create's id is written before anything
 // else happens, so that a failure at any point leaves the recorded IDs
 // true and a re-run finishes the job.
-func (s *syncer) apply(ctx context.Context) error {
+func (s *questionSyncer) apply(ctx context.Context) error {
 	lib, err := s.read(false)
 	if err != nil {
 		return err
@@ -489,7 +483,7 @@ func (s *syncer) apply(ctx context.Context) error {
 		return err
 	}
 	defer w.Close()
-	var p *plan
+	var p *syncPlan
 	for round := 0; ; round++ {
 		r, err := s.fetch(ctx)
 		if err != nil {
@@ -515,7 +509,7 @@ func (s *syncer) apply(ctx context.Context) error {
 			return err
 		}
 	}
-	a := &applier{s: s, lib: lib, w: w}
+	a := &syncApplier{s: s, lib: lib, w: w}
 	for _, st := range p.unchanged {
 		a.record(st.folder.Name, st.folder.Q, st.folder.Q.Digest(qfolder.FieldFiles), st.svc.UpdatedAt)
 	}
@@ -542,9 +536,9 @@ func (s *syncer) apply(ctx context.Context) error {
 	return nil
 }
 
-// applier carries out a plan's steps.
-type applier struct {
-	s                         *syncer
+// syncApplier carries out a plan's steps.
+type syncApplier struct {
+	s                         *questionSyncer
 	lib                       *qfolder.Library
 	w                         *qfolder.Writer
 	dirty                     bool
@@ -555,7 +549,7 @@ type applier struct {
 // record notes in the state that the folder and the service agree on q
 // (the service's updated_at is updated, when known), with files the
 // digest of the files the service holds ("" for unknown).
-func (a *applier) record(folder string, q qfolder.Question, files string, updated time.Time) {
+func (a *syncApplier) record(folder string, q qfolder.Question, files string, updated time.Time) {
 	rec := qfolder.Record{Folder: folder, Digests: q.Digests(), UpdatedAt: updated}
 	rec.Digests[qfolder.FieldFiles] = files
 	old, ok := a.lib.State.Questions[q.ID]
@@ -570,7 +564,7 @@ func (a *applier) record(folder string, q qfolder.Question, files string, update
 }
 
 // save writes the state file when it changed.
-func (a *applier) save() error {
+func (a *syncApplier) save() error {
 	if !a.dirty {
 		return nil
 	}
@@ -583,7 +577,7 @@ func (a *applier) save() error {
 
 // writeQuestionJSON rewrites a folder's question.json for q (its id) and
 // pending, atomically.
-func (a *applier) writeQuestionJSON(f *qfolder.Folder, q qfolder.Question, pending *qfolder.Pending) error {
+func (a *syncApplier) writeQuestionJSON(f *qfolder.Folder, q qfolder.Question, pending *qfolder.Pending) error {
 	files, err := qfolder.Render(q, pending, f)
 	if err != nil {
 		return err
@@ -592,7 +586,7 @@ func (a *applier) writeQuestionJSON(f *qfolder.Folder, q qfolder.Question, pendi
 }
 
 // do carries out one step.
-func (a *applier) do(ctx context.Context, st step) error {
+func (a *syncApplier) do(ctx context.Context, st syncStep) error {
 	s, f := a.s, st.folder
 	switch st.kind {
 	case stepAdopt:
@@ -633,7 +627,7 @@ func (a *applier) do(ctx context.Context, st step) error {
 }
 
 // update sends the changed fields of one question.
-func (a *applier) update(ctx context.Context, st step) error {
+func (a *syncApplier) update(ctx context.Context, st syncStep) error {
 	f := st.folder
 	q, err := a.s.c.Questions.Update(ctx, padapi.ID(st.id), qfolder.UpdateParams(f.Q, st.changes))
 	if err != nil {
@@ -656,7 +650,7 @@ func (a *applier) update(ctx context.Context, st step) error {
 // folder, so that a create with no answer is never made twice: a re-run
 // looks for it (see makePlan). The new id goes into question.json before
 // anything else happens.
-func (a *applier) create(ctx context.Context, f *qfolder.Folder) error {
+func (a *syncApplier) create(ctx context.Context, f *qfolder.Folder) error {
 	s := a.s
 	pending := &qfolder.Pending{Since: s.now().UTC(), Fingerprint: qfolder.AsCreated(f.Q).Fingerprint()}
 	if err := a.writeQuestionJSON(f, f.Q, pending); err != nil {
@@ -693,7 +687,7 @@ func (a *applier) create(ctx context.Context, f *qfolder.Folder) error {
 // folder. It never overwrites a change made in the folder since the last
 // pull or apply without --force: it names the files and leaves that
 // question's folder as it is.
-func (s *syncer) pull(ctx context.Context, ids []string) error {
+func (s *questionSyncer) pull(ctx context.Context, ids []string) error {
 	lib, err := s.read(true)
 	if err != nil {
 		return err
@@ -723,7 +717,7 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 	// The state is saved once, at the end (or on the way out after an
 	// error): a record lost to a crash only makes the next pull more
 	// careful, since a folder with no record counts as changed here.
-	a := &applier{s: s, lib: lib, w: w}
+	a := &syncApplier{s: s, lib: lib, w: w}
 	defer func() { _ = a.save() }()
 
 	byID := map[string]*qfolder.Folder{}
@@ -734,7 +728,7 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 			byID[f.Q.ID] = f
 		}
 	}
-	entries, _ := readDirNames(s.dir)
+	entries, _ := dirEntryNames(s.dir)
 	for _, name := range entries {
 		taken[strings.ToLower(name)] = true
 	}
@@ -755,11 +749,11 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 		svc := qfolder.FromService(q)
 		f := byID[id]
 		rec, known := lib.State.Questions[id]
-		if !validID(id) {
+		if !folderableID(id) {
 			fmt.Fprintf(s.err, "note: a question with id %q cannot be represented: not a positive integer: not pulled\n", id)
 			continue
 		}
-		if reason := unrepresentable(svc); reason != "" {
+		if reason := unrepresentableReason(svc); reason != "" {
 			fmt.Fprintf(s.err, "note: #%s cannot be represented: %s: not pulled\n", id, reason)
 			continue
 		}
@@ -796,7 +790,7 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 				continue // files are never pulled: no answer shows them
 			}
 			if !known || rec.Digests[c.Field] != f.Q.Digest(c.Field) {
-				conflicts = append(conflicts, path.Join(f.Name, fileOf(f, c.Field)))
+				conflicts = append(conflicts, path.Join(f.Name, folderFileOf(f, c.Field)))
 			}
 		}
 		if len(conflicts) > 0 && !s.o.force {
@@ -852,7 +846,7 @@ func (s *syncer) pull(ctx context.Context, ids []string) error {
 // noteNoCode says, on stderr, when a question shows no code and padctl has
 // no record of its files: a multi-file or zip question's files are in no
 // question response, so the folder cannot represent them.
-func (s *syncer) noteNoCode(folder string, q *padapi.Question, files string) {
+func (s *questionSyncer) noteNoCode(folder string, q *padapi.Question, files string) {
 	if q.Contents != "" || files != "" {
 		return
 	}
@@ -860,8 +854,8 @@ func (s *syncer) noteNoCode(folder string, q *padapi.Question, files string) {
 		"(no question response carries them); apply leaves them as they are unless you add starter code or files/\n", folder, q.ID)
 }
 
-// readDirNames lists dir's entries, none when it does not exist.
-func readDirNames(dir string) ([]string, error) {
+// dirEntryNames lists dir's entries, none when it does not exist.
+func dirEntryNames(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
@@ -870,26 +864,26 @@ func readDirNames(dir string) ([]string, error) {
 	return names, err
 }
 
-// validID reports whether id is a question id a folder can hold.
-func validID(id string) bool {
+// folderableID reports whether id is a question id a folder can hold.
+func folderableID(id string) bool {
 	_, err := qfolder.Render(qfolder.Question{ID: id, Title: "t", Language: "l"}, nil, nil)
 	return err == nil
 }
 
-// visible escapes the control characters of a line of text from the
+// escapeControls escapes the control characters of a line of text from the
 // service (all but tab), so that none reaches a terminal raw.
-func visible(line string) string {
+func escapeControls(line string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '\t' || !unicode.IsControl(r) {
 			return r
 		}
 		return -1
-	}, strings.NewReplacer(controlEscapes()...).Replace(line))
+	}, strings.NewReplacer(controlEscapePairs()...).Replace(line))
 }
 
-// controlEscapes are old-new pairs that show each control character
+// controlEscapePairs are old-new pairs that show each control character
 // (but tab) as a Go escape.
-func controlEscapes() []string {
+func controlEscapePairs() []string {
 	var pairs []string
 	for r := rune(0); r < 0xa0; r++ {
 		if r != '\t' && unicode.IsControl(r) {
@@ -901,8 +895,8 @@ func controlEscapes() []string {
 
 // adoptPending writes into each folder with a pending create the id of the
 // question that create made, when qs holds it.
-func (s *syncer) adoptPending(lib *qfolder.Library, a *applier, qs []*padapi.Question, byID map[string]*qfolder.Folder) error {
-	r := &remote{byID: map[string]*padapi.Question{}, order: qs}
+func (s *questionSyncer) adoptPending(lib *qfolder.Library, a *syncApplier, qs []*padapi.Question, byID map[string]*qfolder.Folder) error {
+	r := &remoteQuestions{byID: map[string]*padapi.Question{}, order: qs}
 	claimed := map[string]bool{}
 	for id := range lib.State.Questions {
 		claimed[id] = true
@@ -914,7 +908,7 @@ func (s *syncer) adoptPending(lib *qfolder.Library, a *applier, qs []*padapi.Que
 		if f.Q.ID != "" || f.Pending == nil {
 			continue
 		}
-		found := findCreated(r, f.Pending, claimed)
+		found := findCreatedBy(r, f.Pending, claimed)
 		if found == nil {
 			continue
 		}
@@ -933,9 +927,9 @@ func (s *syncer) adoptPending(lib *qfolder.Library, a *applier, qs []*padapi.Que
 	return nil
 }
 
-// unrepresentable says why a folder cannot hold q, or "": a text with a
+// unrepresentableReason says why a folder cannot hold q, or "": a text with a
 // NUL byte (the folder's files are text) or over the folder's limit.
-func unrepresentable(q qfolder.Question) string {
+func unrepresentableReason(q qfolder.Question) string {
 	total := 0
 	for _, f := range qfolder.Fields {
 		v := q.Value(f)

@@ -24,11 +24,11 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
-// counter is a transport that counts requests, and after limit of them
+// killCounter is a transport that counts requests, and after limit of them
 // (when limit >= 0) behaves as a process killed mid-request: the next
 // request reaches the service but its answer is lost, and every later one
 // fails before it is sent.
-type counter struct {
+type killCounter struct {
 	n     atomic.Int64
 	limit int64
 	base  http.RoundTripper
@@ -36,7 +36,7 @@ type counter struct {
 
 var errKilled = errors.New("killed")
 
-func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
+func (c *killCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 	n := c.n.Add(1)
 	if c.limit >= 0 && n > c.limit+1 {
 		return nil, errKilled
@@ -59,7 +59,7 @@ type syncEnv struct {
 	// now is the syncer's clock; sleeps advance it.
 	now    time.Time
 	slept  []time.Duration
-	counts *counter
+	counts *killCounter
 	// base carries the requests, http.DefaultTransport when nil.
 	base http.RoundTripper
 	// onSleep runs when the syncer sleeps.
@@ -77,10 +77,10 @@ func (e *syncEnv) run(command string, o syncOptions, limit int64) (code int, std
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	e.counts = &counter{limit: limit, base: cmp.Or[http.RoundTripper](e.base, http.DefaultTransport)}
+	e.counts = &killCounter{limit: limit, base: cmp.Or[http.RoundTripper](e.base, http.DefaultTransport)}
 	c := e.srv.Client(padapi.WithHTTPClient(&http.Client{Transport: e.counts}))
 	var out, errw bytes.Buffer
-	s := &syncer{c: c, dir: e.dir, out: &out, err: &errw, o: o,
+	s := &questionSyncer{c: c, dir: e.dir, out: &out, err: &errw, o: o,
 		now: func() time.Time {
 			if e.now.IsZero() {
 				return time.Now()
@@ -223,7 +223,7 @@ func TestQuestionsDiffShowsThePlan(t *testing.T) {
 	e.must("apply", syncOptions{})
 	e.write(map[string]string{
 		"fizz/description.md":      "# Fizz Buzz\n\nPrint 1 to 50.\n",
-		"fizz/question.json":       strings.Replace(readFile(t, filepath.Join(e.dir, "fizz/question.json")), `"Fizz Buzz"`, `"FizzBuzz"`, 1),
+		"fizz/question.json":       strings.Replace(readText(t, filepath.Join(e.dir, "fizz/question.json")), `"Fizz Buzz"`, `"FizzBuzz"`, 1),
 		"bank/files/src/Main.java": "class Main { }\n",
 		"new/question.json":        `{"title": "New", "language": "ruby"}`,
 	})
@@ -254,7 +254,7 @@ func TestQuestionsDiffShowsThePlan(t *testing.T) {
 	e.converged(0)
 }
 
-func readFile(t *testing.T, name string) string {
+func readText(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -316,7 +316,7 @@ func testPullRoundTrip(t *testing.T, shape padapitest.Shape) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	zipped := zipOf(t, map[string]string{"app.py": "print(3)\n"})
+	zipped := zipArchive(t, map[string]string{"app.py": "print(3)\n"})
 	if _, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Zipped"), Language: padapi.Ptr("python"), Zip: zipped}); err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +331,7 @@ func testPullRoundTrip(t *testing.T, shape padapitest.Shape) {
 	}
 	everything := filepath.Join(e.dir, "everything")
 	for name, want := range map[string]string{"description.md": "Line one\r\nline two\r\n", "starter.py": "print(1)", "solution.py": "print(2)\n"} {
-		if got := readFile(t, filepath.Join(everything, name)); got != want {
+		if got := readText(t, filepath.Join(everything, name)); got != want {
 			t.Errorf("everything/%s = %q, want %q", name, got, want)
 		}
 	}
@@ -386,7 +386,7 @@ func TestQuestionsPullKeepsLocalChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.must("pull", syncOptions{})
-	if got := readFile(t, desc); got != "new" {
+	if got := readText(t, desc); got != "new" {
 		t.Errorf("description.md = %q after pull, want the service's", got)
 	}
 	// A change here and another there: not overwritten, and named.
@@ -398,11 +398,11 @@ func TestQuestionsPullKeepsLocalChanges(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "two-sum/starter.py") || !strings.Contains(errs, "--force") {
 		t.Errorf("pull over a local change: exit %d\n%s", code, errs)
 	}
-	if got := readFile(t, starter); got != "mine" {
+	if got := readText(t, starter); got != "mine" {
 		t.Errorf("pull overwrote a local change: %q", got)
 	}
 	e.must("pull", syncOptions{force: true})
-	if got := readFile(t, starter); got != "theirs" {
+	if got := readText(t, starter); got != "theirs" {
 		t.Errorf("pull --force: starter.py = %q", got)
 	}
 }
@@ -448,7 +448,7 @@ func TestQuestionsPullSafeNames(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "symlink") || e.counts.n.Load() != 0 {
 		t.Errorf("pull with a symlink: exit %d, %d requests\n%s", code, e.counts.n.Load(), errs)
 	}
-	if readFile(t, target) != "keep" {
+	if readText(t, target) != "keep" {
 		t.Errorf("pull wrote through a symlink")
 	}
 }
@@ -529,7 +529,7 @@ func TestQuestionsApplyOutcomeUnknownAdopts(t *testing.T) {
 	if code != exitUnknown || !strings.Contains(errs, "run the same apply again") {
 		t.Fatalf("apply: exit %d, want %d\n%s\n%s", code, exitUnknown, out, errs)
 	}
-	pendingJSON := readFile(t, filepath.Join(e.dir, "bank/question.json"))
+	pendingJSON := readText(t, filepath.Join(e.dir, "bank/question.json"))
 	if !strings.Contains(pendingJSON, "pending_create") {
 		t.Fatalf("bank/question.json records no pending create:\n%s", pendingJSON)
 	}
@@ -576,7 +576,7 @@ func TestQuestionsApplyUnderFaults(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			e := newSyncEnv(t)
-			scenario(t, e)
+			syncScenario(t, e)
 			for i := range 20 {
 				e.write(map[string]string{
 					fmt.Sprintf("more-%d/question.json", i): fmt.Sprintf(`{"title": "More %d", "language": "python"}`, i),
@@ -617,10 +617,10 @@ func TestQuestionsApplyUnderFaults(t *testing.T) {
 	}
 }
 
-// scenario sets up a folder pulled from the fake and then changed: one
+// syncScenario sets up a folder pulled from the fake and then changed: one
 // question edited, one folder removed (pruned), one multi-file question
 // changed, and new folders of every shape.
-func scenario(t *testing.T, e *syncEnv) {
+func syncScenario(t *testing.T, e *syncEnv) {
 	t.Helper()
 	e.srv.AddQuestion(padapi.Question{Title: "Elsewhere", Language: "ruby"}) // never pulled here
 	for i := range 4 {
@@ -631,7 +631,7 @@ func scenario(t *testing.T, e *syncEnv) {
 		t.Fatal(err)
 	}
 	// Forget it was pulled, as if it had never been: prune must not touch it.
-	st := readFile(t, filepath.Join(e.dir, qfolder.StateFile))
+	st := readText(t, filepath.Join(e.dir, qfolder.StateFile))
 	lib, _ := qfolder.Read(e.dir, false)
 	delete(lib.State.Questions, "1")
 	w, _ := qfolder.NewWriter(e.dir)
@@ -653,7 +653,7 @@ func scenario(t *testing.T, e *syncEnv) {
 func TestQuestionsApplyKilledAfterK(t *testing.T) {
 	// How many requests a whole apply takes.
 	e := newSyncEnv(t)
-	scenario(t, e)
+	syncScenario(t, e)
 	e.must("apply", syncOptions{prune: true})
 	total := e.counts.n.Load()
 	t.Logf("a whole apply of the scenario is %d requests; killing it after each k of 0..%d", total, total)
@@ -661,7 +661,7 @@ func TestQuestionsApplyKilledAfterK(t *testing.T) {
 	for k := range total + 1 {
 		t.Run(fmt.Sprint("k", k), func(t *testing.T) {
 			e := newSyncEnv(t)
-			scenario(t, e)
+			syncScenario(t, e)
 			code, _, errs := e.run("apply", syncOptions{prune: true}, k)
 			if code == 0 && k < total {
 				t.Fatalf("apply killed after %d of %d requests succeeded:\n%s", k, total, errs)
@@ -734,8 +734,8 @@ func TestQuestionsSyncCommands(t *testing.T) {
 	}
 }
 
-// zipOf returns a zip archive of files.
-func zipOf(t *testing.T, files map[string]string) []byte {
+// zipArchive returns a zip archive of files.
+func zipArchive(t *testing.T, files map[string]string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
@@ -766,7 +766,7 @@ func TestQuestionsAdoptsOnlyItsOwn(t *testing.T) {
 	})
 	e.must("apply", syncOptions{})
 	// twin/ becomes a second Bare: identical to bare/'s question.
-	e.write(map[string]string{"twin/question.json": strings.Replace(readFile(t, filepath.Join(e.dir, "twin/question.json")), "Twin", "Bare", 1)})
+	e.write(map[string]string{"twin/question.json": strings.Replace(readText(t, filepath.Join(e.dir, "twin/question.json")), "Twin", "Bare", 1)})
 	e.must("apply", syncOptions{})
 	e.write(map[string]string{"third/question.json": `{"title": "Bare", "language": "go"}`})
 	e.srv.FailNext("POST /api/questions", 1, http.StatusBadGateway, "")
@@ -868,22 +868,22 @@ func TestQuestionsPullAdoptsPending(t *testing.T) {
 	e.converged(0)
 }
 
-// lagging is a transport that, while on, answers the question list with
+// laggingList is a transport that, while on, answers the question list with
 // the pages it saw before it was turned on: the service's lists lag
 // behind its writes.
-type lagging struct {
+type laggingList struct {
 	mu   sync.Mutex
 	on   bool
 	snap map[string][]byte
 }
 
-func (l *lagging) set(on bool) {
+func (l *laggingList) set(on bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.on = on
 }
 
-func (l *lagging) RoundTrip(r *http.Request) (*http.Response, error) {
+func (l *laggingList) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Method != http.MethodGet || r.URL.Path != "/api/questions" {
 		return http.DefaultTransport.RoundTrip(r)
 	}
@@ -917,7 +917,7 @@ func (l *lagging) RoundTrip(r *http.Request) (*http.Response, error) {
 // same change again: the question is fetched on its own.
 func TestQuestionsStaleList(t *testing.T) {
 	e := newSyncEnv(t)
-	lag := &lagging{}
+	lag := &laggingList{}
 	e.base = lag
 	e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Description: "old", CreatedAt: time.Now().Add(-time.Hour)})
 	e.must("pull", syncOptions{})
@@ -936,7 +936,7 @@ func TestQuestionsStaleList(t *testing.T) {
 // yet is waited for, found on the second look, and adopted.
 func TestQuestionsSettleFindsLateQuestion(t *testing.T) {
 	e := newSyncEnv(t)
-	lag := &lagging{}
+	lag := &laggingList{}
 	e.base = lag
 	e.now = time.Now()
 	e.write(map[string]string{"late/question.json": `{"title": "Late", "language": "go"}`})
