@@ -49,6 +49,8 @@ func newQuestionsCmd(f *factory) *cobra.Command {
 		newQuestionWriteCmd(f, false),
 		newQuestionWriteCmd(f, true),
 		newDeleteCmd(f, "question", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Questions.Delete }),
+		// A question library kept in a folder: questions_sync.go.
+		newQuestionsPullCmd(f), newQuestionsDiffCmd(f), newQuestionsApplyCmd(f),
 	)
 }
 

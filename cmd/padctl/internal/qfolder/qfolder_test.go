@@ -1,0 +1,213 @@
+package qfolder
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+)
+
+func TestNormalizeText(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\r\nb\r\n":  "a\nb",
+		"a\rb":        "a\nb",
+		"a\n\n\n":     "a",
+		"\n a \n b":   "\n a \n b",
+		"":            "",
+		"tab\t\r\n":   "tab\t",
+		"x\r\n\r\ny ": "x\n\ny ",
+	} {
+		if got := NormalizeText(in); got != want {
+			t.Errorf("NormalizeText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	yes := true
+	base := Question{ID: "1", Title: "T", Language: "go", Description: "d\n", Contents: "c", Solution: "s",
+		Instructions: []padapi.CandidateInstruction{{Instructions: "i", DefaultVisible: &yes}}}
+	files := []padapi.QuestionFile{{Path: "b.go", Contents: "b\r\n"}, {Path: "a.go", Contents: "a"}}
+	multi := base
+	multi.Contents, multi.Files = "", files
+	reordered := multi
+	reordered.Files = []padapi.QuestionFile{{Path: "a.go", Contents: "a\n"}, {Path: "b.go", Contents: "b"}}
+	tests := []struct {
+		name           string
+		folder, svc    Question
+		recorded       string
+		want           []string
+		wantUnreadable bool
+	}{
+		{"same", base, base, "", nil, false},
+		{"line endings and final newline", func() Question { q := base; q.Description = "d\r\n\r\n"; q.Contents = "c\n"; return q }(), base, "", nil, false},
+		{"title spaces", func() Question { q := base; q.Title = " T "; return q }(), base, "", nil, false},
+		{"description", func() Question { q := base; q.Description = "e"; return q }(), base, "", []string{FieldDescription}, false},
+		{"instruction visibility", func() Question {
+			q := base
+			q.Instructions = []padapi.CandidateInstruction{{Instructions: "i"}}
+			return q
+		}(), base, "", []string{FieldInstructions}, false},
+		{"instructions none vs empty", func() Question { q := base; q.Instructions = nil; return q }(), func() Question { q := base; q.Instructions = []padapi.CandidateInstruction{}; return q }(), "", nil, false},
+		{"files unknown", multi, AsCreated(multi), "", []string{FieldFiles}, true},
+		{"files recorded, reordered", reordered, AsCreated(multi), multi.Digest(FieldFiles), nil, false},
+		{"files recorded, changed", multi, AsCreated(multi), "0123", []string{FieldFiles}, false},
+		{"single to multi", multi, base, "", []string{FieldContents, FieldFiles}, false},
+		{"multi to single", base, AsCreated(multi), multi.Digest(FieldFiles), []string{FieldContents}, false},
+		{"files dropped", func() Question { q := base; q.Contents = ""; return q }(), AsCreated(multi), multi.Digest(FieldFiles), []string{FieldFiles}, false},
+		{"no files either side", func() Question { q := base; q.Contents = ""; return q }(), AsCreated(multi), "", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			changes := Compare(tt.folder, tt.svc, tt.recorded)
+			var got []string
+			unreadable := false
+			for _, c := range changes {
+				got = append(got, c.Field)
+				unreadable = unreadable || c.Unreadable
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" || unreadable != tt.wantUnreadable {
+				t.Errorf("Compare fields (-want +got):\n%s unreadable %v", diff, unreadable)
+			}
+			// What UpdateParams sends makes the two the same.
+			if len(changes) > 0 {
+				p := UpdateParams(tt.folder, changes)
+				if p.Contents != nil && p.Files != nil {
+					t.Errorf("UpdateParams sends both contents and files")
+				}
+			}
+		})
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	q := Question{Title: "T", Language: "go", Description: "d", Contents: "c", AIAssistPrompt: "p"}
+	svc := q
+	svc.ID, svc.AIAssistPrompt, svc.Description = "9", "", "d\r\n"
+	if q.Fingerprint() != svc.Fingerprint() {
+		t.Errorf("the fingerprint depends on the id, the prompt or line endings")
+	}
+	other := q
+	other.Contents = "d"
+	if q.Fingerprint() == other.Fingerprint() {
+		t.Errorf("the fingerprint ignores the contents")
+	}
+	multi := q
+	multi.Contents, multi.Files = "", []padapi.QuestionFile{{Path: "a", Contents: "b"}}
+	shown := AsCreated(multi)
+	if shown.Files != nil || AsCreated(multi).Fingerprint() != shown.Fingerprint() {
+		t.Errorf("AsCreated shows files")
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	a := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten"
+	b := "one\ntwo\nthree\nFOUR\nfive\nsix\nseven\neight\nnine\nten\neleven"
+	// Six equal lines between two changes join their hunks, as GNU diff
+	// does; eight split them.
+	want := "--- a\n+++ b\n@@ -1,10 +1,11 @@\n one\n two\n three\n-four\n+FOUR\n five\n six\n seven\n eight\n nine\n ten\n+eleven\n"
+	if got := UnifiedDiff("a", "b", a, b); got != want {
+		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
+	}
+	a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12"
+	b = "1\nTWO\n3\n4\n5\n6\n7\n8\n9\n10\n11"
+	want = "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+TWO\n 3\n 4\n 5\n@@ -9,4 +9,3 @@\n 9\n 10\n 11\n-12\n"
+	if got := UnifiedDiff("a", "b", a, b); got != want {
+		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
+	}
+	if got := UnifiedDiff("a", "b", "", "x"); got != "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n" {
+		t.Errorf("from nothing: %q", got)
+	}
+	if UnifiedDiff("a", "b", "same", "same") != "" {
+		t.Errorf("a diff of equal texts")
+	}
+}
+
+func TestFolderName(t *testing.T) {
+	taken := map[string]bool{"two-sum": true, "two-sum-12": true}
+	for _, tt := range []struct{ title, id, want string }{
+		{"Two Sum", "12", "two-sum-12-2"},
+		{"Two Sum", "13", "two-sum-13"},
+		{"LRU Cache!", "1", "lru-cache"},
+		{"../../etc/passwd", "1", "etc-passwd"},
+		{"..", "1", "question"},
+		{"Ünïcödé", "5", "n-c-d"},
+		{"", "../7", "question"},
+		{strings.Repeat("ab ", 100), "1", strings.Repeat("ab-", 20) + "a"},
+	} {
+		if got := FolderName(tt.title, tt.id, func(s string) bool { return taken[s] }); got != tt.want {
+			t.Errorf("FolderName(%q, %q) = %q, want %q", tt.title, tt.id, got, tt.want)
+		}
+	}
+	taken["question"] = true
+	if got := FolderName("", "../7", func(s string) bool { return taken[s] }); got != "question-7" {
+		t.Errorf("an unsafe id in a name: %q", got)
+	}
+}
+
+func TestWriterRefusesSymlinks(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "f"), []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "f"), filepath.Join(dir, "file")); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, name := range []string{"link/f", "link/new", "file", "../escape", "/abs", "a/../../b"} {
+		if err := w.WriteFile(name, "x"); err == nil {
+			t.Errorf("WriteFile(%q) wrote", name)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "f")); string(b) != "keep" {
+		t.Errorf("a write went through a symlink")
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+		t.Errorf("a write landed outside: %v", entries)
+	}
+	if err := w.WriteFile("ok/q.json", "x"); err != nil {
+		t.Errorf("WriteFile: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "ok")); len(entries) != 1 {
+		t.Errorf("a temporary file was left: %v", entries)
+	}
+}
+
+func TestRenderReadRoundTrip(t *testing.T) {
+	no := false
+	for _, q := range []Question{
+		{ID: "3", Title: "Single", Language: "python", Description: "d", Contents: "c", Solution: "s", AIAssistPrompt: "p",
+			Instructions: []padapi.CandidateInstruction{{Instructions: "i", DefaultVisible: &no}}},
+		{Title: "Multi", Language: "rust", Files: []padapi.QuestionFile{{Path: "src/main.rs", Contents: "fn main() {}"}, {Path: "Cargo.toml", Contents: "[package]"}}},
+		{ID: "4", Title: "Unknown language", Language: "cobol", Contents: "x"},
+	} {
+		dir := t.TempDir()
+		files, err := Render(q, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := NewWriter(dir)
+		if err := w.Sync("q", nil, files); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		lib, err := Read(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := lib.Folders[0].Q
+		if changes := Compare(got, q, q.Digest(FieldFiles)); len(changes) > 0 || got.ID != q.ID {
+			t.Errorf("%s: read back differs: %v (id %q)", q.Title, changes, got.ID)
+		}
+	}
+}

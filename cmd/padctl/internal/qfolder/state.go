@@ -1,0 +1,73 @@
+package qfolder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+)
+
+// StateFile is the file in a library's directory where pull and apply
+// record the questions they synced, so that apply --prune deletes only
+// those, and so that what the service does not show (a multi-file
+// question's files) can be compared at all.
+const StateFile = ".padctl-questions.json"
+
+// State is what StateFile holds.
+type State struct {
+	// Questions are the questions pull or apply synced into this library,
+	// by ID.
+	Questions map[string]Record `json:"questions"`
+}
+
+// Record is what padctl knows of one question it synced.
+type Record struct {
+	// Folder is the question's folder when it was last synced.
+	Folder string `json:"folder"`
+	// Digests are the fields' digests (Question.Digests) as the folder and
+	// the service last agreed on them. Pull tells a local change from a
+	// change on the service by them, and FieldFiles's is the only record of
+	// a multi-file question's files.
+	Digests map[string]string `json:"digests"`
+	// UpdatedAt is the service's updated_at after the last sync: a list
+	// answer older than it is stale (lists lag), and the question is then
+	// fetched on its own.
+	UpdatedAt time.Time `json:"updated_at,omitzero"`
+}
+
+// readState reads StateFile below root; none is an empty state.
+func readState(root *os.Root) (*State, error) {
+	st := &State{Questions: map[string]Record{}}
+	b, err := readRegular(root, StateFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return st, nil
+	case err != nil:
+		return st, fmt.Errorf("%s: %v", StateFile, err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	if err := dec.Decode(st); err != nil {
+		return st, fmt.Errorf("%s:%d: %v (delete it to start afresh: apply --prune then deletes nothing until pull or apply records again)", StateFile, lineOf(string(b), err, dec.InputOffset()), err)
+	}
+	if st.Questions == nil {
+		st.Questions = map[string]Record{}
+	}
+	for id := range st.Questions {
+		if _, err := parseID(json.RawMessage(`"` + id + `"`)); err != nil {
+			return st, fmt.Errorf("%s: %v", StateFile, err)
+		}
+	}
+	return st, nil
+}
+
+// Save writes the state atomically.
+func (w *Writer) Save(st *State) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	return w.WriteFile(StateFile, string(b)+"\n")
+}

@@ -1,0 +1,157 @@
+package qfolder
+
+import (
+	"fmt"
+	"strings"
+)
+
+// maxDiffCells bounds the work of a line diff (lines of a × lines of b);
+// past it the diff shows every old line removed and every new line added.
+const maxDiffCells = 4 << 20
+
+// UnifiedDiff returns a unified diff (three lines of context) from a to b,
+// labelled from and to, or "" when they are the same.
+func UnifiedDiff(from, to, a, b string) string {
+	if a == b {
+		return ""
+	}
+	x, y := splitLines(a), splitLines(b)
+	ops := diffLines(x, y)
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, to)
+	const context = 3
+	for i := 0; i < len(ops); {
+		// Find the next change.
+		for i < len(ops) && ops[i].kind == ' ' {
+			i++
+		}
+		if i == len(ops) {
+			break
+		}
+		start := max(i-context, 0)
+		end := i
+		for end < len(ops) {
+			if ops[end].kind != ' ' {
+				end++
+				continue
+			}
+			run := end
+			for run < len(ops) && ops[run].kind == ' ' {
+				run++
+			}
+			if run == len(ops) || run-end > 2*context {
+				end = min(end+context, len(ops))
+				break
+			}
+			end = run
+		}
+		ax, bx := ops[start].ai, ops[start].bi
+		var an, bn int
+		for _, op := range ops[start:end] {
+			if op.kind != '+' {
+				an++
+			}
+			if op.kind != '-' {
+				bn++
+			}
+		}
+		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(ax, an), hunkRange(bx, bn))
+		for _, op := range ops[start:end] {
+			out.WriteByte(op.kind)
+			out.WriteString(op.line)
+			out.WriteByte('\n')
+		}
+		i = end
+	}
+	return out.String()
+}
+
+func hunkRange(start, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("%d,0", start)
+	}
+	if n == 1 {
+		return fmt.Sprint(start + 1)
+	}
+	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// lineOp is one line of a diff: ' ' kept, '-' removed, '+' added, with the
+// line's index in a (ai) and b (bi) before it.
+type lineOp struct {
+	kind   byte
+	line   string
+	ai, bi int
+}
+
+// diffLines returns the edit from x to y by longest common subsequence,
+// after trimming the common head and tail.
+func diffLines(x, y []string) []lineOp {
+	var ops []lineOp
+	head := 0
+	for head < len(x) && head < len(y) && x[head] == y[head] {
+		ops = append(ops, lineOp{' ', x[head], head, head})
+		head++
+	}
+	tail := 0
+	for tail < len(x)-head && tail < len(y)-head && x[len(x)-1-tail] == y[len(y)-1-tail] {
+		tail++
+	}
+	mx, my := x[head:len(x)-tail], y[head:len(y)-tail]
+	ai, bi := head, head
+	emit := func(kind byte, line string) {
+		ops = append(ops, lineOp{kind, line, ai, bi})
+		if kind != '+' {
+			ai++
+		}
+		if kind != '-' {
+			bi++
+		}
+	}
+	if len(mx)*len(my) > maxDiffCells {
+		for _, l := range mx {
+			emit('-', l)
+		}
+		for _, l := range my {
+			emit('+', l)
+		}
+	} else {
+		// lcs[i][j] is the LCS length of mx[i:] and my[j:].
+		w := len(my) + 1
+		lcs := make([]int32, (len(mx)+1)*w)
+		for i := len(mx) - 1; i >= 0; i-- {
+			for j := len(my) - 1; j >= 0; j-- {
+				if mx[i] == my[j] {
+					lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+				} else {
+					lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+				}
+			}
+		}
+		i, j := 0, 0
+		for i < len(mx) || j < len(my) {
+			switch {
+			case i < len(mx) && j < len(my) && mx[i] == my[j]:
+				emit(' ', mx[i])
+				i, j = i+1, j+1
+			case i < len(mx) && (j == len(my) || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
+				emit('-', mx[i])
+				i++
+			default:
+				emit('+', my[j])
+				j++
+			}
+		}
+	}
+	for k := len(x) - tail; k < len(x); k++ {
+		emit(' ', x[k])
+	}
+	return ops
+}

@@ -1,0 +1,279 @@
+package qfolder
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// extensions are the languages' usual file extensions; any other language
+// gets .txt.
+var extensions = map[string]string{
+	"bash": "sh", "c": "c", "clojure": "clj", "cpp": "cpp", "csharp": "cs", "dart": "dart",
+	"elixir": "ex", "erlang": "erl", "fsharp": "fs", "go": "go", "haskell": "hs", "html": "html",
+	"java": "java", "javascript": "js", "julia": "jl", "kotlin": "kt", "lua": "lua",
+	"markdown": "md", "mysql": "sql", "objc": "m", "ocaml": "ml", "perl": "pl", "php": "php",
+	"postgresql": "sql", "python": "py", "python3": "py", "r": "r", "ruby": "rb", "rust": "rs",
+	"scala": "scala", "swift": "swift", "typescript": "ts", "vb": "vb",
+}
+
+// Extension returns language's usual file extension, without the dot.
+func Extension(language string) string {
+	if ext, ok := extensions[strings.ToLower(strings.TrimSpace(language))]; ok {
+		return ext
+	}
+	return "txt"
+}
+
+// Render returns the files of a folder holding q, by path in the folder,
+// keeping the starter and solution names old uses (nil for a new folder).
+// A multi-file question's files go under files/. Empty texts have no file.
+func Render(q Question, pending *Pending, old *Folder) (map[string]string, error) {
+	out := map[string]string{}
+	qj := questionJSON{Title: q.Title, Language: q.Language, Instructions: q.Instructions, AIAssistPrompt: q.AIAssistPrompt, Pending: pending}
+	if q.ID != "" {
+		qj.ID = json.RawMessage(q.ID)
+		if _, err := parseID(qj.ID); err != nil {
+			return nil, fmt.Errorf("question %q: %w", q.ID, err)
+		}
+	}
+	b, err := json.MarshalIndent(qj, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	out[QuestionFile] = string(b) + "\n"
+	if q.Description != "" {
+		out[DescriptionFile] = q.Description
+	}
+	starter, solution := starterBase+"."+Extension(q.Language), solutionBase+"."+Extension(q.Language)
+	if old != nil && old.Starter != "" {
+		starter = old.Starter
+	}
+	if old != nil && old.Solution != "" {
+		solution = old.Solution
+	}
+	if q.Files == nil && q.Contents != "" {
+		out[starter] = q.Contents
+	}
+	if q.Solution != "" {
+		out[solution] = q.Solution
+	}
+	for _, f := range q.Files {
+		if !validPath(f.Path) {
+			return nil, fmt.Errorf("question %s: file path %q is not a relative path", q.ID, f.Path)
+		}
+		out[path.Join(FilesDir, f.Path)] = f.Contents
+	}
+	return out, nil
+}
+
+// Existing returns the files a folder holds, by path in the folder, as
+// Render would name them: the inverse of Render for what was read.
+func Existing(f *Folder) (map[string]string, error) {
+	return Render(f.Q, f.Pending, f)
+}
+
+// Writer writes below one directory and nowhere else: every path goes
+// through an os.Root (no .. and no symlink leads out), no existing file is
+// opened for writing (a new file is written under a temporary name, then
+// renamed over the old one in the same folder), and a path whose folder or
+// file is a symlink is refused.
+type Writer struct {
+	root *os.Root
+	// Lazy skips the fsync before each rename. A write is still atomic
+	// for readers and if padctl dies, but not if the machine loses power.
+	// Pull sets it: what it writes can be pulled again. Apply does not:
+	// an id or a pending create it records must survive.
+	Lazy bool
+}
+
+// NewWriter creates dir if needed and returns a Writer for it.
+func NewWriter(dir string) (*Writer, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{root: root}, nil
+}
+
+// Close releases the directory.
+func (w *Writer) Close() error { return w.root.Close() }
+
+// checkDirs makes the folders of name (a slash path) and refuses any that
+// is not a real directory.
+func (w *Writer) checkDirs(name string) error {
+	dir := path.Dir(name)
+	if dir == "." {
+		return nil
+	}
+	parts := strings.Split(dir, "/")
+	for i := range parts {
+		p := path.Join(parts[:i+1]...)
+		st, err := w.root.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := w.root.Mkdir(p, 0o755); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		case !st.IsDir():
+			return fmt.Errorf("%s: not a directory (padctl follows no symlink)", p)
+		}
+	}
+	return nil
+}
+
+// WriteFile writes text to name (a slash path below the directory)
+// atomically: readers see the old file or the new one, never a part.
+func (w *Writer) WriteFile(name, text string) error {
+	if !validPath(name) {
+		return fmt.Errorf("%s: not a path inside the folder", name)
+	}
+	if err := w.checkDirs(name); err != nil {
+		return err
+	}
+	if st, err := w.root.Lstat(name); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (padctl writes through no symlink)", name)
+	}
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := path.Join(path.Dir(name), tempPrefix+hex.EncodeToString(rnd[:]))
+	file, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = file.WriteString(text)
+	if err == nil && !w.Lazy {
+		err = file.Sync()
+	}
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = w.root.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = w.root.Remove(tmp)
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// Remove removes the regular file name, and then each folder it leaves
+// empty up to (not including) stop, a folder of name's ("" for none).
+func (w *Writer) Remove(name, stop string) error {
+	st, err := w.root.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s: not a regular file", name)
+	}
+	if err := w.root.Remove(name); err != nil {
+		return err
+	}
+	for dir := path.Dir(name); dir != "." && dir != stop && strings.HasPrefix(dir, stop); dir = path.Dir(dir) {
+		if w.root.Remove(dir) != nil {
+			break // not empty
+		}
+	}
+	return nil
+}
+
+// Sync makes the folder dir hold exactly files (paths relative to dir):
+// it writes the files whose text differs and removes those it held and
+// files lacks. It writes question.json last, so that a folder is never
+// newer in question.json than in its files.
+func (w *Writer) Sync(dir string, old, files map[string]string) error {
+	var names []string
+	for name, text := range files {
+		if prev, ok := old[name]; !ok || prev != text {
+			names = append(names, name)
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if (a == QuestionFile) != (b == QuestionFile) {
+			if a == QuestionFile {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a, b)
+	})
+	for name := range old {
+		if _, ok := files[name]; !ok {
+			if err := w.Remove(path.Join(dir, name), dir); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range names {
+		if err := w.WriteFile(path.Join(dir, name), files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FolderName returns a safe folder name for a question: its title made
+// lowercase letters, digits and dashes (at most 60), or "question" when
+// nothing is left, with "-ID" added when taken says the name is taken.
+func FolderName(title, id string, taken func(string) bool) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	name := b.String()
+	if name == "" {
+		name = "question"
+	}
+	if !taken(name) {
+		return name
+	}
+	safeID := strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return -1
+	}, id)
+	base := name + "-" + cmpOr(safeID, "new")
+	name = base
+	for i := 2; taken(name) && i < 1_000_000; i++ {
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+	return name
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
