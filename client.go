@@ -207,7 +207,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		rt = roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			resp, err := c.own.RoundTrip(r)
 			st := callFrom(r.Context())
-			st.answered.Store(int32(st.attempts))
+			st.answered.Store(st.current.Load())
 			return resp, err
 		})
 	}
@@ -324,8 +324,9 @@ type call struct {
 	// transport took the request (traced), and wrote its headers (wrote).
 	// Atomic, because a transport may report from its own goroutines.
 	traced, wrote atomic.Bool
-	// answered is the attempt that has its answer (see unwanted).
-	answered atomic.Int32
+	// current is the attempt being sent, and answered the last one that
+	// has its answer (see unwanted): read by dials on other goroutines.
+	current, answered atomic.Int32
 }
 
 type callKey struct{}
@@ -565,6 +566,7 @@ func discard(body io.ReadCloser) {
 func (c *Client) beforeAttempt(_ retryablehttp.Logger, r *http.Request, attempt int) {
 	st := callFrom(r.Context())
 	st.attempts = attempt + 1
+	st.current.Store(int32(attempt + 1))
 	st.traced.Store(false)
 	st.wrote.Store(false)
 	if r.Method == http.MethodPost {

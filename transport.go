@@ -195,7 +195,7 @@ var errUnwanted = errors.New("padapi: dial no longer needed")
 // without the check.
 func unwanted(ctx context.Context) bool {
 	st, ok := ctx.Value(callKey{}).(*call)
-	return ok && st.answered.Load() == int32(st.attempts)
+	return ok && st.answered.Load() == st.current.Load()
 }
 
 // callerTransport sends each request through the caller's http.Client
