@@ -9,7 +9,7 @@ ROUNDS ?= 5
 
 # The groups of benchmarks of one round, each with the run length it needs.
 # On loopback: the SDK and its hand-written like, side by side.
-BENCH_LOOPBACK := ^Benchmark(QuotaGet|QuotaRaw|PadPage|PadPageRaw|DecodePadPage|DecodePadPageStdlib|PadsAll)$$
+BENCH_LOOPBACK := ^Benchmark(QuotaGet|QuotaRaw|PadPage|PadPageRaw|PadPageLive|PadPageLiveRaw|DecodePadPage|DecodePadPageStdlib|PadsAll)$$
 # 64 goroutines over 6 400 calls, counting connections.
 BENCH_PARALLEL := ^BenchmarkQuotaGetParallel$$
 # Behind 20 ms of service time (bench_latency_test.go).
@@ -76,6 +76,8 @@ END {
 	ratio("Quota.Get / by hand, loopback", "BenchmarkQuotaGet", "BenchmarkQuotaRaw", "ns/op")
 	ratio("Quota.Get / by hand, loopback", "BenchmarkQuotaGet", "BenchmarkQuotaRaw", "allocs/op", 1)
 	ratio("Pads.List / by hand, 50 pads, whole path", "BenchmarkPadPage", "BenchmarkPadPageRaw", "ns/op")
+	ratio("Pads.List / by hand, 50 live pads, whole path", "BenchmarkPadPageLive", "BenchmarkPadPageLiveRaw", "ns/op")
+	ratio("Pads.List / by hand, 50 live pads, whole path", "BenchmarkPadPageLive", "BenchmarkPadPageLiveRaw", "allocs/op", 1)
 	ratio("decode / json.Unmarshal, 50 pads", "BenchmarkDecodePadPage", "BenchmarkDecodePadPageStdlib", "ns/op")
 	split("1 64 256 1024", gs, " ")
 	for (p = 1; p <= 2; p++) for (g = 1; g <= 4; g++) {

@@ -533,3 +533,75 @@ func benchAll(b *testing.B, c *padapi.Client, want int) {
 		b.Fatalf("iterated over %d pads, want %d", n, want)
 	}
 }
+
+// benchLivePadPage is a page of 50 pads in the live shape (events as a
+// link, numeric question and environment IDs, a team, nulls), built from
+// testdata/pad_live.json.
+func benchLivePadPage(tb testing.TB) []byte {
+	tb.Helper()
+	one, err := os.ReadFile("testdata/pad_live.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	one = bytes.Replace(bytes.TrimSpace(one), []byte(`"status": "OK",`), nil, 1)
+	var pads [][]byte
+	for i := range 50 {
+		pads = append(pads, bytes.ReplaceAll(one, []byte("K3P9ZR2A"), []byte(fmt.Sprintf("LV%06d", i))))
+	}
+	return []byte(`{"status":"OK","pads":[` + string(bytes.Join(pads, []byte(","))) + `],"total":5000,"next_page":"https://app.coderpad.io/api/pads?page=2"}`)
+}
+
+// benchStdLivePad mirrors a live-shape pad for encoding/json alone.
+type benchStdLivePad struct {
+	benchStdPad
+	Events string `json:"events"`
+}
+
+// BenchmarkPadPageLive is Pads.List of a 50-pad page in the live shape,
+// the whole SDK path on an in-memory transport; its like is
+// BenchmarkPadPageLiveRaw.
+func BenchmarkPadPageLive(b *testing.B) {
+	body := benchLivePadPage(b)
+	c := benchMemoryClient(b, body)
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := c.Pads.List(ctx, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPadPageLiveRaw is BenchmarkPadPageLive written by hand with
+// net/http, io.ReadAll and encoding/json into plain mirror types.
+func BenchmarkPadPageLiveRaw(b *testing.B) {
+	body := benchLivePadPage(b)
+	hc := &http.Client{Transport: benchMemory(body)}
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		var page struct {
+			Status string            `json:"status"`
+			Pads   []benchStdLivePad `json:"pads"`
+			Total  int               `json:"total"`
+		}
+		if err := json.Unmarshal(benchRawGet(b, ctx, hc, "http://127.0.0.1/api/pads"), &page); err != nil || page.Status != "OK" || len(page.Pads) != 50 {
+			b.Fatal(page.Status, err)
+		}
+	}
+}
+
+// TestBenchLivePage checks that the live-shape benchmark's SDK and
+// hand-written paths read the same page.
+func TestBenchLivePage(t *testing.T) {
+	body := benchLivePadPage(t)
+	page, err := benchMemoryClient(t, body).Pads.List(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 50 || page.Items[49].ID != "LV000049" || page.Items[0].EventsURL == "" || len(page.Items[0].QuestionIDs) != 2 {
+		t.Errorf("SDK page: %d pads, last %q, first %+v", len(page.Items), page.Items[len(page.Items)-1].ID, page.Items[0])
+	}
+}

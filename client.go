@@ -432,12 +432,15 @@ func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
 		}
 		return false, st.transportError(err)
 	}
-	if resp.StatusCode < 200 {
+	switch {
+	case resp.StatusCode < 200:
 		// 101 Switching Protocols (or another 1xx that reached us): the
 		// body is the raw connection, which may never say anything.
 		// Close it unread; decode reports the answer.
 		_ = resp.Body.Close()
-	} else {
+	case st.answer != nil:
+		defer resp.Body.Close() // read to its end: nothing to drain
+	default:
 		defer discard(resp.Body)
 	}
 	return c.decode(st, resp, v)
@@ -505,7 +508,7 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 		}
 		return true, nil
 	}
-	env, err := readEnvelope(data, st.need)
+	env, err := readEnvelope(data, st.need, v == nil)
 	if err != nil {
 		return false, fail(describeDecodeError(err, data), err, data)
 	}
@@ -539,19 +542,34 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 	return true, nil
 }
 
-// readBody reads a success body up to max bytes.
+// readBody reads a success body to its end, up to max bytes. A body
+// whose length is announced is read into one buffer of that size (plus one
+// byte, to see its end).
 func readBody(resp *http.Response, max int64) ([]byte, error) {
 	if resp.ContentLength > max {
 		return nil, ErrResponseTooLarge
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
-	if err != nil {
-		return nil, err
+	size := int64(512)
+	if resp.ContentLength >= 0 {
+		size = resp.ContentLength + 1
 	}
-	if int64(len(data)) > max {
-		return nil, ErrResponseTooLarge
+	data := make([]byte, 0, size)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // room to read on
+		}
+		n, err := resp.Body.Read(data[len(data):min(int64(cap(data)), max+1)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > max {
+			return nil, ErrResponseTooLarge
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return data, nil
 }
 
 // discard drains a little of what is left of a body, so the connection can

@@ -66,6 +66,9 @@ func (o *Organization) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	*o = Organization(w.plain)
+	if string(o.ChildOrganizations) == "null" {
+		o.ChildOrganizations = nil // absent and null are the same: none
+	}
 	if o.DefaultLanguage == "" {
 		o.DefaultLanguage = w.DocumentedDefaultLanguage
 	}

@@ -133,24 +133,40 @@ func (p *Pad) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	type plain Pad // Pad's fields without its methods
 	var w struct {
 		plain
-		Events jsontext.Value `json:"events"`
+		Events padEvents `json:"events"`
 	}
 	if err := json.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
 	*p = Pad(w.plain)
-	switch w.Events.Kind() {
-	case '"':
-		return unmarshal(w.Events, &p.EventsURL)
-	case '[':
-		if err := unmarshal(w.Events, &p.Events); err != nil {
-			return fieldError("events", err)
-		}
-	case 'n', 0:
-	default:
-		return fieldError("events", &badValue{what: "events " + quoteShort(w.Events)})
-	}
+	p.Events, p.EventsURL = w.Events.list, w.Events.link
 	return nil
+}
+
+// padEvents is a pad's "events" in either of its shapes.
+type padEvents struct {
+	list []PadEvent
+	link string
+}
+
+// UnmarshalJSONFrom reads "events" as a link or a list; null is neither.
+func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case '"':
+		tok, err := dec.ReadToken()
+		e.link = tok.String()
+		return err
+	case '[':
+		return json.UnmarshalDecode(dec, &e.list)
+	case 'n':
+		_, err := dec.ReadToken()
+		return err
+	}
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	return &badValue{what: "events " + quoteShort(v)}
 }
 
 // PadsService lists, reads, creates, updates and deletes pads, and reads

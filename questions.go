@@ -9,6 +9,9 @@ import (
 	"iter"
 	"net/http"
 	"time"
+
+	json2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Question is a question of the question library.
@@ -102,6 +105,19 @@ type DatabaseSchema struct {
 	Arrangement json.RawMessage `json:"arrangement,omitempty"`
 	// Tables are the database's tables.
 	Tables []DatabaseTable `json:"tables"`
+}
+
+// UnmarshalJSONFrom reads a schema; an arrangement of null is nil, as the
+// absent one is.
+func (s *DatabaseSchema) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	type plain DatabaseSchema // DatabaseSchema's fields without its methods
+	if err := json2.UnmarshalDecode(dec, (*plain)(s)); err != nil {
+		return err
+	}
+	if string(s.Arrangement) == "null" {
+		s.Arrangement = nil
+	}
+	return nil
 }
 
 // DatabaseTable is a table of a custom database.
