@@ -260,3 +260,43 @@ func TestPoolHTTP2CreateOutcome(t *testing.T) {
 		t.Errorf("closed server: %v, want an error that is not ErrOutcomeUnknown", err)
 	}
 }
+
+// Close releases the client's idle connections, over HTTP/1.1 and HTTP/2
+// alike: the server sees them closed, and a later call opens a new one.
+func TestCloseReleasesIdleConnections(t *testing.T) {
+	t.Parallel()
+	for _, h2 := range []bool{false, true} {
+		s := newTransportServer(t, true, h2, 0)
+		c := s.client(t)
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		deadline := time.Now().Add(5 * time.Second)
+		for s.closed.Load() < s.opened.Load() && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if open := s.opened.Load() - s.closed.Load(); open != 0 {
+			t.Errorf("h2 %v: %d connections still open after Close", h2, open)
+		}
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			t.Errorf("h2 %v: a call after Close: %v", h2, err)
+		}
+	}
+}
+
+// Close leaves a caller's *http.Client alone: its idle connection stays.
+func TestCloseLeavesCallersClient(t *testing.T) {
+	t.Parallel()
+	s := newTransportServer(t, false, false, 0)
+	hc := &http.Client{Transport: &http.Transport{}}
+	c := newTestClient(t, s.URL, padapi.WithHTTPClient(hc))
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	time.Sleep(50 * time.Millisecond)
+	if open := s.opened.Load() - s.closed.Load(); open != 1 {
+		t.Errorf("%d connections open after Close, want the caller's 1", open)
+	}
+}

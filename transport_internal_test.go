@@ -1,0 +1,20 @@
+package padapi
+
+import "testing"
+
+// The client's own transport pings an HTTP/2 connection that has been
+// silent for 15 s and drops it when no answer comes within 15 s more, so a
+// wedged connection is abandoned within 30 s; net/http's HTTP/1.1 keeps
+// room for the concurrency the client is tested at.
+func TestTransportSettings(t *testing.T) {
+	r := newTransport(nil)
+	if r.h2.ReadIdleTimeout != 15e9 || r.h2.PingTimeout != 15e9 {
+		t.Errorf("HTTP/2 health check: ping after %v, answer within %v; want 15s and 15s", r.h2.ReadIdleTimeout, r.h2.PingTimeout)
+	}
+	if r.h1.MaxIdleConnsPerHost < 256 || r.h1.MaxConnsPerHost != 0 {
+		t.Errorf("HTTP/1.1: %d idle per host, %d per host at most; want >= 256 and no bound", r.h1.MaxIdleConnsPerHost, r.h1.MaxConnsPerHost)
+	}
+	if r.h1.Proxy == nil {
+		t.Error("HTTP/1.1 ignores the environment's proxy")
+	}
+}
