@@ -8,7 +8,13 @@
 //
 //	c, err := padapi.NewClient("https://app.coderpad.io", os.Getenv("PAD_API_KEY"))
 //	if err != nil { ... }
+//	defer c.Close()
 //	q, err := c.Quota.Get(ctx)
+//
+// FromEnv builds the same client from PAD_BASE_URL (DefaultBaseURL when
+// unset) and PAD_API_KEY. Close releases the idle connections of the
+// transport the client built; a caller's *http.Client (WithHTTPClient) is
+// left alone.
 //
 // The client's fields are the API's resources: c.Quota, c.Pads, c.Questions
 // and c.Organization. Every method takes a context.Context first and returns
@@ -18,6 +24,26 @@
 //
 // The base URL may carry a path prefix (https://gateway.example.com/pad):
 // every request goes below it, so the client works behind a gateway.
+//
+// # Any endpoint: Do
+//
+// Client.Do sends a request the typed methods do not cover yet through the
+// same pipeline (auth, retries, the size cap, the key scrub, create
+// safety), and decodes the answer into any value, or keeps the service's
+// bytes as they came in a *json.RawMessage:
+//
+//	var raw json.RawMessage
+//	err := c.Do(ctx, http.MethodGet, "/api/pads/"+url.PathEscape(id), nil, &raw)
+//
+// # JSON
+//
+// Every decode and encode uses github.com/go-json-experiment/json, the code
+// Go 1.27 ships as encoding/json/v2. Field names match exactly, unknown
+// fields are ignored, and a timestamp may be RFC 3339 or any ISO 8601 form
+// the service writes (+0000, +00, fractional seconds of any length). The
+// models are plain structs with JSON tags: encoding/json decodes them too,
+// but reads only RFC 3339 timestamps; Pad, Quota and Organization, whose
+// wire has two shapes, read every form either way.
 //
 // # Authentication
 //
@@ -41,7 +67,9 @@
 //
 // Each method that writes has its own params type (PadCreateParams,
 // QuestionUpdateParams, ...) and each list its own options type
-// (PadListOptions, OrganizationUserListOptions, ...). Their fields are
+// (PadListOptions, OrganizationUserListOptions, ...); the paged lists'
+// options are all defined from ListOptions {Sort, Page, Cursor}, which one
+// encoder turns into the query. Their fields are
 // pointers or slices, and a nil field is not sent at all, so an update
 // changes only what it names. Ptr fills a pointer field from a value:
 //
@@ -98,7 +126,11 @@
 // Lists come 50 items a page as a *Page. Every All method returns an
 // iter.Seq2 that fetches the next page while the loop reads the current
 // one, so it holds two pages at most (WithConcurrentPages lets it fetch
-// more at once when the list says how long it is):
+// more at once when the list says how long it is). It follows next_page
+// links by sending their paging parameters (page, cursor, sort, per_page)
+// to the same endpoint below the base URL, and stops with an error on a
+// link to a page already fetched or once more pages came than the first
+// page's total allows:
 //
 //	for pad, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc}) {
 //		if err != nil { ... }
@@ -112,7 +144,19 @@
 // Pad.History and each file's History) names a document on another host:
 // Pads.History fetches it without the API key, and History.Replay rebuilds
 // the file's text from its operations, counting positions in UTF-16 code
-// units as the service's editor does.
+// units as the service's editor does, in time linear in the operations
+// (History.ReplayContext stops when a context ends).
+//
+// # Connections
+//
+// Without WithHTTPClient the client builds its own transport: net/http's,
+// with room for 512 idle connections per host and at most 8 connections
+// being opened (TLS included) to a host at once; HTTPS to a server that
+// offers HTTP/2 goes through golang.org/x/net/http2, which shares one
+// connection among concurrent calls and pings a connection silent for 15 s,
+// dropping it when no answer comes within 15 s more. There is no default
+// timeout: the caller's context bounds every call, dial, TLS, headers,
+// body and decode included.
 //
 // # Testing code that uses padapi
 //
