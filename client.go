@@ -18,7 +18,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -62,7 +61,26 @@ type Client struct {
 	own *router
 }
 
+// service is what every service holds: the client, whose pipeline its
+// methods use. The services are declared here, beside the Client that
+// holds them; their methods live in the file of their resource.
 type service struct{ client *Client }
+
+// QuotaService reads the quota. Its one method makes it easy to stub:
+// a caller can depend on interface{ Get(context.Context) (*padapi.Quota, error) }.
+type QuotaService service
+
+// PadsService lists, reads, creates, updates and deletes pads, and reads
+// what happened in them: events, environments, edit history.
+type PadsService service
+
+// QuestionsService manages the question library.
+type QuestionsService service
+
+// OrganizationService reads the caller's organization. Its endpoints need an
+// organization owner (or an organization that lets users see all pads);
+// otherwise they fail with ErrForbidden.
+type OrganizationService service
 
 // config is what NewClient and the options set up.
 type config struct {
@@ -307,35 +325,6 @@ type request struct {
 	// gone marks a delete: a 404 after an attempt that got no definite
 	// answer means that attempt deleted the resource.
 	gone bool
-}
-
-// call is the state of one request across its attempts, kept in the
-// request's context: go-retryablehttp's CheckRetry sees the context but not
-// the request.
-type call struct {
-	*request
-	attempts  int
-	lastErr   error  // the transport error of the last attempt
-	uncertain bool   // an attempt may have reached the service and got no definite answer
-	answer    []byte // the success body
-	answerErr error
-	found     bool // the answer carried the resource
-	// What httptrace reported of the current attempt (creates only): the
-	// transport took the request (traced), and wrote its headers (wrote).
-	// Atomic, because a transport may report from its own goroutines.
-	traced, wrote atomic.Bool
-	// current is the attempt being sent, and answered the last one that
-	// has its answer (see unwanted): read by dials on other goroutines.
-	current, answered atomic.Int32
-}
-
-type callKey struct{}
-
-func callFrom(ctx context.Context) *call {
-	if c, ok := ctx.Value(callKey{}).(*call); ok {
-		return c
-	}
-	return &call{request: &request{}}
 }
 
 // get sends r and decodes its answer into a new T. It returns nil, nil only

@@ -331,3 +331,23 @@ func typeName(t reflect.Type) string {
 	}
 	return t.Kind().String()
 }
+
+// retryAfter reads a Retry-After header in seconds or as an HTTP date. ok is
+// false when it is absent or unreadable; a date in the past, like 0, means
+// now (0, true).
+func retryAfter(resp *http.Response) (wait time.Duration, ok bool) {
+	v := resp.Header.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s < 0 || s > int64(365*24*time.Hour/time.Second) {
+			return 0, false
+		}
+		return time.Duration(s) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
+}

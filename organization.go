@@ -117,11 +117,6 @@ func (o *StatsOptions) query() (url.Values, error) {
 	return q, nil
 }
 
-// OrganizationService reads the caller's organization. Its endpoints need an
-// organization owner (or an organization that lets users see all pads);
-// otherwise they fail with ErrForbidden.
-type OrganizationService service
-
 // Get returns the organization (GET /api/organization).
 func (s *OrganizationService) Get(ctx context.Context) (*Organization, error) {
 	return get[Organization](ctx, s.client, &request{method: http.MethodGet, path: "/api/organization", what: "organization"})

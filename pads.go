@@ -169,10 +169,6 @@ func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return &badValue{what: "events " + quoteShort(v)}
 }
 
-// PadsService lists, reads, creates, updates and deletes pads, and reads
-// what happened in them: events, environments, edit history.
-type PadsService service
-
 // PadListOptions choose the order and page of Pads.List and Pads.All. A nil
 // *PadListOptions means the service's defaults: newest first, first page.
 type PadListOptions ListOptions

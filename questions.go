@@ -150,9 +150,6 @@ type TestCase struct {
 	Visible bool `json:"visible"`
 }
 
-// QuestionsService manages the question library.
-type QuestionsService service
-
 // QuestionListOptions choose the order and page of Questions.List and
 // Questions.All. A nil *QuestionListOptions means the service's defaults:
 // newest first, first page.

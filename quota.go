@@ -111,10 +111,6 @@ func (q *Quota) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return nil
 }
 
-// QuotaService reads the quota. Its one method makes it easy to stub:
-// a caller can depend on interface{ Get(context.Context) (*padapi.Quota, error) }.
-type QuotaService service
-
 // Get returns the current quota (GET /api/quota). See Quota for what the
 // numbers mean and why checking them is advisory.
 func (s *QuotaService) Get(ctx context.Context) (*Quota, error) {

@@ -1,4 +1,5 @@
-// retry.go: which attempts are tried again, and how long to wait between them.
+// retry.go: the state of one call across its attempts, which attempts are
+// tried again, and how long to wait between them.
 
 package padapi
 
@@ -11,9 +12,38 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
+	"sync/atomic"
 	"time"
 )
+
+// call is the state of one request across its attempts, kept in the
+// request's context: go-retryablehttp's CheckRetry sees the context but not
+// the request.
+type call struct {
+	*request
+	attempts  int
+	lastErr   error  // the transport error of the last attempt
+	uncertain bool   // an attempt may have reached the service and got no definite answer
+	answer    []byte // the success body
+	answerErr error
+	found     bool // the answer carried the resource
+	// What httptrace reported of the current attempt (creates only): the
+	// transport took the request (traced), and wrote its headers (wrote).
+	// Atomic, because a transport may report from its own goroutines.
+	traced, wrote atomic.Bool
+	// current is the attempt being sent, and answered the last one that
+	// has its answer (see unwanted): read by dials on other goroutines.
+	current, answered atomic.Int32
+}
+
+type callKey struct{}
+
+func callFrom(ctx context.Context) *call {
+	if c, ok := ctx.Value(callKey{}).(*call); ok {
+		return c
+	}
+	return &call{request: &request{}}
+}
 
 // checkRetry decides after every attempt whether to try again.
 //
@@ -132,24 +162,4 @@ func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Dura
 	// do not come back together.
 	half := d / 2
 	return half + rand.N(d-half+1)
-}
-
-// retryAfter reads a Retry-After header in seconds or as an HTTP date. ok is
-// false when it is absent or unreadable; a date in the past, like 0, means
-// now (0, true).
-func retryAfter(resp *http.Response) (wait time.Duration, ok bool) {
-	v := resp.Header.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 || s > int64(365*24*time.Hour/time.Second) {
-			return 0, false
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0), true
-	}
-	return 0, false
 }
