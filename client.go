@@ -347,22 +347,15 @@ func get[T any](ctx context.Context, c *Client, r *request) (*T, error) {
 // service answered with a status alone or an empty body: success without
 // the resource. A GET or POST answered so is an error.
 func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err error) {
-	st, err := c.doCall(ctx, r, v)
-	return st != nil && st.found, err
-}
-
-// doCall is do, returning the call's state (nil for a nil context).
-func (c *Client) doCall(ctx context.Context, r *request, v any) (*call, error) {
 	if ctx == nil {
-		return nil, argError("nil context")
+		return false, argError("nil context")
 	}
 	st := &call{request: r}
-	var err error
-	st.found, err = c.send(ctx, st, v)
+	found, err = c.send(ctx, st, v)
 	if c.cfg.logger != nil {
 		c.logResult(ctx, st, err)
 	}
-	return st, err
+	return found, err
 }
 
 func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
@@ -497,7 +490,8 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 		}
 		return true, nil
 	}
-	env, err := readEnvelope(data, st.need, v == nil)
+	raw, isRaw := v.(*stdjson.RawMessage)
+	env, err := readEnvelope(data, st.need, v == nil || isRaw)
 	if err != nil {
 		return false, fail(describeDecodeError(err, data), err, data)
 	}
@@ -510,6 +504,9 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 		// The service answered, and said no: nothing was created.
 		e.Status, e.Code, e.outcomeUnknown = status, code, false
 		return false, e
+	}
+	if isRaw {
+		*raw, v = append((*raw)[:0], data...), nil // the service's bytes, as they came
 	}
 	if (st.need != "" && !env.hasNeed) || env.others == 0 {
 		if st.method == http.MethodPut || st.method == http.MethodDelete {
@@ -657,14 +654,7 @@ func (c *Client) Do(ctx context.Context, method, path string, params url.Values,
 	if err := checkPath(path); err != nil {
 		return err
 	}
-	raw, isRaw := v.(*stdjson.RawMessage)
-	if isRaw {
-		v = nil // decode nothing; the bytes are kept below
-	}
-	st, err := c.doCall(ctx, r, v)
-	if err == nil && isRaw && st != nil && len(bytes.TrimSpace(st.answer)) > 0 {
-		*raw = append((*raw)[:0], st.answer...)
-	}
+	_, err := c.do(ctx, r, v)
 	return err
 }
 
