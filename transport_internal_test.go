@@ -1,6 +1,11 @@
+//lint:file-ignore SA1019 the router configures x/net/http2.Transport on purpose: see transport.go.
+
 package padapi
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The client's own transport pings an HTTP/2 connection that has been
 // silent for 15 s and drops it when no answer comes within 15 s more, so a
@@ -8,7 +13,7 @@ import "testing"
 // room for the concurrency the client is tested at.
 func TestTransportSettings(t *testing.T) {
 	r := newTransport(nil)
-	if r.h2.ReadIdleTimeout != 15e9 || r.h2.PingTimeout != 15e9 {
+	if r.h2.ReadIdleTimeout != 15*time.Second || r.h2.PingTimeout != 15*time.Second {
 		t.Errorf("HTTP/2 health check: ping after %v, answer within %v; want 15s and 15s", r.h2.ReadIdleTimeout, r.h2.PingTimeout)
 	}
 	if r.h1.MaxIdleConnsPerHost < 256 || r.h1.MaxConnsPerHost != 0 {
