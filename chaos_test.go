@@ -1,3 +1,5 @@
+// chaos_test.go: reads and creates against a fake that fails at random, checked call by call.
+
 package padapi_test
 
 import (

@@ -1,3 +1,5 @@
+// concurrency_test.go: tests of one client shared by many goroutines.
+
 package padapi_test
 
 import (

@@ -1,3 +1,5 @@
+// errors_test.go: tests of APIError, the sentinel errors, and what error texts say.
+
 package padapi_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -272,5 +275,65 @@ func TestAPIErrorBodyPrintsAsText(t *testing.T) {
 	}
 	if !bytes.HasPrefix(apiErr.Body, []byte(`{"status"`)) {
 		t.Errorf("Body %q is not usable as bytes", apiErr.Body)
+	}
+}
+
+// TestErrorsCarryNoQuery checks that the query string of a list call (page,
+// sort) appears in no error, whatever failed.
+func TestErrorsCarryNoQuery(t *testing.T) {
+	tests := []struct {
+		name      string
+		responder httpmock.Responder
+		wantAPI   bool
+	}{
+		{"404", httpmock.NewStringResponder(404, `{"status":"ERROR","message":"Not found"}`), true},
+		{"503 exhausted", busyResponder, true},
+		{"decode error", httpmock.NewStringResponder(200, `{"status":"OK","pads":"x"}`), true},
+		{"transport error", httpmock.NewErrorResponder(io.ErrUnexpectedEOF), false},
+		{"redirect", httpmock.NewStringResponder(302, ``).HeaderSet(http.Header{"Location": {"https://evil.example/?page=3"}}), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			var query string
+			mt.RegisterResponder(http.MethodGet, padsURL, func(r *http.Request) (*http.Response, error) {
+				query = r.URL.RawQuery
+				return tt.responder(r)
+			})
+			_, err := c.Pads.List(context.Background(), &padapi.PadListOptions{Page: 2, Sort: padapi.SortUpdatedDesc})
+			if query != "page=2&sort=updated_at%2Cdesc" {
+				t.Fatalf("request query %q, want page and sort", query)
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, form := range []string{"%v", "%+v"} {
+				s := fmt.Sprintf(form, err)
+				if strings.ContainsAny(s, "?") || strings.Contains(s, "page=") || strings.Contains(s, "sort=") {
+					t.Errorf("fmt %s of the error holds the query: %s", form, s)
+				}
+			}
+			var apiErr *padapi.APIError
+			if errors.As(err, &apiErr) != tt.wantAPI {
+				t.Fatalf("error %#v: *APIError %v, want %v", err, !tt.wantAPI, tt.wantAPI)
+			}
+			if tt.wantAPI && apiErr.Path != "/api/pads" {
+				t.Errorf("Path = %q, want /api/pads", apiErr.Path)
+			}
+		})
+	}
+}
+
+// Every outcome-unknown error says so in its text, a 5xx answer included.
+func TestOutcomeUnknownText(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusBadGateway, `<html>bad gateway</html>`))
+	_, err := createPad(c)
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) || !strings.HasSuffix(err.Error(), ": outcome unknown") {
+		t.Errorf("error %q, want ErrOutcomeUnknown saying \"outcome unknown\"", err)
+	}
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadGateway {
+		t.Errorf("error %#v, want an *APIError with the 502", err)
 	}
 }

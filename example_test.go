@@ -1,3 +1,5 @@
+// example_test.go: runnable examples of the client against the fake service.
+
 package padapi_test
 
 import (

@@ -1050,3 +1050,19 @@ func FuzzHistoryFetch(f *testing.F) {
 		rlAgree(t, body, got, &direct, json.Unmarshal(body, &direct))
 	})
 }
+
+// ltHistoryLive is testdata/history_live.json in apply order: by time,
+// then entry ID ("-NsQ2" before "-NsQ3" at the same millisecond).
+func ltHistoryLive() *padapi.History {
+	const author, interviewer = "-Ns0candidate", "-Ns1interviewer"
+	return &padapi.History{Entries: []padapi.HistoryEntry{
+		{ID: "-NsQ1", Author: author, Time: time.UnixMilli(1709633730000).UTC(),
+			Ops: []padapi.HistoryOp{{Insert: "def greet():\n    return 'hi 👋'\n"}}},
+		{ID: "-NsQ2", Author: author, Time: time.UnixMilli(1709633790000).UTC(),
+			Ops: []padapi.HistoryOp{{Retain: 28}, {Delete: 2}, {Insert: "there"}, {Retain: 2}}},
+		{ID: "-NsQ3", Author: interviewer, Time: time.UnixMilli(1709633790000).UTC(),
+			Ops: []padapi.HistoryOp{{Retain: 35}, {Insert: "print(greet())\n"}}},
+		{ID: "-NsQ4", Author: author, Time: time.UnixMilli(1709633850000).Add(500 * time.Microsecond).UTC(),
+			Ops: []padapi.HistoryOp{{Retain: 13}, {Insert: "    # 你好, cafe\u0301 🎉\n"}, {Retain: 37}}},
+	}}
+}

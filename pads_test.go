@@ -1,8 +1,11 @@
+// pads_test.go: tests of the pad endpoints: reads, writes and deletes.
+
 package padapi_test
 
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jarcoal/httpmock"
 	"github.com/padinterview/padapi"
 )
 
@@ -366,5 +370,191 @@ func TestPadsGetMalformedTimestamp(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
+	}
+}
+
+// Every answer the service gives a delete that means "done" is success:
+// the status alone, an empty body, a 204, the pad. Anything else is an
+// error that keeps its sentinel.
+func TestPadsDeleteAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		is     error // nil: success
+		errAny bool  // an error without a sentinel
+	}{
+		{"status only", 200, `{"status":"OK"}`, nil, false},
+		{"empty 200", 200, ``, nil, false},
+		{"white space", 200, " \n", nil, false},
+		{"204", 204, ``, nil, false},
+		{"the pad", 200, okPad, nil, false},
+		{"status ERROR", 200, `{"status":"ERROR","message":"Pad is locked"}`, nil, true},
+		{"not JSON", 200, `<html>ok</html>`, nil, true},
+		{"not found", 404, `{"status":"ERROR","message":"Pad not found"}`, padapi.ErrNotFound, false},
+		{"forbidden", 403, `{"status":"ERROR","message":"Not your pad"}`, padapi.ErrForbidden, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mux := setup(t, noRetry)
+			mux.HandleFunc("PUT /gw/api/pads/DM32JWG2", func(w http.ResponseWriter, r *http.Request) {
+				if err := r.ParseForm(); err != nil || r.PostForm.Encode() != "deleted=true" {
+					t.Errorf("form %q (%v), want deleted=true", r.PostForm.Encode(), err)
+				}
+				if tc.body == "" {
+					w.WriteHeader(tc.status)
+					return
+				}
+				respond(w, tc.status, []byte(tc.body))
+			})
+			err := c.Pads.Delete(context.Background(), "DM32JWG2")
+			switch {
+			case tc.is == nil && !tc.errAny:
+				if err != nil {
+					t.Errorf("error %v, want success", err)
+				}
+			case tc.errAny:
+				var apiErr *padapi.APIError
+				if !errors.As(err, &apiErr) {
+					t.Errorf("error %v, want an *APIError", err)
+				}
+			default:
+				if !errors.Is(err, tc.is) {
+					t.Errorf("error %v, want %v", err, tc.is)
+				}
+			}
+		})
+	}
+}
+
+// A delete is retried after a 5xx with the same body, and a refused ID
+// sends nothing.
+func TestPadsDeleteRetriedAndRefused(t *testing.T) {
+	c, mt := newMockClient(t)
+	var mu sync.Mutex
+	var bodies []string
+	record := func(status int, body string) httpmock.Responder {
+		return func(r *http.Request) (*http.Response, error) {
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			bodies = append(bodies, r.Header.Get("Content-Type")+" "+string(b))
+			mu.Unlock()
+			return httpmock.NewStringResponse(status, body), nil
+		}
+	}
+	mt.RegisterResponder("PUT", padsURL+"/DM32JWG2", record(503, "busy").Then(record(200, `{"status":"OK"}`)))
+	if err := c.Pads.Delete(context.Background(), "DM32JWG2"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"application/x-www-form-urlencoded deleted=true", "application/x-www-form-urlencoded deleted=true"}
+	if diff := cmp.Diff(want, bodies); diff != "" {
+		t.Errorf("attempts mismatch (-want +got):\n%s", diff)
+	}
+
+	c2, n := countingClient(t)
+	for _, id := range []padapi.ID{"", ".", ".."} {
+		if err := c2.Pads.Delete(context.Background(), id); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Delete(%q): %v, want ErrInvalidArgument", id, err)
+		}
+	}
+	if got := n.Load(); got != 0 {
+		t.Errorf("%d requests, want 0", got)
+	}
+}
+
+// Each live shape decodes through its endpoint, which sends exactly the
+// request the service takes.
+func TestPadLiveShapes(t *testing.T) {
+	runEndpoints(t, []endpointCase{
+		{
+			name:   "Pad with interviewer notifications",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "N0T1F1ED") },
+			method: "GET", path: "/gw/api/pads/N0T1F1ED",
+			file: "pad_notifications.json", want: ltPadNotifications(),
+		},
+	})
+}
+
+func TestPadsWriteEndpoints(t *testing.T) {
+	runEndpoints(t, []endpointCase{
+		{
+			name:   "Delete a pad",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "DM32JWG2") },
+			method: "PUT", path: "/gw/api/pads/DM32JWG2",
+			form: url.Values{"deleted": {"true"}},
+			file: "delete_ok.json", want: nil,
+		},
+		{
+			// The service may answer a delete with the pad: still success.
+			name:   "Delete a pad answered with the pad",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "a/b") },
+			method: "PUT", path: "/gw/api/pads/a%2Fb",
+			form: url.Values{"deleted": {"true"}},
+			file: "pad_live.json", want: nil,
+		},
+		{
+			name: "Create a pad with notes",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("Backend screen"), Notes: padapi.Ptr("Ask about queues & caching\n- retries")})
+			},
+			method: "POST", path: "/gw/api/pads",
+			form: url.Values{"title": {"Backend screen"}, "notes": {"Ask about queues & caching\n- retries"}},
+			file: "pad_live.json", want: epPadLive(),
+		},
+		{
+			// Empty notes are set, so they are sent.
+			name: "Create a pad with empty notes",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{Notes: padapi.Ptr("")})
+			},
+			method: "POST", path: "/gw/api/pads",
+			form: url.Values{"notes": {""}},
+			file: "pad_live.json", want: epPadLive(),
+		},
+	})
+}
+
+// ltPadNotifications is testdata/pad_notifications.json: a live pad with
+// pad_interviewer_notifications.
+func ltPadNotifications() *padapi.Pad {
+	ended := time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, time.UTC)
+	return &padapi.Pad{
+		ID:                        "N0T1F1ED",
+		Title:                     "Senior backend loop",
+		OwnerEmail:                "ops@example.com",
+		Language:                  "python3",
+		Participants:              []string{"Jane Doe", "Candidate"},
+		Contents:                  "print('hi')\n",
+		Notes:                     "Asked good questions.",
+		EventsURL:                 "https://app.coderpad.io/api/pads/N0T1F1ED/events",
+		ExecutionEnabled:          true,
+		CreatedAt:                 time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC),
+		UpdatedAt:                 ended,
+		EndedAt:                   &ended,
+		URL:                       "https://app.coderpad.io/N0T1F1ED",
+		Playback:                  "https://app.coderpad.io/N0T1F1ED/playback",
+		History:                   "https://pad-history.example.firebaseio.com/pads/N0T1F1ED.json",
+		Drawing:                   "https://app.coderpad.io/N0T1F1ED/drawing",
+		State:                     "ended",
+		Type:                      "live",
+		QuestionIDs:               []padapi.ID{},
+		PadEnvironmentIDs:         []padapi.ID{"98765", "98766"},
+		ActiveEnvironmentID:       padapi.Ptr[padapi.ID]("98766"),
+		RestrictInterviewerAccess: padapi.Ptr(false),
+		InterviewerNotifications: []padapi.InterviewerNotification{
+			{
+				ID: "31", Title: "Possible AI assistance", Message: "A large paste was detected at 10:32.",
+				Priority: "high", RequestID: "req_7f3a",
+				DismissedAt: padapi.Ptr(time.Date(2024, 3, 5, 10, 35, 0, 0, ltZone(-5, 0))),
+				Useful:      padapi.Ptr(true),
+				CreatedAt:   time.Date(2024, 3, 5, 10, 32, 0, 0, time.UTC),
+				UpdatedAt:   time.Date(2024, 3, 5, 15, 35, 0, 0, time.UTC),
+			},
+			{
+				ID: "32", Title: "Candidate left the tab", Message: "The candidate's tab lost focus for 2 minutes.",
+				Priority: "low", RequestID: "req_80b1", AutoDismissed: true,
+				CreatedAt: time.Date(2024, 3, 5, 10, 50, 0, 0, time.UTC),
+				UpdatedAt: time.Date(2024, 3, 5, 10, 50, 0, 0, time.UTC),
+			},
+		},
 	}
 }

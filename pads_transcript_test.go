@@ -543,3 +543,21 @@ func (m ltMuxTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	m.h.ServeHTTP(rec, r)
 	return rec.Result(), nil
 }
+
+// An environment ID that the service lists but Environment would refuse is
+// a bad answer, not the caller's ErrInvalidArgument; nothing more is sent.
+func TestTranscriptBadEnvironmentIDFromService(t *testing.T) {
+	c, mux := setup(t, noRetry)
+	var n atomic.Int32
+	mux.HandleFunc("GET "+gwPrefix+"/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		respond(w, http.StatusOK, []byte(`{"status":"OK","id":"P1","pad_environment_ids":[1,".."]}`))
+	})
+	_, err := c.Pads.Transcript(context.Background(), "P1")
+	if err == nil || errors.Is(err, padapi.ErrInvalidArgument) || !strings.Contains(err.Error(), `environment ID ".."`) {
+		t.Errorf("error %v, want one naming the bad ID that is not ErrInvalidArgument", err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("%d requests, want only the pad's", got)
+	}
+}

@@ -1,3 +1,5 @@
+// quota_test.go: tests of Quota: decoding, its helpers, GET /api/quota.
+
 package padapi_test
 
 import (

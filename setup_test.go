@@ -1,3 +1,5 @@
+// setup_test.go: the one test harness: server setup, client makers, request checks.
+
 package padapi_test
 
 // This file is the one test harness of the package: every test builds its
@@ -345,4 +347,9 @@ func spread(workers, calls int, call func(worker, i int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// ltZone is a fixed time zone east of UTC.
+func ltZone(hours, minutes int) *time.Location {
+	return time.FixedZone("", (hours*60+minutes)*60)
 }

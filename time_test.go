@@ -1,3 +1,5 @@
+// time_test.go: tests of the timestamp parser.
+
 package padapi
 
 import (

@@ -1,3 +1,5 @@
+// transport_test.go: tests of the transport the client builds: connections, HTTP/2, TLS roots.
+
 package padapi_test
 
 import (

@@ -1,12 +1,16 @@
+// pads_events_test.go: tests of a pad's event log: pages, iterators, shapes, refusals.
+
 package padapi_test
 
 import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
@@ -186,5 +190,62 @@ func TestEventsNotFound(t *testing.T) {
 	}
 	if got := n.Load(); got != 1 {
 		t.Errorf("%d requests, want 1", got)
+	}
+}
+
+// Each live shape decodes through its endpoint, which sends exactly the
+// request the service takes.
+func TestEventsLiveShapes(t *testing.T) {
+	runEndpoints(t, []endpointCase{
+		{
+			name: "Events first page",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.ListEvents(ctx, "K3P9ZR2A", nil)
+			},
+			method: "GET", path: "/gw/api/pads/K3P9ZR2A/events",
+			file: "events_page1.json", want: ltEventsPage1(),
+		},
+		{
+			name: "Events sorted last page",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.ListEvents(ctx, "K3P9ZR2A", &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc, Page: 2})
+			},
+			method: "GET", path: "/gw/api/pads/K3P9ZR2A/events",
+			query: url.Values{"sort": {"created_at,asc"}, "page": {"2"}},
+			file:  "events_last.json", want: ltEventsLast(),
+		},
+		{
+			name: "Events of a pad ID that needs escaping",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.ListEvents(ctx, "a/b c", &padapi.PadEventListOptions{})
+			},
+			method: "GET", path: "/gw/api/pads/a%2Fb%20c/events",
+			file: "events_page1.json", want: ltEventsPage1(),
+		},
+	})
+}
+
+// ltEventsPage1 and ltEventsLast are testdata/events_page1.json and
+// events_last.json: one log of five events in two pages.
+func ltEventsPage1() *padapi.Page[padapi.PadEvent] {
+	return &padapi.Page[padapi.PadEvent]{
+		Items: []padapi.PadEvent{
+			{Message: "Jane Doe joined the pad", Kind: "joined", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC)},
+			{Message: "Candidate joined the pad", Kind: "joined", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 10, 16, 2, 0, time.UTC)},
+			{Message: "Candidate ran the code", Kind: "ran", Metadata: "python3", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 2, 20, 0, 500_000_000, ltZone(-8, 0))},
+		},
+		Total:    5,
+		NextPage: "https://app.coderpad.io/api/pads/K3P9ZR2A/events?page=2&sort=created_at%2Casc",
+	}
+}
+
+func ltEventsLast() *padapi.Page[padapi.PadEvent] {
+	return &padapi.Page[padapi.PadEvent]{
+		Items: []padapi.PadEvent{
+			{Message: "Jane Doe switched the language to Go", Kind: "language_changed", Metadata: "go", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 40, 0, 0, ltZone(1, 0))},
+			{Message: "Candidate left the pad", Kind: "left", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 11, 1, 59, 999_999_000, time.UTC)},
+		},
+		Total:    5,
+		PrevPage: "https://app.coderpad.io/api/pads/K3P9ZR2A/events?page=1&sort=created_at%2Casc",
 	}
 }

@@ -1,3 +1,5 @@
+// pads_environments_test.go: tests of Pads.Environment and the PadEnvironment shapes.
+
 package padapi_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
@@ -136,5 +139,63 @@ func TestEnvironmentRetried(t *testing.T) {
 	}
 	if n := mt.GetTotalCallCount(); n != 2 {
 		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+// Each live shape decodes through its endpoint, which sends exactly the
+// request the service takes.
+func TestEnvironmentLiveShapes(t *testing.T) {
+	runEndpoints(t, []endpointCase{
+		{
+			name:   "Environment with integer IDs",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "98765") },
+			method: "GET", path: "/gw/api/pad_environments/98765",
+			file: "environment_live.json", want: ltEnvironmentLive(),
+		},
+		{
+			name:   "Environment with string IDs",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "98766") },
+			method: "GET", path: "/gw/api/pad_environments/98766",
+			file: "environment_string_ids.json", want: ltEnvironmentStringIDs(),
+		},
+		{
+			name:   "Environment ID that needs escaping",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "../pads/X") },
+			method: "GET", path: "/gw/api/pad_environments/..%2Fpads%2FX",
+			file: "environment_live.json", want: ltEnvironmentLive(),
+		},
+	})
+}
+
+// ltMainPy is the final text of main.py in testdata/environment_live.json,
+// which testdata/history_live.json replays to.
+const ltMainPy = "def greet():\n    # 你好, cafe\u0301 🎉\n    return 'hi there'\nprint(greet())\n"
+
+// ltEnvironmentLive is testdata/environment_live.json: integer IDs, a null
+// question, null contents and history, a binary file.
+func ltEnvironmentLive() *padapi.PadEnvironment {
+	return &padapi.PadEnvironment{
+		ID:         "98765",
+		PadID:      "4321",
+		QuestionID: padapi.Ptr[padapi.ID]("1234"),
+		Language:   "python3",
+		Files: []padapi.FileContent{
+			{Path: "main.py", Contents: ltMainPy, History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json"},
+			{Path: "notes/empty.txt"},
+			{Path: "assets/logo.png", Contents: "iVBORw0KGgo=", Binary: true},
+			{Path: "README.md", Contents: "# Task\n", History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/readme.json"},
+		},
+		CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC),
+		UpdatedAt: time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, ltZone(1, 0)),
+	}
+}
+
+// ltEnvironmentStringIDs is testdata/environment_string_ids.json: every ID a
+// JSON string, no files, offsets without a colon.
+func ltEnvironmentStringIDs() *padapi.PadEnvironment {
+	at := time.Date(2024, 3, 5, 10, 15, 30, 0, time.UTC)
+	return &padapi.PadEnvironment{
+		ID: "98766", PadID: "4321", ExampleQuestionID: padapi.Ptr[padapi.ID]("77"), Language: "go",
+		Files: []padapi.FileContent{}, CreatedAt: at, UpdatedAt: at,
 	}
 }
