@@ -41,7 +41,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 		padapi.WithMaxResponseBytes(4096),
 		padapi.WithUserAgent("leaktest"),
 	}
-	c := newKeyClient(t, testBase, key, opts...)
+	c := newTestClient(t, testBase, key, opts...)
 
 	// withKey counts the requests that carried the key, so the test knows
 	// the key was in play on every path.
@@ -225,7 +225,7 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 			http.Redirect(w, r, other.URL+"/collect", http.StatusTemporaryRedirect)
 			return
 		case "/api/pads/drop":
-			rlDrop(w)
+			drop(w)
 			return
 		case "/api/pads/stall":
 			w.WriteHeader(http.StatusOK)
@@ -243,12 +243,12 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0)
 	tlsSrv.StartTLS()
 	defer tlsSrv.Close()
-	truncated := rlRawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{")
-	closed := rlClosedPort(t)
+	truncated := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{")
+	closed := closedPort(t)
 
 	var logs bytes.Buffer
 	var logMu sync.Mutex
-	logWriter := rlLockedWriter{&logMu, &logs}
+	logWriter := lockedWriter{&logMu, &logs}
 	text := slog.NewTextHandler(logWriter, &slog.HandlerOptions{Level: slog.LevelDebug})
 	jsonLog := slog.NewJSONHandler(logWriter, &slog.HandlerOptions{Level: slog.LevelDebug})
 	// The main client logs text, the others JSON.
@@ -259,7 +259,7 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 			padapi.WithMaxResponseBytes(4 << 10),
 			padapi.WithUserAgent("hygiene"),
 		}
-		c := newKeyClient(t, base, key, opts...)
+		c := newTestClient(t, base, key, opts...)
 		return c, opts
 	}
 	c, opts := newClient(srv.URL, text)
@@ -369,20 +369,20 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 	}
 }
 
-// rlLockedWriter serializes the writes of two log handlers into one buffer.
-type rlLockedWriter struct {
+// lockedWriter serializes the writes of two log handlers into one buffer.
+type lockedWriter struct {
 	mu *sync.Mutex
 	w  io.Writer
 }
 
-func (w rlLockedWriter) Write(p []byte) (int, error) {
+func (w lockedWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.w.Write(p)
 }
 
-// rlClosedPort returns the base URL of a loopback port nothing listens on.
-func rlClosedPort(t *testing.T) string {
+// closedPort returns the base URL of a loopback port nothing listens on.
+func closedPort(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -392,8 +392,8 @@ func rlClosedPort(t *testing.T) string {
 	return "http://" + addr
 }
 
-// rlDrop closes the connection without an answer.
-func rlDrop(w http.ResponseWriter) {
+// drop closes the connection without an answer.
+func drop(w http.ResponseWriter) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)
@@ -420,7 +420,7 @@ func TestEchoedKeyScrubbed(t *testing.T) {
 			}))
 			defer srv.Close()
 			var logs bytes.Buffer
-			c := newKeyClient(t, srv.URL, key, noRetry, padapi.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			c := newTestClient(t, srv.URL, key, noRetry, padapi.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 			_, err := c.Quota.Get(context.Background())
 			var apiErr *padapi.APIError
 			if !errors.As(err, &apiErr) {

@@ -90,7 +90,7 @@ func TestDefaultUserAgent(t *testing.T) {
 // hc.Transport on every request, retries included.
 func TestActivateNonDefaultAfterNewClient(t *testing.T) {
 	hc := &http.Client{}
-	c := newTestClient(t, testBase, padapi.WithHTTPClient(hc), fastRetry)
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(hc), fastRetry)
 	httpmock.ActivateNonDefault(hc)
 	defer httpmock.DeactivateAndReset()
 	busy := httpmock.NewStringResponder(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
@@ -116,7 +116,7 @@ func TestReplacedDefaultTransport(t *testing.T) {
 	t.Cleanup(httpmock.DeactivateAndReset)
 	httpmock.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota))
 
-	c := newTestClient(t, testBase)
+	c := newTestClient(t, testBase, testKey)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestHTTPClientTimeout(t *testing.T) {
 		}
 	})
 	hc := &http.Client{Transport: stall, Timeout: 50 * time.Millisecond}
-	c := newTestClient(t, testBase, padapi.WithHTTPClient(hc), noRetry)
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(hc), noRetry)
 	start := time.Now()
 	_, err := c.Quota.Get(context.Background())
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
@@ -151,11 +151,6 @@ func TestHTTPClientTimeout(t *testing.T) {
 		t.Errorf("error %v is not a timeout", err)
 	}
 }
-
-// roundTripFunc is an http.RoundTripper made of a function.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
 	mt := httpmock.NewMockTransport()
@@ -184,7 +179,7 @@ func TestBaseURLPathPrefix(t *testing.T) {
 				_, _ = w.Write([]byte(okQuota))
 			}))
 			defer srv.Close()
-			c := newTestClient(t, srv.URL+suffix)
+			c := newTestClient(t, srv.URL+suffix, testKey)
 			if _, err := c.Quota.Get(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +305,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 		"caller http.Client": {padapi.WithHTTPClient(&http.Client{})},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := newTestClient(t, first.URL, opts...)
+			c := newTestClient(t, first.URL, testKey, opts...)
 			for _, call := range []func() error{
 				func() error { _, err := c.Quota.Get(context.Background()); return err },
 				func() error { _, err := createPad(c); return err },
@@ -348,7 +343,7 @@ func TestResponseBodyCap(t *testing.T) {
 		}))
 		defer srv.Close()
 		for _, limit := range []int64{size, size - 1, 1} {
-			c := newTestClient(t, srv.URL, padapi.WithMaxResponseBytes(limit))
+			c := newTestClient(t, srv.URL, testKey, padapi.WithMaxResponseBytes(limit))
 			_, err := c.Quota.Get(context.Background())
 			if limit >= size {
 				if err != nil {
@@ -524,7 +519,8 @@ func TestDoAPIErrorAndRefusals(t *testing.T) {
 
 func TestDoStatusNotOK(t *testing.T) {
 	t.Parallel()
-	c := serveBody(t, []byte(`{"status":"ERROR","message":"no"}`), noRetry)
+	c, mux := setup(t, noRetry)
+	handle(mux, gwPrefix+"/", http.StatusOK, []byte(`{"status":"ERROR","message":"no"}`))
 	err := c.Do(context.Background(), http.MethodGet, "/api/quota", nil, nil)
 	var ae *padapi.APIError
 	if !errors.As(err, &ae) || !strings.Contains(ae.Message, "no") {
@@ -573,7 +569,7 @@ func TestResourceHygiene(t *testing.T) {
 		}
 	}
 	srv.Start()
-	c := newTestClient(t, srv.URL, padapi.WithRetry(2, time.Millisecond, 2*time.Millisecond), padapi.WithMaxResponseBytes(4<<10))
+	c := newTestClient(t, srv.URL, testKey, padapi.WithRetry(2, time.Millisecond, 2*time.Millisecond), padapi.WithMaxResponseBytes(4<<10))
 
 	paths := []string{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "404", "503", "decode", "large"}
 	var stalled, failed atomic.Int32
@@ -640,7 +636,8 @@ func TestBaseURLEndingInAPIRefused(t *testing.T) {
 
 // Every call refused before sending is ErrInvalidArgument and sends nothing.
 func TestInvalidArgumentsSendNothing(t *testing.T) {
-	c, n := countingClient(t)
+	c, mux := setup(t, noRetry)
+	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	var nilCtx context.Context
 	ctx := context.Background()
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -10,9 +10,9 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// epModel is a testdata file, the model it decodes into, and what the model
+// model is a testdata file, the model it decodes into, and what the model
 // must marshal to.
-type epModel struct {
+type model struct {
 	file string
 	new  func() any // a pointer to a zero model
 	want any
@@ -22,9 +22,9 @@ type epModel struct {
 	absent []string
 }
 
-var epModels = []epModel{
+var documentedModels = []model{
 	{
-		file: "pad_documented.json", new: func() any { return new(padapi.Pad) }, want: epPadDocumented(),
+		file: "pad_documented.json", new: func() any { return new(padapi.Pad) }, want: padDocumented(),
 		wire: map[string]string{
 			"id":       `"DM32JWG2"`,
 			"ended_at": `"2014-11-14T03:32:45Z"`,
@@ -37,7 +37,7 @@ var epModels = []epModel{
 		absent: []string{"status", "events_url", "state", "team"},
 	},
 	{
-		file: "pad_live.json", new: func() any { return new(padapi.Pad) }, want: epPadLive(),
+		file: "pad_live.json", new: func() any { return new(padapi.Pad) }, want: padLive(),
 		wire: map[string]string{
 			"events":                `"https://app.coderpad.io/api/pads/K3P9ZR2A/events"`,
 			"ended_at":              `null`,
@@ -49,27 +49,27 @@ var epModels = []epModel{
 		absent: []string{"status", "events_url"},
 	},
 	{
-		file: "pad_edge.json", new: func() any { return new(padapi.Pad) }, want: epPadEdge(),
+		file: "pad_edge.json", new: func() any { return new(padapi.Pad) }, want: padEdge(),
 		wire:   map[string]string{"ended_at": `null`, "language": `"zig-0.14"`},
 		absent: []string{"x_future_field", "ai_assist_enabled"},
 	},
 	{
-		file: "question_live.json", new: func() any { return new(padapi.Question) }, want: epQuestionLive(),
+		file: "question_live.json", new: func() any { return new(padapi.Question) }, want: questionLive(),
 		wire:   map[string]string{"id": `1234`, "test_cases": `[{"id":1,"arguments":["15"],"return_value":"FizzBuzz","visible":true},{"id":2,"arguments":["3"],"return_value":"Fizz","visible":false}]`},
 		absent: []string{"status"},
 	},
 	{
-		file: "organization_documented.json", new: func() any { return new(padapi.Organization) }, want: epOrganizationDocumented(),
+		file: "organization_documented.json", new: func() any { return new(padapi.Organization) }, want: organizationDocumented(),
 		wire:   map[string]string{"organization_default_language": `"python3"`},
 		absent: []string{"default_language", "status"},
 	},
 	{
-		file: "organization_live.json", new: func() any { return new(padapi.Organization) }, want: epOrganizationLive(),
+		file: "organization_live.json", new: func() any { return new(padapi.Organization) }, want: organizationLive(),
 		wire:   map[string]string{"id": `901`, "organization_default_language": `"go"`},
 		absent: []string{"default_language"},
 	},
 	{
-		file: "stats.json", new: func() any { return new(padapi.OrganizationStats) }, want: epStats(),
+		file: "stats.json", new: func() any { return new(padapi.OrganizationStats) }, want: stats(),
 		wire: map[string]string{"start_time": `"2024-01-01T00:00:00-08:00"`, "pads_created": `12`},
 	},
 }
@@ -77,7 +77,7 @@ var epModels = []epModel{
 // Models decode from the service's JSON with plain json.Unmarshal, in every
 // shape the service sends.
 func TestModelsDecode(t *testing.T) {
-	for _, m := range append(epModels, ltModels...) {
+	for _, m := range append(documentedModels, liveModels...) {
 		t.Run(m.file, func(t *testing.T) {
 			got := m.new()
 			if err := padapi.UnmarshalForTest(fixture(t, m.file), got); err != nil {
@@ -93,7 +93,7 @@ func TestModelsDecode(t *testing.T) {
 // A decoded model marshals to the service's live shape and decodes back to
 // an equal value, so callers can cache responses with the same types.
 func TestModelsRoundTrip(t *testing.T) {
-	for _, m := range append(epModels, ltModels...) {
+	for _, m := range append(documentedModels, liveModels...) {
 		t.Run(m.file, func(t *testing.T) {
 			decoded := m.new()
 			if err := padapi.UnmarshalForTest(fixture(t, m.file), decoded); err != nil {
@@ -130,16 +130,16 @@ func TestModelsRoundTrip(t *testing.T) {
 	}
 }
 
-// ltModels are the live-shape testdata files, which TestModelsDecode and
+// liveModels are the live-shape testdata files, which TestModelsDecode and
 // TestModelsRoundTrip check with the documented ones.
-var ltModels = []epModel{
+var liveModels = []model{
 	{
-		file: "environment_live.json", new: func() any { return new(padapi.PadEnvironment) }, want: ltEnvironmentLive(),
+		file: "environment_live.json", new: func() any { return new(padapi.PadEnvironment) }, want: environmentLive(),
 		wire: map[string]string{
 			"id": `98765`, "pad_id": `4321`, "question_id": `1234`, "example_question_id": `null`,
 			"created_at": `"2024-03-05T10:15:30.123Z"`, "updated_at": `"2024-03-05T11:02:10.987+01:00"`,
 			"file_contents": `[` +
-				`{"path":"main.py","contents":` + ltJSON(ltMainPy) + `,"history":"https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json"},` +
+				`{"path":"main.py","contents":` + jsonString(mainPy) + `,"history":"https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json"},` +
 				`{"path":"notes/empty.txt","contents":"","history":""},` +
 				`{"path":"assets/logo.png","contents":"iVBORw0KGgo=","history":"","binary":true},` +
 				`{"path":"README.md","contents":"# Task\n","history":"https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/readme.json"}]`,
@@ -147,12 +147,12 @@ var ltModels = []epModel{
 		absent: []string{"status"},
 	},
 	{
-		file: "environment_string_ids.json", new: func() any { return new(padapi.PadEnvironment) }, want: ltEnvironmentStringIDs(),
+		file: "environment_string_ids.json", new: func() any { return new(padapi.PadEnvironment) }, want: environmentStringIDs(),
 		wire:   map[string]string{"id": `98766`, "pad_id": `4321`, "question_id": `null`, "example_question_id": `77`, "file_contents": `[]`},
 		absent: []string{"status"},
 	},
 	{
-		file: "pad_notifications.json", new: func() any { return new(padapi.Pad) }, want: ltPadNotifications(),
+		file: "pad_notifications.json", new: func() any { return new(padapi.Pad) }, want: padNotifications(),
 		wire: map[string]string{
 			"pad_interviewer_notifications": `[` +
 				`{"id":31,"title":"Possible AI assistance","message":"A large paste was detected at 10:32.","priority":"high","request_id":"req_7f3a","auto_dismissed":false,"dismissed_at":"2024-03-05T10:35:00-05:00","useful":true,"created_at":"2024-03-05T10:32:00Z","updated_at":"2024-03-05T15:35:00Z"},` +
@@ -163,7 +163,7 @@ var ltModels = []epModel{
 		absent: []string{"status", "team"},
 	},
 	{
-		file: "question_ai_db.json", new: func() any { return new(padapi.Question) }, want: ltQuestionAIDB(),
+		file: "question_ai_db.json", new: func() any { return new(padapi.Question) }, want: questionAIDB(),
 		wire: map[string]string{
 			"ai_assist_custom_system_prompt": `"Never write the query for the candidate."`,
 			"custom_database": `{"id":12,"title":"Orders","description":"","language":"postgresql",` +
@@ -176,18 +176,18 @@ var ltModels = []epModel{
 		absent: []string{"status"},
 	},
 	{
-		file: "history_live.json", new: func() any { return new(padapi.History) }, want: ltHistoryLive(),
+		file: "history_live.json", new: func() any { return new(padapi.History) }, want: historyLive(),
 		wire: map[string]string{
 			"-NsQ1": `{"a":"-Ns0candidate","o":["def greet():\n    return 'hi 👋'\n"],"t":1709633730000}`,
 			"-NsQ2": `{"a":"-Ns0candidate","o":[28,-2,"there",2],"t":1709633790000}`,
 			"-NsQ3": `{"a":"-Ns1interviewer","o":[35,"print(greet())\n"],"t":1709633790000}`,
-			"-NsQ4": `{"a":"-Ns0candidate","o":[13,` + ltJSON("    # 你好, cafe\u0301 🎉\n") + `,37],"t":1709633850000.5}`,
+			"-NsQ4": `{"a":"-Ns0candidate","o":[13,` + jsonString("    # 你好, cafe\u0301 🎉\n") + `,37],"t":1709633850000.5}`,
 		},
 	},
 }
 
-// ltJSON is s as a JSON string, as json.Marshal writes it.
-func ltJSON(s string) string {
+// jsonString is s as a JSON string, as json.Marshal writes it.
+func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }

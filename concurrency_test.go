@@ -118,7 +118,7 @@ func TestConnectionPoolBounded(t *testing.T) {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, srv.URL, testKey)
 
 	errs := make(chan error, calls)
 	spread(calls, calls, func(_, _ int) {

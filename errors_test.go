@@ -259,7 +259,8 @@ func TestAPIErrorText(t *testing.T) {
 // way fmt shows it.
 func TestAPIErrorBodyPrintsAsText(t *testing.T) {
 	t.Parallel()
-	c := serveBody(t, []byte(`{"status":"ERROR","message":"no"}`), noRetry)
+	c, mux := setup(t, noRetry)
+	handle(mux, gwPrefix+"/", http.StatusOK, []byte(`{"status":"ERROR","message":"no"}`))
 	_, err := c.Quota.Get(context.Background())
 	var apiErr *padapi.APIError
 	if !errors.As(err, &apiErr) {

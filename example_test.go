@@ -16,9 +16,9 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// epFakeService stands in for https://app.coderpad.io in the examples: a
+// fakeService stands in for https://app.coderpad.io in the examples: a
 // loopback server answering each endpoint with fixed JSON.
-func epFakeService() *httptest.Server {
+func fakeService() *httptest.Server {
 	mux := http.NewServeMux()
 	for pattern, body := range map[string]string{
 		"GET /api/quota": `{"status":"OK","pads_used":33,"pads_remaining":87,"monthly_pad_limit":120,
@@ -74,7 +74,7 @@ func ExampleNewClient() {
 }
 
 func ExampleQuotaService_Get() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -103,7 +103,7 @@ func ExampleQuotaService_Get() {
 }
 
 func ExamplePadsService_Create() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -135,7 +135,7 @@ func ExamplePadsService_Create() {
 }
 
 func ExamplePadsService_All() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -157,7 +157,7 @@ func ExamplePadsService_All() {
 }
 
 func ExampleQuestionsService_Create() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -179,7 +179,7 @@ func ExampleQuestionsService_Create() {
 }
 
 func ExampleQuestionsService_All() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {

@@ -32,41 +32,41 @@ import (
 	"golang.org/x/net/http2/hpack"
 )
 
-// rlCounter counts the response body bytes a client reads, to prove that it
+// counter counts the response body bytes a client reads, to prove that it
 // stops reading a body it does not want.
-type rlCounter struct {
+type counter struct {
 	base *http.Transport
 	read atomic.Int64
 }
 
-func rlNewCounter(t *testing.T) *rlCounter {
-	c := &rlCounter{base: &http.Transport{}}
+func newCounter(t *testing.T) *counter {
+	c := &counter{base: &http.Transport{}}
 	t.Cleanup(c.base.CloseIdleConnections)
 	return c
 }
 
-func (c *rlCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := c.base.RoundTrip(r)
 	if resp != nil {
-		resp.Body = &rlCountingBody{ReadCloser: resp.Body, n: &c.read}
+		resp.Body = &countingBody{ReadCloser: resp.Body, n: &c.read}
 	}
 	return resp, err
 }
 
-type rlCountingBody struct {
+type countingBody struct {
 	io.ReadCloser
 	n *atomic.Int64
 }
 
-func (b *rlCountingBody) Read(p []byte) (int, error) {
+func (b *countingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.n.Add(int64(n))
 	return n, err
 }
 
-// rlAllocated returns the bytes the process allocated on the heap, on
+// allocated returns the bytes the process allocated on the heap, on
 // average, in each of runs calls of f.
-func rlAllocated(runs int, f func()) uint64 {
+func allocated(runs int, f func()) uint64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -77,9 +77,9 @@ func rlAllocated(runs int, f func()) uint64 {
 	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }
 
-// rlBigServer answers every request with status and size bytes of body, with
+// bigServer answers every request with status and size bytes of body, with
 // a Content-Length or chunked.
-func rlBigServer(t *testing.T, status int, body []byte, withLength bool) *httptest.Server {
+func bigServer(t *testing.T, status int, body []byte, withLength bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		if withLength {
 			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
@@ -98,12 +98,12 @@ func TestHostileHugeErrorBody(t *testing.T) {
 	body := append([]byte("<html>"), bytes.Repeat([]byte("x"), 10<<20)...)
 	for _, withLength := range []bool{true, false} {
 		t.Run("Content-Length "+strconv.FormatBool(withLength), func(t *testing.T) {
-			srv := rlBigServer(t, http.StatusBadGateway, body, withLength)
-			counter := rlNewCounter(t)
-			c := newTestClient(t, srv.URL, noRetry, padapi.WithHTTPClient(&http.Client{Transport: counter}))
+			srv := bigServer(t, http.StatusBadGateway, body, withLength)
+			counter := newCounter(t)
+			c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: counter}))
 			var callErr error
 			const runs = 5
-			allocated := rlAllocated(runs, func() { _, callErr = c.Quota.Get(context.Background()) })
+			allocated := allocated(runs, func() { _, callErr = c.Quota.Get(context.Background()) })
 			read := counter.read.Load() / runs
 			t.Logf("10 MiB error body: %d bytes read and %d bytes allocated per call", read, allocated)
 
@@ -147,12 +147,12 @@ func TestHostileSuccessOverCap(t *testing.T) {
 		{false, limit + 512<<10, 10 * limit},
 	} {
 		t.Run("Content-Length "+strconv.FormatBool(tt.withLength), func(t *testing.T) {
-			srv := rlBigServer(t, http.StatusOK, body, tt.withLength)
-			counter := rlNewCounter(t)
-			c := newTestClient(t, srv.URL, padapi.WithMaxResponseBytes(limit), padapi.WithHTTPClient(&http.Client{Transport: counter}))
+			srv := bigServer(t, http.StatusOK, body, tt.withLength)
+			counter := newCounter(t)
+			c := newTestClient(t, srv.URL, testKey, padapi.WithMaxResponseBytes(limit), padapi.WithHTTPClient(&http.Client{Transport: counter}))
 			var callErr error
 			const runs = 3
-			allocated := rlAllocated(runs, func() { _, callErr = c.Pads.List(context.Background(), nil) })
+			allocated := allocated(runs, func() { _, callErr = c.Pads.List(context.Background(), nil) })
 			read := counter.read.Load() / runs
 			t.Logf("10 MiB success body, cap 256 KiB: %d bytes read and %d bytes allocated per call", read, allocated)
 
@@ -173,8 +173,8 @@ func TestHostileSuccessOverCap(t *testing.T) {
 	}
 }
 
-// rlCallKinds are a read and a create, the two ways a call can end.
-var rlCallKinds = []struct {
+// callKinds are a read and a create, the two ways a call can end.
+var callKinds = []struct {
 	name string
 	call func(context.Context, *padapi.Client) error
 }{
@@ -185,31 +185,31 @@ var rlCallKinds = []struct {
 	}},
 }
 
-// rlStall is how long the stalling servers below stay silent before they
+// stall is how long the stalling servers below stay silent before they
 // give up on the request: a client that waits for the server rather than
 // for its caller's deadline is late by about that much, every time, and the
 // test still ends.
-const rlStall = 2 * time.Second
+const stall = 2 * time.Second
 
-// rlDeadlineAttempts is how many times rlCheckDeadline may measure a call
+// deadlineAttempts is how many times checkDeadline may measure a call
 // against the 50 ms bound. The bound holds when one attempt keeps it: a
 // client that waits for the server, or for anything but the deadline, is
 // late on every attempt, while a scheduler busy with other test binaries
 // (one CI run saw 396 ms) delays one attempt, not three in a row.
-const rlDeadlineAttempts = 3
+const deadlineAttempts = 3
 
-// rlCheckDeadline calls each kind of call against url with a 100 ms
+// checkDeadline calls each kind of call against url with a 100 ms
 // deadline and wants DeadlineExceeded within 50 ms of it, in the best of up
-// to rlDeadlineAttempts attempts; every attempt must end with
+// to deadlineAttempts attempts; every attempt must end with
 // DeadlineExceeded, and a create must also say its outcome is unknown, since
 // the request was sent.
-func rlCheckDeadline(t *testing.T, url string) {
+func checkDeadline(t *testing.T, url string) {
 	t.Helper()
 	const deadline, bound = 100 * time.Millisecond, 50 * time.Millisecond
-	c := newTestClient(t, url, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
-	for _, kind := range rlCallKinds {
+	c := newTestClient(t, url, testKey, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
+	for _, kind := range callKinds {
 		var lates []time.Duration
-		for len(lates) < rlDeadlineAttempts && (len(lates) == 0 || slices.Min(lates) > bound) {
+		for len(lates) < deadlineAttempts && (len(lates) == 0 || slices.Min(lates) > bound) {
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			at, _ := ctx.Deadline()
 			err := kind.call(ctx, c)
@@ -261,12 +261,12 @@ func TestHostileStalledBody(t *testing.T) {
 				select {
 				case <-r.Context().Done():
 				case <-release:
-				case <-time.After(rlStall):
+				case <-time.After(stall):
 				}
 			}))
 			defer srv.Close()
 			defer close(release)
-			rlCheckDeadline(t, srv.URL)
+			checkDeadline(t, srv.URL)
 		})
 	}
 }
@@ -293,7 +293,7 @@ func TestHostileSilentServer(t *testing.T) {
 				defer wg.Done()
 				select {
 				case <-stop:
-				case <-time.After(rlStall):
+				case <-time.After(stall):
 				}
 				conn.Close()
 			}()
@@ -304,13 +304,13 @@ func TestHostileSilentServer(t *testing.T) {
 		close(stop)
 		wg.Wait()
 	}()
-	rlCheckDeadline(t, "http://"+l.Addr().String())
+	checkDeadline(t, "http://"+l.Addr().String())
 }
 
-// rlRawServer answers every request on a bare TCP listener with the bytes
+// rawServer answers every request on a bare TCP listener with the bytes
 // of response, then closes the connection: for answers net/http would not
 // write, such as a body shorter than its Content-Length.
-func rlRawServer(t *testing.T, response string) string {
+func rawServer(t *testing.T, response string) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -348,9 +348,9 @@ func rlRawServer(t *testing.T, response string) string {
 // TestHostileTruncatedBody: the body ends (the connection closes) before its
 // Content-Length. The error says so; a create's outcome is unknown.
 func TestHostileTruncatedBody(t *testing.T) {
-	url := rlRawServer(t, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+`{"status":"OK","pads_used":1`)
-	c := newTestClient(t, url, noRetry)
-	for _, kind := range rlCallKinds {
+	url := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+`{"status":"OK","pads_used":1`)
+	c := newTestClient(t, url, testKey, noRetry)
+	for _, kind := range callKinds {
 		err := kind.call(context.Background(), c)
 		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "unexpected EOF") {
 			t.Errorf("%s: error = %v, want io.ErrUnexpectedEOF", kind.name, err)
@@ -426,8 +426,8 @@ func TestHostileBodies(t *testing.T) {
 	}
 }
 
-// rlPlainEvent mirrors some fields of padapi.PadEvent without its decoder.
-type rlPlainEvent struct {
+// plainEvent mirrors some fields of padapi.PadEvent without its decoder.
+type plainEvent struct {
 	Message  string `json:"message"`
 	Kind     string `json:"kind"`
 	UserName string `json:"user_name"`
@@ -445,7 +445,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 	type plain struct {
 		ID     string
 		Title  string
-		Events []rlPlainEvent
+		Events []plainEvent
 	}
 	for name, body := range map[string]string{
 		"deep unknown field": `{"status":"OK",` + pad + `,"title":"t","x":` + strings.Repeat(`{"a":[`, 4000) + strings.Repeat(`]}`, 4000) + `}`,
@@ -463,7 +463,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 			}
 			mirror := plain{ID: string(got.ID), Title: got.Title}
 			for _, e := range got.Events {
-				mirror.Events = append(mirror.Events, rlPlainEvent{e.Message, e.Kind, e.UserName})
+				mirror.Events = append(mirror.Events, plainEvent{e.Message, e.Kind, e.UserName})
 			}
 			if diff := cmp.Diff(want, mirror); diff != "" {
 				t.Errorf("pipeline and encoding/json differ (-encoding/json +pipeline):\n%s", diff)
@@ -532,7 +532,7 @@ func TestHostileTruncatedBodyRetried(t *testing.T) {
 		_ = buf.Flush()
 	}))
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL, padapi.WithRetry(2, time.Millisecond, time.Millisecond))
+	c := newTestClient(t, srv.URL, testKey, padapi.WithRetry(2, time.Millisecond, time.Millisecond))
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Errorf("GET with a cut-off first body: %v, want success after a retry", err)
 	}
@@ -580,7 +580,7 @@ func TestKeyNeverLeaksThroughJSONEscapes(t *testing.T) {
 			t.Cleanup(srv.Close)
 			var logs bytes.Buffer
 			for _, h := range []slog.Handler{slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}), slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})} {
-				c := newKeyClient(t, srv.URL, key, noRetry, padapi.WithLogger(slog.New(h)))
+				c := newTestClient(t, srv.URL, key, noRetry, padapi.WithLogger(slog.New(h)))
 				_, err := c.Quota.Get(context.Background())
 				var apiErr *padapi.APIError
 				if !errors.As(err, &apiErr) {
@@ -618,11 +618,11 @@ func unescapeJSON(s string) string {
 func TestCreateNeverReplayable(t *testing.T) {
 	t.Parallel()
 	var seen []string
-	spy := roundTrip(func(r *http.Request) (*http.Response, error) {
+	spy := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		seen = append(seen, fmt.Sprintf("GetBody=%v NoBody=%v", r.GetBody != nil, r.Body == nil || r.Body == http.NoBody))
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("refused")}
 	})
-	c := newTestClient(t, testBase, fastRetry, padapi.WithHTTPClient(&http.Client{Transport: spy}))
+	c := newTestClient(t, testBase, testKey, fastRetry, padapi.WithHTTPClient(&http.Client{Transport: spy}))
 	for _, params := range []*padapi.PadCreateParams{nil, {Title: padapi.Ptr("t")}} {
 		seen = nil
 		_, _ = c.Pads.Create(context.Background(), params)
@@ -636,10 +636,6 @@ func TestCreateNeverReplayable(t *testing.T) {
 		}
 	}
 }
-
-type roundTrip func(*http.Request) (*http.Response, error)
-
-func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // An HTTP/2 server that reads a whole create and then resets the stream
 // with PROTOCOL_ERROR (after which net/http retries a request it can
@@ -659,7 +655,7 @@ func TestCreateNotResentAfterHTTP2Reset(t *testing.T) {
 		"ForceAttemptHTTP2": {padapi.WithHTTPClient(&http.Client{Transport: &http.Transport{ForceAttemptHTTP2: true, TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}})},
 	} {
 		posts.Store(0)
-		c := newTestClient(t, "https://"+addr, append([]padapi.Option{fastRetry, padapi.WithInsecureHTTP()}, opts...)...)
+		c := newTestClient(t, "https://"+addr, testKey, append([]padapi.Option{fastRetry, padapi.WithInsecureHTTP()}, opts...)...)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("once")})
 		cancel()
@@ -765,7 +761,7 @@ func TestSwitchingProtocolsThenSilence(t *testing.T) {
 		_ = conn.Close()
 	}))
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL, fastRetry)
+	c := newTestClient(t, srv.URL, testKey, fastRetry)
 	for name, call := range map[string]func(context.Context) error{
 		"read":   func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err },
 		"create": func(ctx context.Context) error { _, err := c.Pads.Create(ctx, nil); return err },
@@ -816,7 +812,7 @@ func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
 		respond(w, http.StatusOK, []byte(okQuota))
 	}))
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL, noRetry)
+	c := newTestClient(t, srv.URL, testKey, noRetry)
 	for range 4 {
 		go func() { _, _ = c.Pads.Get(context.Background(), "SLOW") }()
 	}
@@ -852,7 +848,7 @@ func TestAllBoundedByTotal(t *testing.T) {
 	t.Cleanup(srv.Close)
 	for _, window := range []int{1, 4} {
 		requests.Store(0)
-		c := newTestClient(t, srv.URL, noRetry, padapi.WithConcurrentPages(window))
+		c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithConcurrentPages(window))
 		var items int
 		var last error
 		for _, err := range c.Pads.All(context.Background(), nil) {

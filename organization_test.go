@@ -17,9 +17,9 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// epOrganizationDocumented is testdata/organization_documented.json, whose
+// organizationDocumented is testdata/organization_documented.json, whose
 // default language comes as default_language.
-func epOrganizationDocumented() *padapi.Organization {
+func organizationDocumented() *padapi.Organization {
 	return &padapi.Organization{
 		Name:      "Example Corp",
 		UserCount: 2,
@@ -31,9 +31,9 @@ func epOrganizationDocumented() *padapi.Organization {
 	}
 }
 
-// epOrganizationLive is testdata/organization_live.json, whose default
+// organizationLive is testdata/organization_live.json, whose default
 // language comes as organization_default_language, with the live-only fields.
-func epOrganizationLive() *padapi.Organization {
+func organizationLive() *padapi.Organization {
 	return &padapi.Organization{
 		ID:        "901",
 		Name:      "Example Corp",
@@ -54,10 +54,10 @@ func epOrganizationLive() *padapi.Organization {
 	}
 }
 
-// epStats is testdata/stats.json.
-func epStats() *padapi.OrganizationStats {
+// stats is testdata/stats.json.
+func stats() *padapi.OrganizationStats {
 	return &padapi.OrganizationStats{
-		StartTime:   time.Date(2024, 1, 1, 0, 0, 0, 0, epOffset(-8, 0)),
+		StartTime:   time.Date(2024, 1, 1, 0, 0, 0, 0, offset(-8, 0)),
 		EndTime:     time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC),
 		PadsCreated: 12,
 		Users: []padapi.UserStats{
@@ -73,19 +73,19 @@ func TestOrganizationEndpoints(t *testing.T) {
 			name:   "Get documented shape",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.Get(ctx) },
 			method: "GET", path: "/gw/api/organization",
-			file: "organization_documented.json", want: epOrganizationDocumented(),
+			file: "organization_documented.json", want: organizationDocumented(),
 		},
 		{
 			name:   "Get live shape",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.Get(ctx) },
 			method: "GET", path: "/gw/api/organization",
-			file: "organization_live.json", want: epOrganizationLive(),
+			file: "organization_live.json", want: organizationLive(),
 		},
 		{
 			name:   "Stats with nil options",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.Stats(ctx, nil) },
 			method: "GET", path: "/gw/api/organization/stats",
-			file: "stats.json", want: epStats(),
+			file: "stats.json", want: stats(),
 		},
 		{
 			name: "Stats with zero options",
@@ -93,19 +93,19 @@ func TestOrganizationEndpoints(t *testing.T) {
 				return c.Organization.Stats(ctx, &padapi.StatsOptions{})
 			},
 			method: "GET", path: "/gw/api/organization/stats",
-			file: "stats.json", want: epStats(),
+			file: "stats.json", want: stats(),
 		},
 		{
 			name: "Stats with a window",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
 				return c.Organization.Stats(ctx, &padapi.StatsOptions{
-					Start: time.Date(2024, 1, 1, 0, 0, 0, 0, epOffset(-8, 0)),
+					Start: time.Date(2024, 1, 1, 0, 0, 0, 0, offset(-8, 0)),
 					End:   time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC),
 				})
 			},
 			method: "GET", path: "/gw/api/organization/stats",
 			query: url.Values{"start_time": {"2024-01-01T00:00:00-08:00"}, "end_time": {"2024-01-08T00:00:00Z"}},
-			file:  "stats.json", want: epStats(),
+			file:  "stats.json", want: stats(),
 		},
 		{
 			name: "Stats with a window to the millisecond",
@@ -117,13 +117,13 @@ func TestOrganizationEndpoints(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/organization/stats",
 			query: url.Values{"start_time": {"2024-01-01T00:00:00.25Z"}, "end_time": {"2024-01-08T00:00:00.9Z"}},
-			file:  "stats.json", want: epStats(),
+			file:  "stats.json", want: stats(),
 		},
 		{
 			name:   "Pads",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.ListPads(ctx, nil) },
 			method: "GET", path: "/gw/api/organization/pads",
-			file: "pads_page1.json", want: epPadsPage1(),
+			file: "pads_page1.json", want: padsPage1(),
 		},
 		{
 			name: "Pads sorted page",
@@ -132,7 +132,7 @@ func TestOrganizationEndpoints(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/organization/pads",
 			query: url.Values{"sort": {"updated_at,desc"}, "page": {"2"}},
-			file:  "pads_last.json", want: epPadsLast(),
+			file:  "pads_last.json", want: padsLast(),
 		},
 		{
 			name: "Questions",
@@ -140,7 +140,7 @@ func TestOrganizationEndpoints(t *testing.T) {
 				return c.Organization.ListQuestions(ctx, nil)
 			},
 			method: "GET", path: "/gw/api/organization/questions",
-			file: "questions_list.json", want: epQuestionsList(),
+			file: "questions_list.json", want: questionsList(),
 		},
 		{
 			name: "Questions sorted",
@@ -149,7 +149,7 @@ func TestOrganizationEndpoints(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/organization/questions",
 			query: url.Values{"sort": {"created_at,desc"}},
-			file:  "questions_list.json", want: epQuestionsList(),
+			file:  "questions_list.json", want: questionsList(),
 		},
 	})
 }
@@ -164,7 +164,8 @@ func TestOrganizationStatsInvalidWindow(t *testing.T) {
 		"end before start": {Start: t1, End: t0},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c, n := countingClient(t)
+			c, mux := setup(t, noRetry)
+			n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 			if _, err := c.Organization.Stats(context.Background(), opts); err == nil {
 				t.Errorf("Stats(%+v): no error", opts)
 			}
@@ -265,7 +266,7 @@ func TestUsersLiveShapes(t *testing.T) {
 			name:   "Users",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.ListUsers(ctx, nil) },
 			method: "GET", path: "/gw/api/organization/users",
-			file: "users_all.json", want: ltUsersAll(),
+			file: "users_all.json", want: usersAll(),
 		},
 		{
 			name: "Users with empty options",
@@ -273,7 +274,7 @@ func TestUsersLiveShapes(t *testing.T) {
 				return c.Organization.ListUsers(ctx, &padapi.OrganizationUserListOptions{})
 			},
 			method: "GET", path: "/gw/api/organization/users",
-			file: "users_all.json", want: ltUsersAll(),
+			file: "users_all.json", want: usersAll(),
 		},
 		{
 			name: "Users by email",
@@ -282,13 +283,13 @@ func TestUsersLiveShapes(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/organization/users",
 			query: url.Values{"email": {"sam+pads@example.com"}},
-			file:  "users_one.json", want: ltUsersOne(),
+			file:  "users_one.json", want: usersOne(),
 		},
 	})
 }
 
-// ltUsersAll and ltUsersOne are testdata/users_all.json and users_one.json.
-func ltUsersAll() []padapi.OrganizationUser {
+// usersAll and usersOne are testdata/users_all.json and users_one.json.
+func usersAll() []padapi.OrganizationUser {
 	return []padapi.OrganizationUser{
 		{Email: "vincent@example.com", Name: "Vincent Woo", Teams: []string{"Platform", "Hiring"}},
 		{Email: "jane@example.com", Name: "Jane Doe", Teams: []string{}},
@@ -296,6 +297,6 @@ func ltUsersAll() []padapi.OrganizationUser {
 	}
 }
 
-func ltUsersOne() []padapi.OrganizationUser {
+func usersOne() []padapi.OrganizationUser {
 	return []padapi.OrganizationUser{{Email: "sam+pads@example.com", Name: "Sam", Teams: []string{"Hiring"}}}
 }

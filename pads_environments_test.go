@@ -105,7 +105,8 @@ func TestEnvironmentIDsFromPad(t *testing.T) {
 
 // An unknown environment is ErrNotFound; a refused ID sends nothing.
 func TestEnvironmentErrors(t *testing.T) {
-	c, n := fixedClient(t, "GET /gw/api/pad_environments/404", http.StatusNotFound, "error_pad_not_found.json", fastRetry)
+	c, mux := setup(t, fastRetry)
+	n := handle(mux, "GET /gw/api/pad_environments/404", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	if _, err := c.Pads.Environment(context.Background(), "404"); !errors.Is(err, padapi.ErrNotFound) {
 		t.Errorf("error %v, want ErrNotFound", err)
 	}
@@ -113,7 +114,8 @@ func TestEnvironmentErrors(t *testing.T) {
 		t.Errorf("%d requests for a 404, want 1", got)
 	}
 
-	c, n = countingClient(t)
+	c, mux = setup(t, noRetry)
+	n = handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		if _, err := c.Pads.Environment(context.Background(), id); !errors.Is(err, padapi.ErrInvalidArgument) {
 			t.Errorf("Environment(%q): %v, want ErrInvalidArgument", id, err)
@@ -134,7 +136,7 @@ func TestEnvironmentRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(ltEnvironmentLive(), got); diff != "" {
+	if diff := cmp.Diff(environmentLive(), got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 	if n := mt.GetTotalCallCount(); n != 2 {
@@ -150,49 +152,49 @@ func TestEnvironmentLiveShapes(t *testing.T) {
 			name:   "Environment with integer IDs",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "98765") },
 			method: "GET", path: "/gw/api/pad_environments/98765",
-			file: "environment_live.json", want: ltEnvironmentLive(),
+			file: "environment_live.json", want: environmentLive(),
 		},
 		{
 			name:   "Environment with string IDs",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "98766") },
 			method: "GET", path: "/gw/api/pad_environments/98766",
-			file: "environment_string_ids.json", want: ltEnvironmentStringIDs(),
+			file: "environment_string_ids.json", want: environmentStringIDs(),
 		},
 		{
 			name:   "Environment ID that needs escaping",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "../pads/X") },
 			method: "GET", path: "/gw/api/pad_environments/..%2Fpads%2FX",
-			file: "environment_live.json", want: ltEnvironmentLive(),
+			file: "environment_live.json", want: environmentLive(),
 		},
 	})
 }
 
-// ltMainPy is the final text of main.py in testdata/environment_live.json,
+// mainPy is the final text of main.py in testdata/environment_live.json,
 // which testdata/history_live.json replays to.
-const ltMainPy = "def greet():\n    # 你好, cafe\u0301 🎉\n    return 'hi there'\nprint(greet())\n"
+const mainPy = "def greet():\n    # 你好, cafe\u0301 🎉\n    return 'hi there'\nprint(greet())\n"
 
-// ltEnvironmentLive is testdata/environment_live.json: integer IDs, a null
+// environmentLive is testdata/environment_live.json: integer IDs, a null
 // question, null contents and history, a binary file.
-func ltEnvironmentLive() *padapi.PadEnvironment {
+func environmentLive() *padapi.PadEnvironment {
 	return &padapi.PadEnvironment{
 		ID:         "98765",
 		PadID:      "4321",
 		QuestionID: padapi.Ptr[padapi.ID]("1234"),
 		Language:   "python3",
 		Files: []padapi.FileContent{
-			{Path: "main.py", Contents: ltMainPy, History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json"},
+			{Path: "main.py", Contents: mainPy, History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json"},
 			{Path: "notes/empty.txt"},
 			{Path: "assets/logo.png", Contents: "iVBORw0KGgo=", Binary: true},
 			{Path: "README.md", Contents: "# Task\n", History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/readme.json"},
 		},
 		CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC),
-		UpdatedAt: time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, ltZone(1, 0)),
+		UpdatedAt: time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, zone(1, 0)),
 	}
 }
 
-// ltEnvironmentStringIDs is testdata/environment_string_ids.json: every ID a
+// environmentStringIDs is testdata/environment_string_ids.json: every ID a
 // JSON string, no files, offsets without a colon.
-func ltEnvironmentStringIDs() *padapi.PadEnvironment {
+func environmentStringIDs() *padapi.PadEnvironment {
 	at := time.Date(2024, 3, 5, 10, 15, 30, 0, time.UTC)
 	return &padapi.PadEnvironment{
 		ID: "98766", PadID: "4321", ExampleQuestionID: padapi.Ptr[padapi.ID]("77"), Language: "go",

@@ -16,10 +16,10 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// ltEventServer serves testdata/events_page1.json for the first page of
+// eventServer serves testdata/events_page1.json for the first page of
 // pad K3P9ZR2A's events and events_last.json for page 2, and records each
 // request's query.
-func ltEventServer(t *testing.T) (*padapi.Client, func() []string) {
+func eventServer(t *testing.T) (*padapi.Client, func() []string) {
 	t.Helper()
 	c, mux := setup(t, noRetry)
 	first, last := fixture(t, "events_page1.json"), fixture(t, "events_last.json")
@@ -49,7 +49,7 @@ func ltEventServer(t *testing.T) (*padapi.Client, func() []string) {
 // AllEvents reads every page in order, asking for the next page by the
 // number and sort its next_page link names, below the client's base URL.
 func TestAllEventsPages(t *testing.T) {
-	want := append(ltEventsPage1().Items, ltEventsLast().Items...)
+	want := append(eventsPage1().Items, eventsLast().Items...)
 	for _, tc := range []struct {
 		name    string
 		opts    *padapi.PadEventListOptions
@@ -60,7 +60,7 @@ func TestAllEventsPages(t *testing.T) {
 		{"from page 2", &padapi.PadEventListOptions{Page: 2}, []string{"page=2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, queries := ltEventServer(t)
+			c, queries := eventServer(t)
 			var got []padapi.PadEvent
 			for ev, err := range c.Pads.AllEvents(context.Background(), "K3P9ZR2A", tc.opts) {
 				if err != nil {
@@ -70,7 +70,7 @@ func TestAllEventsPages(t *testing.T) {
 			}
 			wantEvents := want
 			if tc.opts != nil && tc.opts.Page == 2 {
-				wantEvents = ltEventsLast().Items
+				wantEvents = eventsLast().Items
 			}
 			if diff := cmp.Diff(wantEvents, got); diff != "" {
 				t.Errorf("events mismatch (-want +got):\n%s", diff)
@@ -84,7 +84,7 @@ func TestAllEventsPages(t *testing.T) {
 
 // A loop that stops early fetches no further page.
 func TestAllEventsStopsEarly(t *testing.T) {
-	c, queries := ltEventServer(t)
+	c, queries := eventServer(t)
 	n := 0
 	for _, err := range c.Pads.AllEvents(context.Background(), "K3P9ZR2A", nil) {
 		if err != nil {
@@ -161,7 +161,8 @@ func TestEventsPageShapes(t *testing.T) {
 // A refused pad ID sends nothing, from ListEvents or AllEvents.
 func TestEventsInvalidID(t *testing.T) {
 	for _, id := range []padapi.ID{"", ".", ".."} {
-		c, n := countingClient(t)
+		c, mux := setup(t, noRetry)
+		n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 		if _, err := c.Pads.ListEvents(context.Background(), id, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
 			t.Errorf("ListEvents(%q): %v, want ErrInvalidArgument", id, err)
 		}
@@ -183,7 +184,8 @@ func TestEventsInvalidID(t *testing.T) {
 
 // A pad that is not there is ErrNotFound, read once (a 404 is not retried).
 func TestEventsNotFound(t *testing.T) {
-	c, n := fixedClient(t, "GET /gw/api/pads/NOPE/events", http.StatusNotFound, "error_pad_not_found.json", fastRetry)
+	c, mux := setup(t, fastRetry)
+	n := handle(mux, "GET /gw/api/pads/NOPE/events", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	_, err := c.Pads.ListEvents(context.Background(), "NOPE", nil)
 	if !errors.Is(err, padapi.ErrNotFound) {
 		t.Fatalf("error %v, want ErrNotFound", err)
@@ -203,7 +205,7 @@ func TestEventsLiveShapes(t *testing.T) {
 				return c.Pads.ListEvents(ctx, "K3P9ZR2A", nil)
 			},
 			method: "GET", path: "/gw/api/pads/K3P9ZR2A/events",
-			file: "events_page1.json", want: ltEventsPage1(),
+			file: "events_page1.json", want: eventsPage1(),
 		},
 		{
 			name: "Events sorted last page",
@@ -212,7 +214,7 @@ func TestEventsLiveShapes(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/pads/K3P9ZR2A/events",
 			query: url.Values{"sort": {"created_at,asc"}, "page": {"2"}},
-			file:  "events_last.json", want: ltEventsLast(),
+			file:  "events_last.json", want: eventsLast(),
 		},
 		{
 			name: "Events of a pad ID that needs escaping",
@@ -220,29 +222,29 @@ func TestEventsLiveShapes(t *testing.T) {
 				return c.Pads.ListEvents(ctx, "a/b c", &padapi.PadEventListOptions{})
 			},
 			method: "GET", path: "/gw/api/pads/a%2Fb%20c/events",
-			file: "events_page1.json", want: ltEventsPage1(),
+			file: "events_page1.json", want: eventsPage1(),
 		},
 	})
 }
 
-// ltEventsPage1 and ltEventsLast are testdata/events_page1.json and
+// eventsPage1 and eventsLast are testdata/events_page1.json and
 // events_last.json: one log of five events in two pages.
-func ltEventsPage1() *padapi.Page[padapi.PadEvent] {
+func eventsPage1() *padapi.Page[padapi.PadEvent] {
 	return &padapi.Page[padapi.PadEvent]{
 		Items: []padapi.PadEvent{
 			{Message: "Jane Doe joined the pad", Kind: "joined", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC)},
 			{Message: "Candidate joined the pad", Kind: "joined", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 10, 16, 2, 0, time.UTC)},
-			{Message: "Candidate ran the code", Kind: "ran", Metadata: "python3", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 2, 20, 0, 500_000_000, ltZone(-8, 0))},
+			{Message: "Candidate ran the code", Kind: "ran", Metadata: "python3", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 2, 20, 0, 500_000_000, zone(-8, 0))},
 		},
 		Total:    5,
 		NextPage: "https://app.coderpad.io/api/pads/K3P9ZR2A/events?page=2&sort=created_at%2Casc",
 	}
 }
 
-func ltEventsLast() *padapi.Page[padapi.PadEvent] {
+func eventsLast() *padapi.Page[padapi.PadEvent] {
 	return &padapi.Page[padapi.PadEvent]{
 		Items: []padapi.PadEvent{
-			{Message: "Jane Doe switched the language to Go", Kind: "language_changed", Metadata: "go", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 40, 0, 0, ltZone(1, 0))},
+			{Message: "Jane Doe switched the language to Go", Kind: "language_changed", Metadata: "go", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 40, 0, 0, zone(1, 0))},
 			{Message: "Candidate left the pad", Kind: "left", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 11, 1, 59, 999_999_000, time.UTC)},
 		},
 		Total:    5,

@@ -19,14 +19,14 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// epOffset is a fixed time zone east of UTC.
-func epOffset(hours, minutes int) *time.Location {
+// offset is a fixed time zone east of UTC.
+func offset(hours, minutes int) *time.Location {
 	return time.FixedZone("", (hours*60+minutes)*60)
 }
 
-// epPadDocumented is testdata/pad_documented.json: the documented shape, with
+// padDocumented is testdata/pad_documented.json: the documented shape, with
 // the events as a list.
-func epPadDocumented() *padapi.Pad {
+func padDocumented() *padapi.Pad {
 	return &padapi.Pad{
 		ID:           "DM32JWG2",
 		Title:        "Frontend interview: Jane Doe",
@@ -51,9 +51,9 @@ func epPadDocumented() *padapi.Pad {
 	}
 }
 
-// epPadLive is testdata/pad_live.json: the live shape, with the events as a
+// padLive is testdata/pad_live.json: the live shape, with the events as a
 // link, the live-only fields, and nulls where strings were documented.
-func epPadLive() *padapi.Pad {
+func padLive() *padapi.Pad {
 	return &padapi.Pad{
 		ID:                  "K3P9ZR2A",
 		Title:               "Backend screen",
@@ -74,29 +74,29 @@ func epPadLive() *padapi.Pad {
 	}
 }
 
-// epPadEdge is testdata/pad_edge.json: an open pad, an unknown language and
+// padEdge is testdata/pad_edge.json: an open pad, an unknown language and
 // event kinds, null event fields, unknown fields (nested, with brackets inside
 // strings), escaped strings, and timestamps with offsets.
-func epPadEdge() *padapi.Pad {
+func padEdge() *padapi.Pad {
 	return &padapi.Pad{
 		ID:           "EDGE0001",
 		Title:        "Edge cases",
 		Language:     "zig-0.14",
 		Participants: []string{"Anonymous"},
 		Events: []padapi.PadEvent{
-			{Message: "Anonymous joined the pad", Kind: "joined", UserName: "Anonymous", CreatedAt: time.Date(2018, 1, 30, 16, 16, 0, 0, epOffset(-8, 0))},
+			{Message: "Anonymous joined the pad", Kind: "joined", UserName: "Anonymous", CreatedAt: time.Date(2018, 1, 30, 16, 16, 0, 0, offset(-8, 0))},
 			{Message: "Anonymous shared their screen", Kind: "screen_shared", Metadata: "display 1", UserName: "Anonymous", CreatedAt: time.Date(2018, 1, 31, 0, 20, 0, 0, time.UTC)},
 			{Message: `René said "hi" \o/`, Kind: "chat", Metadata: `{"lines": 1}`, UserName: "René", UserEmail: "rene@example.com", CreatedAt: time.Date(2018, 1, 31, 0, 21, 0, 0, time.UTC)},
 		},
 		ExecutionEnabled: true,
-		CreatedAt:        time.Date(2018, 1, 25, 14, 51, 37, 84_000_000, epOffset(-8, 0)),
-		UpdatedAt:        time.Date(2018, 1, 31, 5, 50, 0, 123_456_789, epOffset(5, 30)),
+		CreatedAt:        time.Date(2018, 1, 25, 14, 51, 37, 84_000_000, offset(-8, 0)),
+		UpdatedAt:        time.Date(2018, 1, 31, 5, 50, 0, 123_456_789, offset(5, 30)),
 		URL:              "https://coderpad.io/EDGE0001",
 	}
 }
 
-// epPadsPage1 is testdata/pads_page1.json.
-func epPadsPage1() *padapi.Page[padapi.Pad] {
+// padsPage1 is testdata/pads_page1.json.
+func padsPage1() *padapi.Page[padapi.Pad] {
 	return &padapi.Page[padapi.Pad]{
 		Items: []padapi.Pad{
 			{
@@ -128,8 +128,8 @@ func epPadsPage1() *padapi.Page[padapi.Pad] {
 	}
 }
 
-// epPadsLast is testdata/pads_last.json: a last page, without next_page.
-func epPadsLast() *padapi.Page[padapi.Pad] {
+// padsLast is testdata/pads_last.json: a last page, without next_page.
+func padsLast() *padapi.Page[padapi.Pad] {
 	return &padapi.Page[padapi.Pad]{
 		Items: []padapi.Pad{{
 			ID: "AB12CD34", Title: "Untitled Pad AB12CD34", Language: "plaintext",
@@ -150,7 +150,7 @@ func TestPadsEndpoints(t *testing.T) {
 			name:   "List first page",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.List(ctx, nil) },
 			method: "GET", path: "/gw/api/pads",
-			file: "pads_page1.json", want: epPadsPage1(),
+			file: "pads_page1.json", want: padsPage1(),
 		},
 		{
 			name: "List sorted last page",
@@ -159,38 +159,38 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/pads",
 			query: url.Values{"sort": {"updated_at,asc"}, "page": {"2"}},
-			file:  "pads_last.json", want: epPadsLast(),
+			file:  "pads_last.json", want: padsLast(),
 		},
 		{
 			name:   "Get documented shape",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "DM32JWG2") },
 			method: "GET", path: "/gw/api/pads/DM32JWG2",
-			file: "pad_documented.json", want: epPadDocumented(),
+			file: "pad_documented.json", want: padDocumented(),
 		},
 		{
 			name:   "Get live shape",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "K3P9ZR2A") },
 			method: "GET", path: "/gw/api/pads/K3P9ZR2A",
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name:   "Get edge cases",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "EDGE0001") },
 			method: "GET", path: "/gw/api/pads/EDGE0001",
-			file: "pad_edge.json", want: epPadEdge(),
+			file: "pad_edge.json", want: padEdge(),
 		},
 		{
 			// The ID stays one path segment: never GET /api/quota.
 			name:   "Get with a dot-dot ID",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "../quota") },
 			method: "GET", path: "/gw/api/pads/..%2Fquota",
-			file: "pad_documented.json", want: epPadDocumented(),
+			file: "pad_documented.json", want: padDocumented(),
 		},
 		{
 			name:   "Get with an ID that needs escaping",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "a b?c#d") },
 			method: "GET", path: "/gw/api/pads/a%20b%3Fc%23d",
-			file: "pad_documented.json", want: epPadDocumented(),
+			file: "pad_documented.json", want: padDocumented(),
 		},
 		{
 			name: "Create with title and private",
@@ -199,7 +199,7 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{"title": {"Backend screen"}, "private": {"true"}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			// False is set, so it is sent: only nil means "not set".
@@ -223,7 +223,7 @@ func TestPadsEndpoints(t *testing.T) {
 				"execution_enabled": {"true"},
 				"user_email":        {"ops@example.com"},
 			},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name: "Create from a question",
@@ -232,14 +232,14 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{"question_id": {"1234"}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name:   "Create with nil params",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Create(ctx, nil) },
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name: "Update returns the pad",
@@ -250,7 +250,7 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "PUT", path: "/gw/api/pads/K3P9ZR2A",
 			form: url.Values{"notes": {"Hire"}, "private": {"false"}, "ended": {"true"}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 	})
 }
@@ -276,7 +276,7 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(epPadLive(), got); diff != "" {
+	if diff := cmp.Diff(padLive(), got); diff != "" {
 		t.Errorf("pad mismatch (-want +got):\n%s", diff)
 	}
 	want := []string{"PUT /gw/api/pads/K3P9ZR2A", "GET /gw/api/pads/K3P9ZR2A"}
@@ -287,7 +287,8 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 
 // The service rejects contents with question_id, so the client does not ask.
 func TestPadsCreateContentsWithQuestionID(t *testing.T) {
-	c, n := countingClient(t)
+	c, mux := setup(t, noRetry)
+	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{
 		Contents: padapi.Ptr("print(1)"), QuestionID: padapi.Ptr[padapi.ID]("1234"),
 	})
@@ -302,7 +303,8 @@ func TestPadsCreateContentsWithQuestionID(t *testing.T) {
 func TestPadsInvalidID(t *testing.T) {
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		t.Run(string(id), func(t *testing.T) {
-			c, n := countingClient(t)
+			c, mux := setup(t, noRetry)
+			n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 			ctx := context.Background()
 			if _, err := c.Pads.Get(ctx, id); err == nil {
 				t.Errorf("Get(%q): no error", id)
@@ -318,7 +320,8 @@ func TestPadsInvalidID(t *testing.T) {
 }
 
 func TestPadsGetNotFound(t *testing.T) {
-	c, n := fixedClient(t, "GET /gw/api/pads/NOPE0000", http.StatusNotFound, "error_pad_not_found.json")
+	c, mux := setup(t)
+	n := handle(mux, "GET /gw/api/pads/NOPE0000", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	_, err := c.Pads.Get(context.Background(), "NOPE0000")
 	if !errors.Is(err, padapi.ErrNotFound) {
 		t.Fatalf("error %v, want ErrNotFound", err)
@@ -343,7 +346,8 @@ func TestPadsGetNotFound(t *testing.T) {
 // A 429 on create is the definite answer that nothing was created: it is
 // not retried and does not claim an unknown outcome.
 func TestPadsCreateOverQuota(t *testing.T) {
-	c, n := fixedClient(t, "POST /gw/api/pads", http.StatusTooManyRequests, "error_over_quota.json")
+	c, mux := setup(t)
+	n := handle(mux, "POST /gw/api/pads", http.StatusTooManyRequests, fixture(t, "error_over_quota.json"))
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if !errors.Is(err, padapi.ErrOverQuota) {
 		t.Fatalf("error %v, want ErrOverQuota", err)
@@ -450,7 +454,8 @@ func TestPadsDeleteRetriedAndRefused(t *testing.T) {
 		t.Errorf("attempts mismatch (-want +got):\n%s", diff)
 	}
 
-	c2, n := countingClient(t)
+	c2, mux := setup(t, noRetry)
+	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		if err := c2.Pads.Delete(context.Background(), id); !errors.Is(err, padapi.ErrInvalidArgument) {
 			t.Errorf("Delete(%q): %v, want ErrInvalidArgument", id, err)
@@ -469,7 +474,7 @@ func TestPadLiveShapes(t *testing.T) {
 			name:   "Pad with interviewer notifications",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "N0T1F1ED") },
 			method: "GET", path: "/gw/api/pads/N0T1F1ED",
-			file: "pad_notifications.json", want: ltPadNotifications(),
+			file: "pad_notifications.json", want: padNotifications(),
 		},
 	})
 }
@@ -498,7 +503,7 @@ func TestPadsWriteEndpoints(t *testing.T) {
 			},
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{"title": {"Backend screen"}, "notes": {"Ask about queues & caching\n- retries"}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			// Empty notes are set, so they are sent.
@@ -508,14 +513,14 @@ func TestPadsWriteEndpoints(t *testing.T) {
 			},
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{"notes": {""}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 	})
 }
 
-// ltPadNotifications is testdata/pad_notifications.json: a live pad with
+// padNotifications is testdata/pad_notifications.json: a live pad with
 // pad_interviewer_notifications.
-func ltPadNotifications() *padapi.Pad {
+func padNotifications() *padapi.Pad {
 	ended := time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, time.UTC)
 	return &padapi.Pad{
 		ID:                        "N0T1F1ED",
@@ -544,7 +549,7 @@ func ltPadNotifications() *padapi.Pad {
 			{
 				ID: "31", Title: "Possible AI assistance", Message: "A large paste was detected at 10:32.",
 				Priority: "high", RequestID: "req_7f3a",
-				DismissedAt: padapi.Ptr(time.Date(2024, 3, 5, 10, 35, 0, 0, ltZone(-5, 0))),
+				DismissedAt: padapi.Ptr(time.Date(2024, 3, 5, 10, 35, 0, 0, zone(-5, 0))),
 				Useful:      padapi.Ptr(true),
 				CreatedAt:   time.Date(2024, 3, 5, 10, 32, 0, 0, time.UTC),
 				UpdatedAt:   time.Date(2024, 3, 5, 15, 35, 0, 0, time.UTC),

@@ -24,13 +24,13 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
-// epPageSize is the service's page size.
-const epPageSize = 50
+// pageSize is the service's page size.
+const pageSize = 50
 
-// epPager serves a generated list of n items at an API path below the
+// pager serves a generated list of n items at an API path below the
 // gateway prefix, a page of 50 at a time with the absolute next_page links
 // the service sends, and records the query of every request.
-type epPager struct {
+type pager struct {
 	path string // the API path, such as /api/pads
 	key  string // the list's JSON key: "pads", "questions" or "events"
 	n    int
@@ -46,14 +46,14 @@ type epPager struct {
 
 // start serves the pager on a new loopback server and returns a client for
 // it without retries.
-func (p *epPager) start(t *testing.T) *padapi.Client {
+func (p *pager) start(t *testing.T) *padapi.Client {
 	t.Helper()
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET "+gwPrefix+p.path, p.serve)
 	return c
 }
 
-func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
+func (p *pager) serve(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	p.queries = append(p.queries, r.URL.RawQuery)
 	p.mu.Unlock()
@@ -71,11 +71,11 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var items []map[string]any
-	for i := (page-1)*epPageSize + 1; i <= min(page*epPageSize, p.n); i++ {
+	for i := (page-1)*pageSize + 1; i <= min(page*pageSize, p.n); i++ {
 		items = append(items, p.item(i))
 	}
 	body := map[string]any{"status": "OK", p.key: items, "total": p.n}
-	if page*epPageSize < p.n {
+	if page*pageSize < p.n {
 		link := p.link
 		if link == nil {
 			link = func(host string, next int, sort string) string {
@@ -96,7 +96,7 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // item is the i-th item (from 1) of the list.
-func (p *epPager) item(i int) map[string]any {
+func (p *pager) item(i int) map[string]any {
 	switch p.key {
 	case "questions":
 		return map[string]any{"id": i, "title": fmt.Sprintf("Question %d", i), "created_at": "2024-01-01T00:00:00Z"}
@@ -109,20 +109,20 @@ func (p *epPager) item(i int) map[string]any {
 }
 
 // requests returns the query of each request so far.
-func (p *epPager) requests() []string {
+func (p *pager) requests() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.queries...)
 }
 
-// epIter is one of the library's All iterators, seen as a sequence of IDs.
-type epIter struct {
+// listIter is one of the library's All iterators, seen as a sequence of IDs.
+type listIter struct {
 	name, path, key string
 	all             func(context.Context, *padapi.Client, padapi.Sort) iter.Seq2[string, error]
 }
 
-// epIDs turns a sequence of items into a sequence of their IDs.
-func epIDs[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string, error] {
+// idsOf turns a sequence of items into a sequence of their IDs.
+func idsOf[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
 		for v, err := range seq {
 			s := ""
@@ -136,31 +136,31 @@ func epIDs[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string
 	}
 }
 
-func epPadID(p *padapi.Pad) string           { return string(p.ID) }
-func epQuestionID(q *padapi.Question) string { return string(q.ID) }
-func epEventID(e *padapi.PadEvent) string    { return e.Message }
+func padID(p *padapi.Pad) string           { return string(p.ID) }
+func questionID(q *padapi.Question) string { return string(q.ID) }
+func eventID(e *padapi.PadEvent) string    { return e.Message }
 
-var epIters = []epIter{
+var listIters = []listIter{
 	{"Pads.All", "/api/pads", "pads", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Pads.All(ctx, &padapi.PadListOptions{Sort: s}), epPadID)
+		return idsOf(c.Pads.All(ctx, &padapi.PadListOptions{Sort: s}), padID)
 	}},
 	{"Questions.All", "/api/questions", "questions", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Questions.All(ctx, &padapi.QuestionListOptions{Sort: s}), epQuestionID)
+		return idsOf(c.Questions.All(ctx, &padapi.QuestionListOptions{Sort: s}), questionID)
 	}},
 	{"Organization.AllPads", "/api/organization/pads", "pads", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Organization.AllPads(ctx, &padapi.OrganizationPadListOptions{Sort: s}), epPadID)
+		return idsOf(c.Organization.AllPads(ctx, &padapi.OrganizationPadListOptions{Sort: s}), padID)
 	}},
 	{"Organization.AllQuestions", "/api/organization/questions", "questions", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Organization.AllQuestions(ctx, &padapi.OrganizationQuestionListOptions{Sort: s}), epQuestionID)
+		return idsOf(c.Organization.AllQuestions(ctx, &padapi.OrganizationQuestionListOptions{Sort: s}), questionID)
 	}},
 	{"Pads.AllEvents", "/api/pads/P1/events", "events", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Pads.AllEvents(ctx, "P1", &padapi.PadEventListOptions{Sort: s}), epEventID)
+		return idsOf(c.Pads.AllEvents(ctx, "P1", &padapi.PadEventListOptions{Sort: s}), eventID)
 	}},
 }
 
 // wantIDs returns the IDs of items from..to (counting from 1) of the list.
-func (it epIter) wantIDs(from, to int) []string {
-	p := epPager{key: it.key}
+func (it listIter) wantIDs(from, to int) []string {
+	p := pager{key: it.key}
 	var ids []string
 	for i := from; i <= to; i++ {
 		ids = append(ids, fmt.Sprint(p.item(i)["id"]))
@@ -168,18 +168,18 @@ func (it epIter) wantIDs(from, to int) []string {
 	return ids
 }
 
-// epYield is one value an iterator yielded: an ID or an error.
-type epYield struct {
+// yielded is one value an iterator yielded: an ID or an error.
+type yielded struct {
 	ID  string
 	Err error
 }
 
-// epCollect runs seq to its end, or until it has yielded limit values (so a
+// collectUpTo runs seq to its end, or until it has yielded limit values (so a
 // broken iterator cannot loop forever), and returns what it yielded.
-func epCollect(seq iter.Seq2[string, error], limit int) []epYield {
-	var got []epYield
+func collectUpTo(seq iter.Seq2[string, error], limit int) []yielded {
+	var got []yielded
 	for id, err := range seq {
-		got = append(got, epYield{id, err})
+		got = append(got, yielded{id, err})
 		if len(got) == limit {
 			break
 		}
@@ -187,8 +187,8 @@ func epCollect(seq iter.Seq2[string, error], limit int) []epYield {
 	return got
 }
 
-// epSplit separates the IDs yielded before the first error from the errors.
-func epSplit(got []epYield) (ids []string, errs []error) {
+// split separates the IDs yielded before the first error from the errors.
+func split(got []yielded) (ids []string, errs []error) {
 	for _, y := range got {
 		if y.Err != nil {
 			errs = append(errs, y.Err)
@@ -200,12 +200,12 @@ func epSplit(got []epYield) (ids []string, errs []error) {
 }
 
 func TestAllThreePages(t *testing.T) {
-	for _, it := range epIters {
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107}
+			p := &pager{path: it.path, key: it.key, n: 107}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, padapi.SortUpdatedAsc), 1000)
-			ids, errs := epSplit(got)
+			got := collectUpTo(it.all(context.Background(), c, padapi.SortUpdatedAsc), 1000)
+			ids, errs := split(got)
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -222,12 +222,12 @@ func TestAllThreePages(t *testing.T) {
 
 // Pages are fetched only when the loop reaches them, or the page before.
 func TestAllBreakEarly(t *testing.T) {
-	for _, it := range epIters {
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107}
+			p := &pager{path: it.path, key: it.key, n: 107}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, ""), 10)
-			ids, errs := epSplit(got)
+			got := collectUpTo(it.all(context.Background(), c, ""), 10)
+			ids, errs := split(got)
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -242,16 +242,16 @@ func TestAllBreakEarly(t *testing.T) {
 }
 
 func TestAllErrorOnSecondPage(t *testing.T) {
-	for _, it := range epIters {
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107, fail: 2}
+			p := &pager{path: it.path, key: it.key, n: 107, fail: 2}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, ""), 1000)
-			if len(got) != epPageSize+1 {
-				t.Fatalf("yielded %d values, want %d items and then one error", len(got), epPageSize)
+			got := collectUpTo(it.all(context.Background(), c, ""), 1000)
+			if len(got) != pageSize+1 {
+				t.Fatalf("yielded %d values, want %d items and then one error", len(got), pageSize)
 			}
-			ids, errs := epSplit(got)
-			if diff := cmp.Diff(it.wantIDs(1, epPageSize), ids); diff != "" {
+			ids, errs := split(got)
+			if diff := cmp.Diff(it.wantIDs(1, pageSize), ids); diff != "" {
 				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
 			}
 			if last := got[len(got)-1].Err; !errors.Is(last, padapi.ErrServer) || len(errs) != 1 {
@@ -267,7 +267,7 @@ func TestAllErrorOnSecondPage(t *testing.T) {
 // A next_page link on another host is never requested: its page is fetched
 // from the base URL, so the other host never sees the key.
 func TestAllNextPageOnAnotherHost(t *testing.T) {
-	for _, it := range epIters {
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			var elsewhere atomic.Int32
 			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -275,11 +275,11 @@ func TestAllNextPageOnAnotherHost(t *testing.T) {
 				http.NotFound(w, r)
 			}))
 			t.Cleanup(other.Close)
-			p := &epPager{path: it.path, key: it.key, n: 107, link: func(_ string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 107, link: func(_ string, next int, _ string) string {
 				return other.URL + gwPrefix + it.path + "?page=" + strconv.Itoa(next)
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, ""), 1000))
+			ids, errs := split(collectUpTo(it.all(context.Background(), c, ""), 1000))
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -300,13 +300,13 @@ func TestAllNextPageOnAnotherHost(t *testing.T) {
 // paging still goes below the prefix. (The pager's server fails the test on
 // any request outside the prefix.)
 func TestAllNextPageWithoutPrefix(t *testing.T) {
-	for _, it := range epIters {
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
 				return "http://" + host + it.path + "?page=" + strconv.Itoa(next)
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, ""), 1000))
+			ids, errs := split(collectUpTo(it.all(context.Background(), c, ""), 1000))
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -323,12 +323,12 @@ func TestAllNextPageWithoutPrefix(t *testing.T) {
 // A next_page that names a page already fetched ends the loop with an
 // error instead of looping forever.
 func TestAllNextPageRepeats(t *testing.T) {
-	for _, it := range epIters {
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
 				return "http://" + host + gwPrefix + it.path + "?page=2" // page 2 names itself
 			}}
-			epCheckLoopCaught(t, it, p)
+			checkLoopCaught(t, it, p)
 		})
 	}
 }
@@ -343,10 +343,10 @@ func TestAllNextPageBackToFirst(t *testing.T) {
 		"default spelt out": func(string, int) string { return string(padapi.SortCreatedDesc) },
 		"sort changes":      func(_ string, next int) string { return "created_at,desc" + strings.Repeat(" ", next) },
 	}
-	for _, it := range epIters {
+	for _, it := range listIters {
 		for name, sortOf := range sorts {
 			t.Run(it.name+"/"+name, func(t *testing.T) {
-				p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, sent string) string {
+				p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, sent string) string {
 					if next == 3 {
 						next = 1
 					}
@@ -356,21 +356,21 @@ func TestAllNextPageBackToFirst(t *testing.T) {
 					}
 					return "http://" + host + gwPrefix + it.path + "?" + v.Encode()
 				}}
-				epCheckLoopCaught(t, it, p)
+				checkLoopCaught(t, it, p)
 			})
 		}
 	}
 }
 
-// epCheckLoopCaught lists with p, whose page 2 links back to a page already
+// checkLoopCaught lists with p, whose page 2 links back to a page already
 // fetched: the iterator yields the two pages' items once, then one error,
 // after exactly two requests.
-func epCheckLoopCaught(t *testing.T, it epIter, p *epPager) {
+func checkLoopCaught(t *testing.T, it listIter, p *pager) {
 	t.Helper()
 	c := p.start(t)
-	got := epCollect(it.all(context.Background(), c, ""), 1000)
-	ids, errs := epSplit(got)
-	if diff := cmp.Diff(it.wantIDs(1, 2*epPageSize), ids); diff != "" {
+	got := collectUpTo(it.all(context.Background(), c, ""), 1000)
+	ids, errs := split(got)
+	if diff := cmp.Diff(it.wantIDs(1, 2*pageSize), ids); diff != "" {
 		t.Errorf("IDs mismatch (-want +got):\n%s", diff)
 	}
 	if len(errs) != 1 || got[len(got)-1].Err == nil {
@@ -392,8 +392,8 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 		respond(w, http.StatusOK, []byte(`{"status":"OK","pads":[],"total":5,"next_page":"http://`+r.Host+gwPrefix+
 			`/api/pads?page=`+strconv.FormatInt(n+1, 10)+`"}`))
 	})
-	got := epCollect(epIDs(c.Pads.All(context.Background(), nil), epPadID), 1000)
-	ids, errs := epSplit(got)
+	got := collectUpTo(idsOf(c.Pads.All(context.Background(), nil), padID), 1000)
+	ids, errs := split(got)
 	if len(ids) != 0 || len(errs) != 1 {
 		t.Errorf("got IDs %v and errors %v, want no IDs and one error", ids, errs)
 	}
@@ -406,13 +406,13 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 // request sends, even when it differs from the caller's (the service knows
 // which order its page numbers count in).
 func TestAllFollowsTheLinksSort(t *testing.T) {
-	for _, it := range epIters {
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 60, link: func(host string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 60, link: func(host string, next int, _ string) string {
 				return "http://" + host + gwPrefix + it.path + "?page=" + strconv.Itoa(next) + "&sort=created_at%2Casc"
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, padapi.SortUpdatedDesc), 1000))
+			ids, errs := split(collectUpTo(it.all(context.Background(), c, padapi.SortUpdatedDesc), 1000))
 			if len(errs) > 0 || len(ids) != 60 {
 				t.Fatalf("%d items, errors %v; want 60 items", len(ids), errs)
 			}
@@ -472,7 +472,8 @@ func TestAllRefusesUnusableNextPage(t *testing.T) {
 		"https://x.example/api/pads?page=two":   "not a positive integer (two)",
 		"https://x.example/api/pads?cursor=&x=": "neither a page number nor a cursor",
 	} {
-		c := serveBody(t, []byte(`{"status":"OK","pads":[{"id":"P1"}],"total":9,"next_page":"`+link+`"}`), noRetry)
+		c, mux := setup(t, noRetry)
+		handle(mux, gwPrefix+"/", http.StatusOK, []byte(`{"status":"OK","pads":[{"id":"P1"}],"total":9,"next_page":"`+link+`"}`))
 		var items int
 		var last error
 		for _, err := range c.Pads.All(context.Background(), nil) {
@@ -562,11 +563,7 @@ func (s *pagedServer) requests() []int {
 
 func (s *pagedServer) client(t *testing.T, opts ...padapi.Option) *padapi.Client {
 	t.Helper()
-	c, err := padapi.NewClient(s.URL, "test-key", append([]padapi.Option{padapi.WithRetry(0, 0, 0)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newTestClient(t, s.URL, testKey, append([]padapi.Option{noRetry}, opts...)...)
 }
 
 // collect runs the loop to its end and returns the IDs and the errors.
@@ -929,7 +926,7 @@ func TestConcurrentPagesReachTheLastPage(t *testing.T) {
 		respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","pads":[%s],"total":250,"next_page":%s}`, strings.Join(pads, ","), next)))
 	}))
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL, noRetry, padapi.WithConcurrentPages(8))
+	c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithConcurrentPages(8))
 	n := 0
 	for _, err := range c.Pads.All(context.Background(), nil) {
 		if err != nil {

@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -23,9 +21,9 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// epQuestionLive is testdata/question_live.json: the live shape, with an
+// questionLive is testdata/question_live.json: the live shape, with an
 // integer ID and nulls.
-func epQuestionLive() *padapi.Question {
+func questionLive() *padapi.Question {
 	return &padapi.Question{
 		ID:               "1234",
 		Title:            "FizzBuzz",
@@ -51,12 +49,12 @@ func epQuestionLive() *padapi.Question {
 			{ID: "2", Arguments: []string{"3"}, ReturnValue: "Fizz"},
 		},
 		CreatedAt: time.Date(2023, 6, 1, 9, 0, 0, 0, time.UTC),
-		UpdatedAt: time.Date(2023, 6, 2, 17, 30, 15, 250_000_000, epOffset(2, 0)),
+		UpdatedAt: time.Date(2023, 6, 2, 17, 30, 15, 250_000_000, offset(2, 0)),
 	}
 }
 
-// epQuestionsList is testdata/questions_list.json: one page, the last.
-func epQuestionsList() *padapi.Page[padapi.Question] {
+// questionsList is testdata/questions_list.json: one page, the last.
+func questionsList() *padapi.Page[padapi.Question] {
 	return &padapi.Page[padapi.Question]{
 		Items: []padapi.Question{{
 			ID:                      "1235",
@@ -94,7 +92,7 @@ func TestQuestionsEndpoints(t *testing.T) {
 			name:   "List",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Questions.List(ctx, nil) },
 			method: "GET", path: "/gw/api/questions",
-			file: "questions_list.json", want: epQuestionsList(),
+			file: "questions_list.json", want: questionsList(),
 		},
 		{
 			name: "List sorted page",
@@ -103,19 +101,19 @@ func TestQuestionsEndpoints(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/questions",
 			query: url.Values{"sort": {"created_at,asc"}, "page": {"3"}},
-			file:  "questions_list.json", want: epQuestionsList(),
+			file:  "questions_list.json", want: questionsList(),
 		},
 		{
 			name:   "Get",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Questions.Get(ctx, "1234") },
 			method: "GET", path: "/gw/api/questions/1234",
-			file: "question_live.json", want: epQuestionLive(),
+			file: "question_live.json", want: questionLive(),
 		},
 		{
 			name:   "Get with a slash in the ID",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Questions.Get(ctx, "../pads") },
 			method: "GET", path: "/gw/api/questions/..%2Fpads",
-			file: "question_live.json", want: epQuestionLive(),
+			file: "question_live.json", want: questionLive(),
 		},
 		{
 			name: "Create with title and language",
@@ -124,7 +122,7 @@ func TestQuestionsEndpoints(t *testing.T) {
 			},
 			method: "POST", path: "/gw/api/questions",
 			form: url.Values{"question[title]": {"FizzBuzz"}, "question[language]": {"python3"}},
-			file: "question_live.json", want: epQuestionLive(),
+			file: "question_live.json", want: questionLive(),
 		},
 		{
 			name: "Create with every field",
@@ -151,7 +149,7 @@ func TestQuestionsEndpoints(t *testing.T) {
 				"question[ai_assist_custom_system_prompt]": {"Give hints, not answers."},
 				"question[candidate_instructions]":         {`[{"instructions":"Read the spec.","default_visible":true}]`},
 			},
-			file: "question_live.json", want: epQuestionLive(),
+			file: "question_live.json", want: questionLive(),
 		},
 		{
 			name: "Update",
@@ -160,7 +158,7 @@ func TestQuestionsEndpoints(t *testing.T) {
 			},
 			method: "PUT", path: "/gw/api/questions/1234",
 			form: url.Values{"question[description]": {"A warm-up; expect ten minutes."}},
-			file: "question_live.json", want: epQuestionLive(),
+			file: "question_live.json", want: questionLive(),
 		},
 		{
 			name:   "Delete",
@@ -172,7 +170,8 @@ func TestQuestionsEndpoints(t *testing.T) {
 }
 
 func TestQuestionsDeleteNotFound(t *testing.T) {
-	c, n := fixedClient(t, "DELETE /gw/api/questions/999", http.StatusNotFound, "error_question_not_found.json")
+	c, mux := setup(t)
+	n := handle(mux, "DELETE /gw/api/questions/999", http.StatusNotFound, fixture(t, "error_question_not_found.json"))
 	err := c.Questions.Delete(context.Background(), "999")
 	if !errors.Is(err, padapi.ErrNotFound) {
 		t.Fatalf("error %v, want ErrNotFound", err)
@@ -185,7 +184,8 @@ func TestQuestionsDeleteNotFound(t *testing.T) {
 func TestQuestionsInvalidID(t *testing.T) {
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		t.Run(string(id), func(t *testing.T) {
-			c, n := countingClient(t)
+			c, mux := setup(t, noRetry)
+			n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 			ctx := context.Background()
 			if _, err := c.Questions.Get(ctx, id); err == nil {
 				t.Errorf("Get(%q): no error", id)
@@ -203,9 +203,9 @@ func TestQuestionsInvalidID(t *testing.T) {
 	}
 }
 
-// ltZip returns a zip archive holding files (path, contents), written with
+// zipOf returns a zip archive holding files (path, contents), written with
 // the bytes a multipart boundary or a line end could be confused with.
-func ltZip(t *testing.T, files ...string) []byte {
+func zipOf(t *testing.T, files ...string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
@@ -224,41 +224,11 @@ func ltZip(t *testing.T, files ...string) []byte {
 	return buf.Bytes()
 }
 
-// ltPart is one part of a multipart body.
-type ltPart struct {
-	Name, Filename, ContentType, Body string
-}
-
-// ltParts reads a multipart/form-data request body into its parts.
-func ltParts(t *testing.T, contentType string, body []byte) []ltPart {
-	t.Helper()
-	mt, params, err := mime.ParseMediaType(contentType)
-	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		t.Fatalf("Content-Type %q, want multipart/form-data with a boundary", contentType)
-	}
-	var parts []ltPart
-	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			return parts
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, ltPart{p.FormName(), p.FileName(), p.Header.Get("Content-Type"), string(b)})
-	}
-}
-
 // The zip goes as a file part that Rails treats as an upload: field
 // question[zip_file], a filename, Content-Type application/zip, the bytes
 // exactly. A retried update sends the same body again.
 func TestQuestionZipPart(t *testing.T) {
-	archive := ltZip(t, "src/app.go", "package main\n", "go.mod", "module x\n")
+	archive := zipOf(t, "src/app.go", "package main\n", "go.mod", "module x\n")
 	c, mt := newMockClient(t)
 	var mu sync.Mutex
 	var attempts [][2]string // Content-Type and body of each attempt
@@ -285,16 +255,16 @@ func TestQuestionZipPart(t *testing.T) {
 	if attempts[0] != attempts[1] {
 		t.Errorf("the retry sent another body:\n%q\n%q", attempts[0], attempts[1])
 	}
-	want := []ltPart{
+	want := []part{
 		{Name: "question[title]", Body: "Go service"},
 		{Name: "question[language]", Body: "go"},
 		{Name: "question[zip_file]", Filename: "question.zip", ContentType: "application/zip", Body: string(archive)},
 	}
-	if diff := cmp.Diff(want, ltParts(t, attempts[0][0], []byte(attempts[0][1]))); diff != "" {
+	if diff := cmp.Diff(want, parts(t, attempts[0][0], []byte(attempts[0][1]))); diff != "" {
 		t.Errorf("parts mismatch (-want +got):\n%s", diff)
 	}
 	// What the upload carries is the archive, whole.
-	zr, err := zip.NewReader(strings.NewReader(ltParts(t, attempts[1][0], []byte(attempts[1][1]))[2].Body), int64(len(archive)))
+	zr, err := zip.NewReader(strings.NewReader(parts(t, attempts[1][0], []byte(attempts[1][1]))[2].Body), int64(len(archive)))
 	if err != nil || len(zr.File) != 2 || zr.File[0].Name != "src/app.go" {
 		t.Errorf("the uploaded archive does not read back: %v", err)
 	}
@@ -312,7 +282,8 @@ func TestQuestionCodeExclusive(t *testing.T) {
 		"all three":           {Contents: contents, Files: files, Zip: zipped},
 		"empty contents, zip": {Contents: padapi.Ptr(""), Zip: zipped},
 	}
-	c, n := countingClient(t)
+	c, mux := setup(t, noRetry)
+	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	ctx := context.Background()
 	for name, p := range combos {
 		_, err := c.Questions.Update(ctx, "1", &p)
@@ -341,31 +312,31 @@ func TestQuestionLiveShapes(t *testing.T) {
 			name:   "Question with an AI prompt and a custom database",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Questions.Get(ctx, "1236") },
 			method: "GET", path: "/gw/api/questions/1236",
-			file: "question_ai_db.json", want: ltQuestionAIDB(),
+			file: "question_ai_db.json", want: questionAIDB(),
 		},
 	})
 }
 
 func TestQuestionsWriteEndpoints(t *testing.T) {
-	archive := ltZip(t, "main.py", "print('hi')\r\n--boundary\r\n", "data/\x00bin", "\x00\x01\xff")
+	archive := zipOf(t, "main.py", "print('hi')\r\n--boundary\r\n", "data/\x00bin", "\x00\x01\xff")
 	runEndpoints(t, []endpointCase{
 		{
 			name: "Create a multi-file question",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two files"), Language: padapi.Ptr("python3"), Files: ltFiles})
+				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two files"), Language: padapi.Ptr("python3"), Files: files})
 			},
 			method: "POST", path: "/gw/api/questions",
-			form: url.Values{"question[title]": {"Two files"}, "question[language]": {"python3"}, "question[file_contents]": {ltFilesJSON}},
-			file: "question_live.json", want: epQuestionLive(),
+			form: url.Values{"question[title]": {"Two files"}, "question[language]": {"python3"}, "question[file_contents]": {filesJSON}},
+			file: "question_live.json", want: questionLive(),
 		},
 		{
 			name: "Update a question's files",
 			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Files: ltFiles})
+				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Files: files})
 			},
 			method: "PUT", path: "/gw/api/questions/1234",
-			form: url.Values{"question[file_contents]": {ltFilesJSON}},
-			file: "question_live.json", want: epQuestionLive(),
+			form: url.Values{"question[file_contents]": {filesJSON}},
+			file: "question_live.json", want: questionLive(),
 		},
 		{
 			name: "Create a question from a zip",
@@ -381,7 +352,7 @@ func TestQuestionsWriteEndpoints(t *testing.T) {
 				"question[ai_assist_custom_system_prompt]": {"Hints only."},
 			},
 			files: map[string][2]string{"question[zip_file]": {"question.zip", string(archive)}},
-			file:  "question_live.json", want: epQuestionLive(),
+			file:  "question_live.json", want: questionLive(),
 		},
 		{
 			name: "Update a question from a zip",
@@ -391,7 +362,7 @@ func TestQuestionsWriteEndpoints(t *testing.T) {
 			method: "PUT", path: "/gw/api/questions/1234",
 			form:  url.Values{},
 			files: map[string][2]string{"question[zip_file]": {"question.zip", string(archive)}},
-			file:  "question_live.json", want: epQuestionLive(),
+			file:  "question_live.json", want: questionLive(),
 		},
 		{
 			// An empty archive is no archive: the body stays a form.
@@ -401,14 +372,14 @@ func TestQuestionsWriteEndpoints(t *testing.T) {
 			},
 			method: "PUT", path: "/gw/api/questions/1234",
 			form: url.Values{"question[title]": {"t"}},
-			file: "question_live.json", want: epQuestionLive(),
+			file: "question_live.json", want: questionLive(),
 		},
 	})
 }
 
-// ltQuestionAIDB is testdata/question_ai_db.json: a question with an AI
+// questionAIDB is testdata/question_ai_db.json: a question with an AI
 // assistant prompt and a typed custom database.
-func ltQuestionAIDB() *padapi.Question {
+func questionAIDB() *padapi.Question {
 	return &padapi.Question{
 		ID:                    "1236",
 		Title:                 "SQL: late orders",
@@ -434,17 +405,17 @@ func ltQuestionAIDB() *padapi.Question {
 			}}}},
 		},
 		CreatedAt: time.Date(2024, 2, 1, 8, 0, 0, 0, time.UTC),
-		UpdatedAt: time.Date(2024, 2, 3, 8, 30, 0, 500_000_000, ltZone(5, 30)),
+		UpdatedAt: time.Date(2024, 2, 3, 8, 30, 0, 500_000_000, zone(5, 30)),
 	}
 }
 
-// ltFiles is a multi-file question's files, with characters that JSON
+// files is a multi-file question's files, with characters that JSON
 // escapes and one outside the BMP.
-var ltFiles = []padapi.QuestionFile{
+var files = []padapi.QuestionFile{
 	{Path: "src/main.py", Contents: "print(\"hi\")\n"},
 	{Path: "README.md", Contents: "# <Task> & 👋"},
 }
 
-// ltFilesJSON is ltFiles as the question[file_contents] value: JSON, as
+// filesJSON is files as the question[file_contents] value: JSON, as
 // encoding/json writes it.
-const ltFilesJSON = `[{"path":"src/main.py","contents":"print(\"hi\")\n"},{"path":"README.md","contents":"# \u003cTask\u003e \u0026 👋"}]`
+const filesJSON = `[{"path":"src/main.py","contents":"print(\"hi\")\n"},{"path":"README.md","contents":"# \u003cTask\u003e \u0026 👋"}]`

@@ -125,7 +125,9 @@ func TestQuotaDecode(t *testing.T) {
 
 			var unmarshalled padapi.Quota
 			uerr := padapi.UnmarshalForTest(body, &unmarshalled)
-			got, gerr := serveBody(t, body).Quota.Get(context.Background())
+			c, mux := setup(t)
+			handle(mux, "GET /gw/api/quota", http.StatusOK, body)
+			got, gerr := c.Quota.Get(context.Background())
 
 			if tt.wantErr != nil {
 				if uerr == nil {
@@ -277,7 +279,9 @@ func TestQuotaHelpers(t *testing.T) {
 // TestQuotaFromServer checks that a decoded fixture drives the helpers the
 // way the quota flow uses them: check, then create.
 func TestQuotaFromServer(t *testing.T) {
-	q, err := serveBody(t, fixture(t, "quota_fractions.json")).Quota.Get(context.Background())
+	c, mux := setup(t)
+	handle(mux, "GET /gw/api/quota", http.StatusOK, fixture(t, "quota_fractions.json"))
+	q, err := c.Quota.Get(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +302,9 @@ func TestQuotaBillingCyclePadLimit(t *testing.T) {
 		`{"status":"OK","pads_used":30,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"billing_cycle_pad_limit":40}`:                        40,
 		`{"status":"OK","pads_used":30,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"monthly_pad_limit":50,"billing_cycle_pad_limit":40}`: 50,
 	} {
-		q, err := serveBody(t, []byte(body), noRetry).Quota.Get(context.Background())
+		c, mux := setup(t, noRetry)
+		handle(mux, "GET /gw/api/quota", http.StatusOK, []byte(body))
+		q, err := c.Quota.Get(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

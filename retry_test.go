@@ -102,7 +102,7 @@ func TestRetriesExhausted(t *testing.T) {
 	// Default retries and waits: the test shows what a caller gets out of
 	// the box (3 retries, so 4 attempts).
 	mt := httpmock.NewMockTransport()
-	c := newTestClient(t, testBase, padapi.WithHTTPClient(&http.Client{Transport: mt}))
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: mt}))
 	var n atomic.Int32
 	mt.RegisterResponder(http.MethodGet, quotaURL, func(*http.Request) (*http.Response, error) {
 		i := n.Add(1)
@@ -541,7 +541,7 @@ func TestHandshakeFailureNotOutcomeUnknown(t *testing.T) {
 		{"plain http answering the TLS hello", strings.Replace(plain.URL, "http://", "https://", 1), plainConns, "HTTP response to HTTPS client"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newTestClient(t, tt.base, fastRetry)
+			c := newTestClient(t, tt.base, testKey, fastRetry)
 			tt.conns.Store(0)
 			_, err := createPad(c)
 			if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) || strings.Contains(err.Error(), "outcome unknown") {
@@ -673,7 +673,7 @@ func TestRetryReusesConnectionAfterLargeErrorPage(t *testing.T) {
 	conns := connCounter(srv)
 	srv.Start()
 	defer srv.Close()
-	c := newTestClient(t, srv.URL, fastRetry)
+	c := newTestClient(t, srv.URL, testKey, fastRetry)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -56,15 +56,10 @@ var fastRetry = padapi.WithRetry(3, time.Millisecond, 5*time.Millisecond)
 // noRetry makes every call one request.
 var noRetry = padapi.WithRetry(0, 0, 0)
 
-// newTestClient returns a client for base with testKey.
-func newTestClient(tb testing.TB, base string, opts ...padapi.Option) *padapi.Client {
-	tb.Helper()
-	return newKeyClient(tb, base, testKey, opts...)
-}
-
-// newKeyClient is the one place the tests construct a client: it fails the
-// test when NewClient refuses.
-func newKeyClient(tb testing.TB, base, key string, opts ...padapi.Option) *padapi.Client {
+// newTestClient is the one place the tests construct a client: it fails
+// the test when NewClient refuses. Most tests pass testKey; those that look
+// for a key in what the client prints pass one of their own.
+func newTestClient(tb testing.TB, base, key string, opts ...padapi.Option) *padapi.Client {
 	tb.Helper()
 	c, err := padapi.NewClient(base, key, opts...)
 	if err != nil {
@@ -78,35 +73,27 @@ func newKeyClient(tb testing.TB, base, key string, opts ...padapi.Option) *padap
 // handlers on the mux, with the prefix; a request no pattern matches fails
 // the test, so a wrong method or path is caught even when the call under
 // test reports no error.
-func setup(t *testing.T, opts ...padapi.Option) (*padapi.Client, *http.ServeMux) {
-	t.Helper()
+func setup(tb testing.TB, opts ...padapi.Option) (*padapi.Client, *http.ServeMux) {
+	tb.Helper()
 	mux := http.NewServeMux()
-	srv := strictServer(t, mux)
-	return newTestClient(t, srv.URL+gwPrefix, opts...), mux
-}
-
-// strictServer starts a loopback server for mux that fails the test on any
-// request no pattern matches.
-func strictServer(t *testing.T, mux *http.ServeMux) *httptest.Server {
-	t.Helper()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		t.Errorf("unexpected request %s %s", r.Method, r.RequestURI)
+		tb.Errorf("unexpected request %s %s", r.Method, r.RequestURI)
 		http.NotFound(w, r)
 	})
 	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
+	tb.Cleanup(srv.Close)
+	return newTestClient(tb, srv.URL+gwPrefix, testKey, opts...), mux
 }
 
-// serveBody starts a loopback server answering every request with 200 and
-// body, and returns a client for it.
-func serveBody(t *testing.T, body []byte, opts ...padapi.Option) *padapi.Client {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		respond(w, http.StatusOK, body)
-	}))
-	t.Cleanup(srv.Close)
-	return newTestClient(t, srv.URL, opts...)
+// handle answers the requests to pattern on mux with status and body, and
+// counts them.
+func handle(mux *http.ServeMux, pattern string, status int, body []byte) *atomic.Int32 {
+	var n atomic.Int32
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, _ *http.Request) {
+		n.Add(1)
+		respond(w, status, body)
+	})
+	return &n
 }
 
 // newMockClient returns a client for testBase whose requests go to a fresh
@@ -115,34 +102,7 @@ func newMockClient(t *testing.T, opts ...padapi.Option) (*padapi.Client, *httpmo
 	t.Helper()
 	mt := httpmock.NewMockTransport()
 	opts = append([]padapi.Option{fastRetry, padapi.WithHTTPClient(&http.Client{Transport: mt})}, opts...)
-	return newTestClient(t, testBase, opts...), mt
-}
-
-// countingClient returns a client whose every request fails the call with
-// a 500 and is counted, for calls that must fail before sending anything.
-func countingClient(t *testing.T) (*padapi.Client, *atomic.Int32) {
-	t.Helper()
-	c, mux := setup(t, noRetry)
-	var n atomic.Int32
-	mux.HandleFunc(gwPrefix+"/", func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		http.Error(w, "should not be called", http.StatusInternalServerError)
-	})
-	return c, &n
-}
-
-// fixedClient returns a client whose server answers pattern with status and
-// a testdata file, and counts the requests to it.
-func fixedClient(t *testing.T, pattern string, status int, file string, opts ...padapi.Option) (*padapi.Client, *atomic.Int32) {
-	t.Helper()
-	body := fixture(t, file)
-	c, mux := setup(t, opts...)
-	var n atomic.Int32
-	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		respond(w, status, body)
-	})
-	return c, &n
+	return newTestClient(t, testBase, testKey, opts...), mt
 }
 
 // fixture returns the contents of testdata/name.
@@ -190,7 +150,7 @@ func (memoryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // answering), without retries: every call is one request.
 func memoryClient(tb testing.TB) *padapi.Client {
 	tb.Helper()
-	return newTestClient(tb, testBase, noRetry, padapi.WithHTTPClient(&http.Client{Transport: memoryTransport{}}))
+	return newTestClient(tb, testBase, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: memoryTransport{}}))
 }
 
 // answering returns a context under which memoryTransport answers with
@@ -300,29 +260,17 @@ func checkRequest(t *testing.T, r *http.Request, tc endpointCase) {
 // file parts, each with its filename.
 func checkMultipart(t *testing.T, r *http.Request, tc endpointCase) {
 	t.Helper()
-	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/form-data" {
-		t.Fatalf("Content-Type %q, want multipart/form-data", r.Header.Get("Content-Type"))
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
 	form := url.Values{}
 	files := map[string][2]string{}
-	mr := multipart.NewReader(r.Body, params["boundary"])
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(part)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if part.FileName() != "" {
-			files[part.FormName()] = [2]string{part.FileName(), string(b)}
+	for _, p := range parts(t, r.Header.Get("Content-Type"), body) {
+		if p.Filename != "" {
+			files[p.Name] = [2]string{p.Filename, p.Body}
 		} else {
-			form.Add(part.FormName(), string(b))
+			form.Add(p.Name, p.Body)
 		}
 	}
 	if diff := cmp.Diff(tc.form, form); diff != "" {
@@ -349,7 +297,42 @@ func spread(workers, calls int, call func(worker, i int)) {
 	wg.Wait()
 }
 
-// ltZone is a fixed time zone east of UTC.
-func ltZone(hours, minutes int) *time.Location {
+// zone is a fixed time zone east of UTC.
+func zone(hours, minutes int) *time.Location {
 	return time.FixedZone("", (hours*60+minutes)*60)
 }
+
+// part is one part of a multipart body.
+type part struct {
+	Name, Filename, ContentType, Body string
+}
+
+// parts reads a multipart/form-data request body into its parts.
+func parts(t *testing.T, contentType string, body []byte) []part {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		t.Fatalf("Content-Type %q, want multipart/form-data with a boundary", contentType)
+	}
+	var ps []part
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return ps
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, part{p.FormName(), p.FileName(), p.Header.Get("Content-Type"), string(b)})
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -68,11 +68,7 @@ func (s *transportServer) client(t *testing.T) *padapi.Client {
 	if s.TLS != nil {
 		opts = append(opts, padapi.WithTLSConfigForTest(s.Client().Transport.(*http.Transport).TLSClientConfig))
 	}
-	c, err := padapi.NewClient(s.URL, "transport-key", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newTestClient(t, s.URL, testKey, opts...)
 }
 
 // callAtOnce makes calls calls from calls goroutines, rounds times each.
@@ -215,10 +211,7 @@ func TestPoolBoundsDials(t *testing.T) {
 func TestPoolTrustsOnlyItsRoots(t *testing.T) {
 	for _, h2 := range []bool{false, true} {
 		s := newTransportServer(t, true, h2, 0)
-		c, err := padapi.NewClient(s.URL, "transport-key", padapi.WithTLSConfigForTest(&tls.Config{}), padapi.WithRetry(0, 0, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := newTestClient(t, s.URL, testKey, padapi.WithTLSConfigForTest(&tls.Config{}), noRetry)
 		if _, err := c.Quota.Get(context.Background()); err == nil {
 			t.Errorf("h2=%v: an untrusted certificate was accepted", h2)
 		}
@@ -241,11 +234,8 @@ func TestPoolHTTP2CreateOutcome(t *testing.T) {
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	cfg := srv.Client().Transport.(*http.Transport).TLSClientConfig
-	c, err := padapi.NewClient(srv.URL, "transport-key", padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(3, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
+	c := newTestClient(t, srv.URL, testKey, padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(3, 0, 0))
+	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if !errors.Is(err, padapi.ErrOutcomeUnknown) || posts.Load() != 1 {
 		t.Errorf("reset stream: %v after %d requests, want ErrOutcomeUnknown after 1", err, posts.Load())
 	}
@@ -253,10 +243,7 @@ func TestPoolHTTP2CreateOutcome(t *testing.T) {
 	srv.Close()
 	// A new client: the first one's connection may still look alive, and
 	// a create written to it is rightly outcome-unknown.
-	c, err = padapi.NewClient(srv.URL, "transport-key", padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = newTestClient(t, srv.URL, testKey, padapi.WithTLSConfigForTest(cfg), noRetry)
 	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
 		t.Errorf("closed server: %v, want an error that is not ErrOutcomeUnknown", err)
