@@ -28,6 +28,7 @@ import (
 // logger, and looks for the key in every error's text and fmt forms, in the
 // log, and in fmt of the client.
 func TestAPIKeyNeverLeaks(t *testing.T) {
+	t.Parallel()
 	key := "canary-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -404,6 +405,7 @@ func drop(w http.ResponseWriter) {
 // A gateway that echoes the request's headers into its answer must not put
 // the API key into an error, its body or a log line, in any spelling.
 func TestEchoedKeyScrubbed(t *testing.T) {
+	t.Parallel()
 	const key = `echo+K3y/<&>`
 	for name, echo := range map[string]func(string) string{
 		"plain": func(h string) string { return "you sent: " + h },

@@ -93,6 +93,7 @@ const chaosRetries = 20
 // the fake served them: every call must succeed, and each must have been
 // answered by the fake exactly once.
 func TestChaosReads(t *testing.T) {
+	t.Parallel()
 	const calls, workers = 1000, 16
 	fake := padapitest.NewServer(t)
 	fake.Seed(20)
@@ -150,6 +151,7 @@ func TestChaosReads(t *testing.T) {
 // failed with another error made none, and one whose outcome is unknown
 // made at most one.
 func TestChaosCreates(t *testing.T) {
+	t.Parallel()
 	const creates, workers = 200, 16
 	fake := padapitest.NewServer(t)
 	// Fewer pads than creates reach the fake, so some creates meet a

@@ -33,6 +33,7 @@ func createPad(c *padapi.Client) (*padapi.Pad, error) {
 }
 
 func TestHeadersOnEveryAttempt(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithUserAgent("padctl/1.2"))
 	var (
 		mu   sync.Mutex
@@ -71,6 +72,7 @@ func TestHeadersOnEveryAttempt(t *testing.T) {
 }
 
 func TestDefaultUserAgent(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	var ua string
 	mt.RegisterResponder(http.MethodGet, quotaURL, func(r *http.Request) (*http.Response, error) {
@@ -131,6 +133,7 @@ func TestReplacedDefaultTransport(t *testing.T) {
 // TestHTTPClientTimeout: the timeout of the caller's http.Client bounds each
 // attempt, as it would in the caller's own calls.
 func TestHTTPClientTimeout(t *testing.T) {
+	t.Parallel()
 	stall := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		select {
 		case <-r.Context().Done():
@@ -153,6 +156,7 @@ func TestHTTPClientTimeout(t *testing.T) {
 }
 
 func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
+	t.Parallel()
 	mt := httpmock.NewMockTransport()
 	hc := &http.Client{Transport: mt, Timeout: 7 * time.Second}
 	if _, err := padapi.NewClient(testBase, testKey, padapi.WithHTTPClient(hc)); err != nil {
@@ -164,6 +168,7 @@ func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
 }
 
 func TestBaseURLPathPrefix(t *testing.T) {
+	t.Parallel()
 	for _, suffix := range []string{"/pad", "/pad/"} {
 		t.Run(suffix, func(t *testing.T) {
 			var paths []string
@@ -194,6 +199,7 @@ func TestBaseURLPathPrefix(t *testing.T) {
 }
 
 func TestNewClientValidation(t *testing.T) {
+	t.Parallel()
 	const key = "SECRETk3y-validation"
 	tests := []struct {
 		name    string
@@ -257,6 +263,7 @@ func TestNewClientValidation(t *testing.T) {
 }
 
 func TestOptionValidation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opt  padapi.Option
@@ -289,6 +296,7 @@ func TestOptionValidation(t *testing.T) {
 // TestRedirectNotFollowed checks that a 302 to another server never reaches
 // it, whatever the caller's http.Client would do with redirects.
 func TestRedirectNotFollowed(t *testing.T) {
+	t.Parallel()
 	var reached atomic.Int32
 	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		reached.Add(1)
@@ -327,6 +335,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 }
 
 func TestResponseBodyCap(t *testing.T) {
+	t.Parallel()
 	body := []byte(okQuota)
 	size := int64(len(body))
 	for _, chunked := range []bool{false, true} {
@@ -359,6 +368,7 @@ func TestResponseBodyCap(t *testing.T) {
 }
 
 func TestLogger(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, mt := newMockClient(t, padapi.WithLogger(logger))
@@ -412,6 +422,7 @@ func TestLogger(t *testing.T) {
 // logger writes straight to the process's stderr, which no in-process hook
 // can capture.
 func TestNoOutputWithoutLogger(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PADAPI_TEST_NO_OUTPUT_CHILD") == "1" {
 		noOutputScenario(t)
 		return
@@ -622,6 +633,7 @@ func TestResourceHygiene(t *testing.T) {
 
 // A base URL that ends in /api would send every call to /api/api/...
 func TestBaseURLEndingInAPIRefused(t *testing.T) {
+	t.Parallel()
 	for _, base := range []string{"https://app.coderpad.io/api", "https://app.coderpad.io/api/", "https://gw.example.com/pad/api"} {
 		_, err := padapi.NewClient(base, testKey)
 		if err == nil || !strings.Contains(err.Error(), "drop the trailing /api") {
@@ -636,6 +648,7 @@ func TestBaseURLEndingInAPIRefused(t *testing.T) {
 
 // Every call refused before sending is ErrInvalidArgument and sends nothing.
 func TestInvalidArgumentsSendNothing(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, noRetry)
 	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	var nilCtx context.Context
@@ -689,6 +702,7 @@ func TestInvalidArgumentsSendNothing(t *testing.T) {
 
 // NewClient's refusals match ErrInvalidArgument and keep their own text.
 func TestNewClientRefusalsAreInvalidArgument(t *testing.T) {
+	t.Parallel()
 	for name, call := range map[string]func() error{
 		"base URL":     func() error { _, err := padapi.NewClient("ftp://x", testKey); return err },
 		"plain http":   func() error { _, err := padapi.NewClient("http://pads.example.com", testKey); return err },

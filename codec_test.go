@@ -77,6 +77,7 @@ var documentedModels = []model{
 // Models decode from the service's JSON with plain json.Unmarshal, in every
 // shape the service sends.
 func TestModelsDecode(t *testing.T) {
+	t.Parallel()
 	for _, m := range append(documentedModels, liveModels...) {
 		t.Run(m.file, func(t *testing.T) {
 			got := m.new()
@@ -93,6 +94,7 @@ func TestModelsDecode(t *testing.T) {
 // A decoded model marshals to the service's live shape and decodes back to
 // an equal value, so callers can cache responses with the same types.
 func TestModelsRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, m := range append(documentedModels, liveModels...) {
 		t.Run(m.file, func(t *testing.T) {
 			decoded := m.new()

@@ -23,6 +23,7 @@ import (
 // succeeded with one request each, and the fake must hold exactly the pads
 // that the creates returned.
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	const calls, workers, seeded = 5000, 64, 10
 	fake := padapitest.NewServer(t)
 	fake.SetUnlimited()
@@ -96,6 +97,7 @@ func TestConcurrentCalls(t *testing.T) {
 // call in flight, and may keep all of them idle: every call succeeds over
 // at most 100 connections and none is closed.
 func TestConnectionPoolBounded(t *testing.T) {
+	t.Parallel()
 	const calls = 100
 	const poolSize = calls
 	var open, most, opened, closed atomic.Int64

@@ -48,6 +48,7 @@ func matching(err error) []string {
 var sortStrings = cmpopts.SortSlices(func(a, b string) bool { return a < b })
 
 func TestErrorStatuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status  int
 		body    string
@@ -104,6 +105,7 @@ func TestErrorStatuses(t *testing.T) {
 }
 
 func TestHTMLBadGateway(t *testing.T) {
+	t.Parallel()
 	const page = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n"
 	c, mt := newMockClient(t)
 	resp := httpmock.NewStringResponse(http.StatusBadGateway, page)
@@ -130,6 +132,7 @@ func TestHTMLBadGateway(t *testing.T) {
 }
 
 func TestEmptyServerErrorBody(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, noRetry)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusInternalServerError, ""))
 	_, err := c.Quota.Get(context.Background())
@@ -143,6 +146,7 @@ func TestEmptyServerErrorBody(t *testing.T) {
 }
 
 func TestErrorBodySnippetCapped(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	big := `{"status":"ERROR","message":"` + strings.Repeat("x", 100<<10) + `"}`
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusBadRequest, big))
@@ -159,6 +163,7 @@ func TestErrorBodySnippetCapped(t *testing.T) {
 // TestSuccessStatusNotOK covers 2xx answers that are not a success: the body
 // says ERROR, or the body is not the expected JSON.
 func TestSuccessStatusNotOK(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body  string
 		wantStatus  string
@@ -199,6 +204,7 @@ func TestSuccessStatusNotOK(t *testing.T) {
 // decoded is ErrOutcomeUnknown (the pad was probably made), while a create
 // the service refused with status ERROR is not.
 func TestCreateAnswerUnreadable(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusOK, `<html>proxy says hi</html>`))
 	_, err := createPad(c)
@@ -218,6 +224,7 @@ func TestCreateAnswerUnreadable(t *testing.T) {
 }
 
 func TestAPIErrorIs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status int
 		want   []string
@@ -246,6 +253,7 @@ func TestAPIErrorIs(t *testing.T) {
 }
 
 func TestAPIErrorText(t *testing.T) {
+	t.Parallel()
 	e := &padapi.APIError{StatusCode: 429, Status: "ERROR", Message: "Over quota", Method: "POST", Path: "/api/pads", Attempts: 1}
 	if want := "padapi: POST /api/pads: 429: Over quota"; e.Error() != want {
 		t.Errorf("Error() = %q, want %q", e.Error(), want)
@@ -282,6 +290,7 @@ func TestAPIErrorBodyPrintsAsText(t *testing.T) {
 // TestErrorsCarryNoQuery checks that the query string of a list call (page,
 // sort) appears in no error, whatever failed.
 func TestErrorsCarryNoQuery(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		responder httpmock.Responder
@@ -327,6 +336,7 @@ func TestErrorsCarryNoQuery(t *testing.T) {
 
 // Every outcome-unknown error says so in its text, a 5xx answer included.
 func TestOutcomeUnknownText(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusBadGateway, `<html>bad gateway</html>`))
 	_, err := createPad(c)

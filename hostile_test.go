@@ -239,6 +239,7 @@ func checkDeadline(t *testing.T, url string) {
 // TestHostileStalledBody: the server sends the headers, and perhaps the
 // start of the body, then nothing. The caller's deadline ends the call.
 func TestHostileStalledBody(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		header http.Header
@@ -274,6 +275,7 @@ func TestHostileStalledBody(t *testing.T) {
 // TestHostileSilentServer: the server accepts connections and sends
 // nothing, not even headers.
 func TestHostileSilentServer(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -348,6 +350,7 @@ func rawServer(t *testing.T, response string) string {
 // TestHostileTruncatedBody: the body ends (the connection closes) before its
 // Content-Length. The error says so; a create's outcome is unknown.
 func TestHostileTruncatedBody(t *testing.T) {
+	t.Parallel()
 	url := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+`{"status":"OK","pads_used":1`)
 	c := newTestClient(t, url, testKey, noRetry)
 	for _, kind := range callKinds {
@@ -365,6 +368,7 @@ func TestHostileTruncatedBody(t *testing.T) {
 // endpoint. Each is an *APIError with status 200 whose short message names
 // the field and the problem, never a panic, never a bare encoding/json error.
 func TestHostileBodies(t *testing.T) {
+	t.Parallel()
 	c := memoryClient(t)
 	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	digits := strings.Repeat("7", 5000)
@@ -438,6 +442,7 @@ type plainEvent struct {
 // invalid UTF-8 inside strings, which encoding/json turns into U+FFFD; the
 // hand-written event decoder must do the same.
 func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
+	t.Parallel()
 	c := memoryClient(t)
 	const pad = `"id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"`
 	// plain mirrors the fields under test with types that encoding/json
@@ -476,6 +481,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 // carries its message into the error, cut to the same 64 KiB as an error
 // body; a huge status is cut short in the message.
 func TestHostileHugeMessageInSuccess(t *testing.T) {
+	t.Parallel()
 	c := memoryClient(t)
 	huge := strings.Repeat("é", 512<<10) // 1 MiB of two-byte runes
 	for _, tt := range []struct{ name, body string }{
@@ -505,6 +511,7 @@ func TestHostileHugeMessageInSuccess(t *testing.T) {
 // halfway. A GET reads its body inside the retry loop, so it is retried and
 // succeeds; a create is not retried, and its outcome is unknown.
 func TestHostileTruncatedBodyRetried(t *testing.T) {
+	t.Parallel()
 	const quota = `{"status":"OK","pads_used":1,"quota_reset_at":"2024-01-01T00:00:00Z","unlimited":true}`
 	const pad = `{"status":"OK","id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"}`
 	var mu sync.Mutex

@@ -10,6 +10,7 @@ import (
 )
 
 func TestIDDecode(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in      string
 		want    padapi.ID
@@ -45,6 +46,7 @@ func TestIDDecode(t *testing.T) {
 }
 
 func TestIDMarshal(t *testing.T) {
+	t.Parallel()
 	for id, want := range map[padapi.ID]string{
 		"123":                  `123`,
 		"0":                    `0`,

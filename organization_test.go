@@ -68,6 +68,7 @@ func stats() *padapi.OrganizationStats {
 }
 
 func TestOrganizationEndpoints(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "Get documented shape",
@@ -156,6 +157,7 @@ func TestOrganizationEndpoints(t *testing.T) {
 
 // A window needs both ends, in order; anything else fails before a request.
 func TestOrganizationStatsInvalidWindow(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	t1 := t0.Add(7 * 24 * time.Hour)
 	for name, opts := range map[string]*padapi.StatsOptions{
@@ -180,6 +182,7 @@ func TestOrganizationStatsInvalidWindow(t *testing.T) {
 // rather than becoming a space on the server; an empty email sends no
 // query at all.
 func TestListUsersEmailQuery(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		email, rawQuery string
 	}{
@@ -205,6 +208,7 @@ func TestListUsersEmailQuery(t *testing.T) {
 // The users list is one answer, not pages: every user comes back, however
 // many, and an empty list is no error.
 func TestListUsersSizes(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 50, 51, 240} {
 		users := make([]string, n)
 		want := make([]padapi.OrganizationUser, n)
@@ -226,6 +230,7 @@ func TestListUsersSizes(t *testing.T) {
 // A users answer must carry its "users" list; a list of the wrong shape
 // is a decode error; the service's refusals keep their sentinels.
 func TestListUsersErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -261,6 +266,7 @@ func TestListUsersErrors(t *testing.T) {
 // Each live shape decodes through its endpoint, which sends exactly the
 // request the service takes.
 func TestUsersLiveShapes(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "Users",

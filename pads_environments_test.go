@@ -19,6 +19,7 @@ import (
 // body or null is an error, never an empty struct; a malformed field is an
 // error that names it.
 func TestEnvironmentAnswers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body, wantErr string
 	}{
@@ -54,6 +55,7 @@ func TestEnvironmentAnswers(t *testing.T) {
 // Null and absent fields decode as their zero values; unknown fields are
 // ignored, at any depth.
 func TestEnvironmentNullsAndUnknowns(t *testing.T) {
+	t.Parallel()
 	body := `{"status":"OK","id":"7","pad_id":null,"question_id":null,"example_question_id":null,"language":null,
 		"file_contents":[{"path":"a.txt","contents":null,"history":null,"binary":null,"mode":"0644"},null],
 		"created_at":null,"x_new":{"deep":[1,{"file_contents":7}]}}`
@@ -78,6 +80,7 @@ func TestEnvironmentNullsAndUnknowns(t *testing.T) {
 // The IDs a pad lists are the IDs Environment takes, whatever their JSON
 // type: the request goes to the same path.
 func TestEnvironmentIDsFromPad(t *testing.T) {
+	t.Parallel()
 	var pad padapi.Pad
 	if err := padapi.UnmarshalForTest([]byte(`{"id":"P1","pad_environment_ids":[98765,"98766"],"active_environment_id":"98765"}`), &pad); err != nil {
 		t.Fatal(err)
@@ -105,6 +108,7 @@ func TestEnvironmentIDsFromPad(t *testing.T) {
 
 // An unknown environment is ErrNotFound; a refused ID sends nothing.
 func TestEnvironmentErrors(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, fastRetry)
 	n := handle(mux, "GET /gw/api/pad_environments/404", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	if _, err := c.Pads.Environment(context.Background(), "404"); !errors.Is(err, padapi.ErrNotFound) {
@@ -128,6 +132,7 @@ func TestEnvironmentErrors(t *testing.T) {
 
 // An environment read is retried like any GET.
 func TestEnvironmentRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder("GET", testBase+"/api/pad_environments/98765",
 		httpmock.NewStringResponder(http.StatusBadGateway, "<html>bad gateway</html>").
@@ -147,6 +152,7 @@ func TestEnvironmentRetried(t *testing.T) {
 // Each live shape decodes through its endpoint, which sends exactly the
 // request the service takes.
 func TestEnvironmentLiveShapes(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "Environment with integer IDs",

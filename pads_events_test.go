@@ -49,6 +49,7 @@ func eventServer(t *testing.T) (*padapi.Client, func() []string) {
 // AllEvents reads every page in order, asking for the next page by the
 // number and sort its next_page link names, below the client's base URL.
 func TestAllEventsPages(t *testing.T) {
+	t.Parallel()
 	want := append(eventsPage1().Items, eventsLast().Items...)
 	for _, tc := range []struct {
 		name    string
@@ -84,6 +85,7 @@ func TestAllEventsPages(t *testing.T) {
 
 // A loop that stops early fetches no further page.
 func TestAllEventsStopsEarly(t *testing.T) {
+	t.Parallel()
 	c, queries := eventServer(t)
 	n := 0
 	for _, err := range c.Pads.AllEvents(context.Background(), "K3P9ZR2A", nil) {
@@ -103,6 +105,7 @@ func TestAllEventsStopsEarly(t *testing.T) {
 // with something else under it, is a decode error, never an empty log.
 // An empty or null list is an empty page.
 func TestEventsPageShapes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body string
 		wantErr    string // "" for success
@@ -160,6 +163,7 @@ func TestEventsPageShapes(t *testing.T) {
 
 // A refused pad ID sends nothing, from ListEvents or AllEvents.
 func TestEventsInvalidID(t *testing.T) {
+	t.Parallel()
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		c, mux := setup(t, noRetry)
 		n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
@@ -184,6 +188,7 @@ func TestEventsInvalidID(t *testing.T) {
 
 // A pad that is not there is ErrNotFound, read once (a 404 is not retried).
 func TestEventsNotFound(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, fastRetry)
 	n := handle(mux, "GET /gw/api/pads/NOPE/events", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	_, err := c.Pads.ListEvents(context.Background(), "NOPE", nil)
@@ -198,6 +203,7 @@ func TestEventsNotFound(t *testing.T) {
 // Each live shape decodes through its endpoint, which sends exactly the
 // request the service takes.
 func TestEventsLiveShapes(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name: "Events first page",

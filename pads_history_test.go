@@ -69,6 +69,7 @@ func replay(t *testing.T, doc string) (string, error) {
 // cases marked "code points differ" give another text (or an error) when
 // counted in code points, as the other public client does.
 func TestHistoryReplay(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		doc  string
@@ -120,6 +121,7 @@ func TestHistoryReplay(t *testing.T) {
 // and the operation, never a panic; so is an operation the decoder could
 // not have made.
 func TestHistoryReplayErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		h    padapi.History
@@ -155,6 +157,7 @@ func TestHistoryReplayErrors(t *testing.T) {
 // A null history document is an empty history, and an empty history
 // marshals back to null.
 func TestHistoryNullDocument(t *testing.T) {
+	t.Parallel()
 	var h padapi.History
 	if err := json.Unmarshal(fixture(t, "history_null.json"), &h); err != nil || len(h.Entries) != 0 {
 		t.Errorf("null history: %+v, %v; want no entries", h, err)
@@ -176,6 +179,7 @@ func history(t *testing.T, doc string) padapi.History {
 
 // A document that is not an edit history is a decode error.
 func TestHistoryDecodeErrors(t *testing.T) {
+	t.Parallel()
 	for _, doc := range []string{
 		`[]`, `"x"`, `1`, `true`,
 		`{"e":1}`,
@@ -204,6 +208,7 @@ func TestHistoryDecodeErrors(t *testing.T) {
 // ReplayUntil stops after the last entry at or before the moment; entries
 // at the same millisecond come together.
 func TestHistoryReplayUntil(t *testing.T) {
+	t.Parallel()
 	h := historyLive()
 	const (
 		t1 = "def greet():\n    return 'hi 👋'\n"
@@ -245,6 +250,7 @@ func TestHistoryReplayUntil(t *testing.T) {
 // Operations marshal as the editor writes them, and a history survives a
 // trip through its JSON: the same entries, the same text.
 func TestHistoryJSON(t *testing.T) {
+	t.Parallel()
 	for op, want := range map[padapi.HistoryOp]string{
 		{Retain: 3}:      `3`,
 		{Delete: 2}:      `-2`,
@@ -320,6 +326,7 @@ func noKey(t *testing.T, r *http.Request) {
 // Pads.History fetches the link without the API key, on plain http to a
 // loopback host or on https, and decodes the document.
 func TestPadsHistoryFetch(t *testing.T) {
+	t.Parallel()
 	for _, useTLS := range []bool{false, true} {
 		t.Run(fmt.Sprintf("tls=%v", useTLS), func(t *testing.T) {
 			srv, n := historyServer(t, useTLS)
@@ -349,6 +356,7 @@ func TestPadsHistoryFetch(t *testing.T) {
 // The request is a plain GET with the client's headers but the key, and
 // it goes through the caller's transport.
 func TestPadsHistoryRequest(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithUserAgent("scheduler/1.0"))
 	const link = "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json?auth=tok&print=pretty"
 	mt.RegisterResponder("GET", link, func(r *http.Request) (*http.Response, error) {
@@ -385,6 +393,7 @@ func TestPadsHistoryRequest(t *testing.T) {
 // carries user information, is refused before any request, with or
 // without WithInsecureHTTP, and the refusal does not quote the link.
 func TestPadsHistoryRefusedLinks(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{
 		"",
 		"/pads/K3P9ZR2A/main.json",
@@ -426,6 +435,7 @@ func TestPadsHistoryRefusedLinks(t *testing.T) {
 
 // Plain http is taken to every loopback host, by name or address.
 func TestPadsHistoryLoopbackHTTP(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{
 		"http://localhost:9/doc.json",
 		"http://127.0.0.1:9/doc.json",
@@ -448,6 +458,7 @@ func TestPadsHistoryLoopbackHTTP(t *testing.T) {
 // A redirect is an error, and its target is never asked: the link's host
 // decides nothing about where else the client goes.
 func TestPadsHistoryNoRedirect(t *testing.T) {
+	t.Parallel()
 	var target atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		target.Add(1)
@@ -473,6 +484,7 @@ func TestPadsHistoryNoRedirect(t *testing.T) {
 
 // The body is capped like every answer, with or without a Content-Length.
 func TestPadsHistorySizeCap(t *testing.T) {
+	t.Parallel()
 	doc := doc(`e1 1 "` + strings.Repeat("x", 4<<10) + `"`)
 	for _, chunked := range []bool{false, true} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -504,6 +516,7 @@ func TestPadsHistorySizeCap(t *testing.T) {
 // connection, and not after a 4xx. When retries run out the error is the
 // service's last answer.
 func TestPadsHistoryRetried(t *testing.T) {
+	t.Parallel()
 	const link = "https://pad-history.example.firebaseio.com/doc.json"
 	ok := httpmock.NewStringResponder(200, doc(`e1 1 "done"`))
 	for _, tc := range []struct {
@@ -543,6 +556,7 @@ func TestPadsHistoryRetried(t *testing.T) {
 // host's token) reaches an error or a log line, even when the history host
 // echoes the request back.
 func TestPadsHistoryKeepsSecrets(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		noKey(t, r)
 		var echo bytes.Buffer
@@ -572,6 +586,7 @@ func TestPadsHistoryKeepsSecrets(t *testing.T) {
 // An answer that is no history is an error; a history whose replay fails
 // decodes, and Replay names the entry.
 func TestPadsHistoryAnswers(t *testing.T) {
+	t.Parallel()
 	const link = "https://pad-history.example.firebaseio.com/doc.json"
 	c := memoryClient(t)
 	for body, want := range map[string]string{
@@ -617,6 +632,7 @@ func TestPadsHistoryAnswers(t *testing.T) {
 // A cancelled context ends the fetch with the context's error; a nil one
 // is refused.
 func TestPadsHistoryContext(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -748,6 +764,7 @@ func randomHistory(seed uint64, entries, maxInsert int) *padapi.History {
 // many leaves and levels of the replay's tree, with deletes that empty it
 // and astral characters whose halves operations split.
 func TestHistoryReplayMatchesPlainReplay(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name               string
 		entries, maxInsert int
@@ -784,6 +801,7 @@ func TestHistoryReplayMatchesPlainReplay(t *testing.T) {
 // entry, as before, took 11 s, and 37 s under -race). The deadline is a
 // guard against a hang, not a measure: BenchmarkReplay is.
 func TestHistoryReplayMillionEdits(t *testing.T) {
+	t.Parallel()
 	h, size := typing(1_000_000, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -815,6 +833,7 @@ func (c *countingContext) Err() error {
 // thousand operations: cancelled, it stops there with an error wrapping
 // the context's, and no text.
 func TestHistoryReplayContextCancelled(t *testing.T) {
+	t.Parallel()
 	h, _ := typing(200_000, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -866,6 +885,7 @@ func TestHistoryReplayContextCancelled(t *testing.T) {
 // nearest nanosecond, halves to the later one; truncating would turn
 // 1500.6 into 1500.599999 (0.6 is 0.5999999999999091 in binary).
 func TestHistoryTimesRounded(t *testing.T) {
+	t.Parallel()
 	ms := func(n int64) time.Time { return time.UnixMilli(n).UTC() }
 	for _, tc := range []struct {
 		t    string

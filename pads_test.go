@@ -145,6 +145,7 @@ func padsLast() *padapi.Page[padapi.Pad] {
 }
 
 func TestPadsEndpoints(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "List first page",
@@ -258,6 +259,7 @@ func TestPadsEndpoints(t *testing.T) {
 // When the service answers an update with its status only, Update fetches
 // the pad: one PUT, then one GET.
 func TestPadsUpdateStatusOnly(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []string
 	record := func(body []byte) http.HandlerFunc {
@@ -287,6 +289,7 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 
 // The service rejects contents with question_id, so the client does not ask.
 func TestPadsCreateContentsWithQuestionID(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, noRetry)
 	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{
@@ -301,6 +304,7 @@ func TestPadsCreateContentsWithQuestionID(t *testing.T) {
 }
 
 func TestPadsInvalidID(t *testing.T) {
+	t.Parallel()
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		t.Run(string(id), func(t *testing.T) {
 			c, mux := setup(t, noRetry)
@@ -320,6 +324,7 @@ func TestPadsInvalidID(t *testing.T) {
 }
 
 func TestPadsGetNotFound(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t)
 	n := handle(mux, "GET /gw/api/pads/NOPE0000", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	_, err := c.Pads.Get(context.Background(), "NOPE0000")
@@ -346,6 +351,7 @@ func TestPadsGetNotFound(t *testing.T) {
 // A 429 on create is the definite answer that nothing was created: it is
 // not retried and does not claim an unknown outcome.
 func TestPadsCreateOverQuota(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t)
 	n := handle(mux, "POST /gw/api/pads", http.StatusTooManyRequests, fixture(t, "error_over_quota.json"))
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
@@ -362,6 +368,7 @@ func TestPadsCreateOverQuota(t *testing.T) {
 
 // A timestamp that is no ISO 8601 form is an error naming field and value.
 func TestPadsGetMalformedTimestamp(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t)
 	mux.HandleFunc("GET /gw/api/pads/BAD", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, []byte(`{"status":"OK","id":"BAD","created_at":"yesterday"}`))
@@ -381,6 +388,7 @@ func TestPadsGetMalformedTimestamp(t *testing.T) {
 // the status alone, an empty body, a 204, the pad. Anything else is an
 // error that keeps its sentinel.
 func TestPadsDeleteAnswers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -433,6 +441,7 @@ func TestPadsDeleteAnswers(t *testing.T) {
 // A delete is retried after a 5xx with the same body, and a refused ID
 // sends nothing.
 func TestPadsDeleteRetriedAndRefused(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	var mu sync.Mutex
 	var bodies []string
@@ -469,6 +478,7 @@ func TestPadsDeleteRetriedAndRefused(t *testing.T) {
 // Each live shape decodes through its endpoint, which sends exactly the
 // request the service takes.
 func TestPadLiveShapes(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "Pad with interviewer notifications",
@@ -480,6 +490,7 @@ func TestPadLiveShapes(t *testing.T) {
 }
 
 func TestPadsWriteEndpoints(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "Delete a pad",

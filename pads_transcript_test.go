@@ -54,6 +54,7 @@ func seq(first, n int) []string {
 // Transcript reads the pad, every page of its events and every
 // environment it lists, the active one last when it is not listed.
 func TestTranscriptWhole(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, noRetry)
 	var mu sync.Mutex
 	var seen []string
@@ -111,6 +112,7 @@ func TestTranscriptWhole(t *testing.T) {
 // A pad with no environments and no events gives empty lists, not nil;
 // an active environment that is listed is read once.
 func TestTranscriptSmall(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, envs, active string
 		want               []padapi.PadEnvironment
@@ -175,6 +177,7 @@ func (f *inFlight) leave() { f.now.Add(-1) }
 // than 8 are in flight or 30 ms have passed, so a client that allowed more
 // would show it.
 func TestTranscriptConcurrencyBound(t *testing.T) {
+	t.Parallel()
 	const envs = 24
 	c, mux := setup(t, noRetry)
 	ids := seq(100, envs)
@@ -211,6 +214,7 @@ func TestTranscriptConcurrencyBound(t *testing.T) {
 // The first failure fails the whole call: the error is that failure's, and
 // the requests still running are cancelled, and no further ones start.
 func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
+	t.Parallel()
 	const envs = 20
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
@@ -268,6 +272,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // A failure of the pad or of the events fails the call with that error;
 // after a failed pad read nothing else is asked.
 func TestTranscriptPadOrEventsFail(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET /gw/api/pads/GONE", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusNotFound, []byte(`{"status":"ERROR","message":"Pad not found"}`))
@@ -357,6 +362,7 @@ func (h *cancelAfter) Handle(_ context.Context, r slog.Record) error {
 // call fails with the context's error: it never returns a transcript with
 // environments missing.
 func TestTranscriptCallerCancelled(t *testing.T) {
+	t.Parallel()
 	for round := range 5 {
 		ctx, cancel := context.WithCancel(context.Background())
 		h := &cancelAfter{n: 8, cancel: cancel}
@@ -408,6 +414,7 @@ func delayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Clien
 // A pad with 10 environments and one page of events costs 12 requests:
 // the pad, the page, and one per environment.
 func TestTranscriptRequests(t *testing.T) {
+	t.Parallel()
 	c, n := delayedService(t, 10, time.Millisecond)
 	tr, err := c.Pads.Transcript(context.Background(), "P10")
 	if err != nil {
@@ -545,6 +552,7 @@ func (m muxTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // An environment ID that the service lists but Environment would refuse is
 // a bad answer, not the caller's ErrInvalidArgument; nothing more is sent.
 func TestTranscriptBadEnvironmentIDFromService(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, noRetry)
 	var n atomic.Int32
 	mux.HandleFunc("GET "+gwPrefix+"/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {

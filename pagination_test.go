@@ -200,6 +200,7 @@ func split(got []yielded) (ids []string, errs []error) {
 }
 
 func TestAllThreePages(t *testing.T) {
+	t.Parallel()
 	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			p := &pager{path: it.path, key: it.key, n: 107}
@@ -222,6 +223,7 @@ func TestAllThreePages(t *testing.T) {
 
 // Pages are fetched only when the loop reaches them, or the page before.
 func TestAllBreakEarly(t *testing.T) {
+	t.Parallel()
 	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			p := &pager{path: it.path, key: it.key, n: 107}
@@ -242,6 +244,7 @@ func TestAllBreakEarly(t *testing.T) {
 }
 
 func TestAllErrorOnSecondPage(t *testing.T) {
+	t.Parallel()
 	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			p := &pager{path: it.path, key: it.key, n: 107, fail: 2}
@@ -267,6 +270,7 @@ func TestAllErrorOnSecondPage(t *testing.T) {
 // A next_page link on another host is never requested: its page is fetched
 // from the base URL, so the other host never sees the key.
 func TestAllNextPageOnAnotherHost(t *testing.T) {
+	t.Parallel()
 	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			var elsewhere atomic.Int32
@@ -300,6 +304,7 @@ func TestAllNextPageOnAnotherHost(t *testing.T) {
 // paging still goes below the prefix. (The pager's server fails the test on
 // any request outside the prefix.)
 func TestAllNextPageWithoutPrefix(t *testing.T) {
+	t.Parallel()
 	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
@@ -323,6 +328,7 @@ func TestAllNextPageWithoutPrefix(t *testing.T) {
 // A next_page that names a page already fetched ends the loop with an
 // error instead of looping forever.
 func TestAllNextPageRepeats(t *testing.T) {
+	t.Parallel()
 	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
@@ -338,6 +344,7 @@ func TestAllNextPageRepeats(t *testing.T) {
 // another sort at every turn; either way page 1 is not fetched, nor its
 // items yielded, a second time.
 func TestAllNextPageBackToFirst(t *testing.T) {
+	t.Parallel()
 	sorts := map[string]func(sent string, next int) string{
 		"no sort":           func(string, int) string { return "" },
 		"default spelt out": func(string, int) string { return string(padapi.SortCreatedDesc) },
@@ -385,6 +392,7 @@ func checkLoopCaught(t *testing.T, it listIter, p *pager) {
 // next one would let a service page the iterator forever with ever larger
 // page numbers; the iterator stops with an error instead.
 func TestAllEmptyPageWithNextPage(t *testing.T) {
+	t.Parallel()
 	var requests atomic.Int64
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET "+gwPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
@@ -406,6 +414,7 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 // request sends, even when it differs from the caller's (the service knows
 // which order its page numbers count in).
 func TestAllFollowsTheLinksSort(t *testing.T) {
+	t.Parallel()
 	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			p := &pager{path: it.path, key: it.key, n: 60, link: func(host string, next int, _ string) string {
@@ -606,6 +615,7 @@ func checkNoFetchLeft(t *testing.T) {
 }
 
 func TestAllItemsInOrderOnce(t *testing.T) {
+	t.Parallel()
 	for _, window := range []int{1, 2, 8, 64} {
 		t.Run(fmt.Sprintf("pages=%d", window), func(t *testing.T) {
 			s := newPagedServer(t, 10*50+7, 50)
@@ -641,6 +651,7 @@ func TestAllItemsInOrderOnce(t *testing.T) {
 // TestAllPrefetchesNextPage: by default the next page is fetched while the
 // loop is still on the first, and no page beyond it.
 func TestAllPrefetchesNextPage(t *testing.T) {
+	t.Parallel()
 	s := newPagedServer(t, 5*50, 50)
 	c := s.client(t)
 	n := 0
@@ -676,6 +687,7 @@ func TestAllPrefetchesNextPage(t *testing.T) {
 // TestConcurrentPagesWindow: with n pages at once, no more than n requests
 // run together, and none runs more than n pages past the loop's.
 func TestConcurrentPagesWindow(t *testing.T) {
+	t.Parallel()
 	const window = 4
 	s := newPagedServer(t, 30*50, 50)
 	var loopPage atomic.Int64
@@ -711,6 +723,7 @@ func TestConcurrentPagesWindow(t *testing.T) {
 // only where a link leads to them; a list whose links skip a page (it
 // changed meanwhile) reads as following the links does.
 func TestConcurrentPagesFollowsLinks(t *testing.T) {
+	t.Parallel()
 	s := newPagedServer(t, 8*50, 50)
 	s.next = func(page int) int {
 		switch page {
@@ -736,6 +749,7 @@ func TestConcurrentPagesFollowsLinks(t *testing.T) {
 // TestConcurrentPagesLoopLink: a link back to a page already read ends the
 // loop with an error, as it does one page at a time.
 func TestConcurrentPagesLoopLink(t *testing.T) {
+	t.Parallel()
 	s := newPagedServer(t, 8*50, 50)
 	s.next = func(page int) int {
 		if page == 3 {
@@ -757,6 +771,7 @@ func TestConcurrentPagesLoopLink(t *testing.T) {
 // first failed page, then that page's error once, and ends, even when a
 // later page failed first.
 func TestConcurrentPagesFirstError(t *testing.T) {
+	t.Parallel()
 	s := newPagedServer(t, 12*50, 50)
 	s.answer = func(r *http.Request, page int) int {
 		switch page {
@@ -781,6 +796,7 @@ func TestConcurrentPagesFirstError(t *testing.T) {
 // TestAllBreakCancelsFetches: breaking out of the loop cancels the pages
 // still being fetched, and waits for them: no goroutine outlives the loop.
 func TestAllBreakCancelsFetches(t *testing.T) {
+	t.Parallel()
 	for _, window := range []int{1, 8} {
 		t.Run(fmt.Sprintf("pages=%d", window), func(t *testing.T) {
 			s := newPagedServer(t, 20*50, 50)
@@ -826,6 +842,7 @@ func TestAllBreakCancelsFetches(t *testing.T) {
 // TestAllContextCancelled: cancelling the caller's context ends the loop
 // with the context's error, and no fetch outlives it.
 func TestAllContextCancelled(t *testing.T) {
+	t.Parallel()
 	s := newPagedServer(t, 20*50, 50)
 	s.answer = func(r *http.Request, page int) int {
 		if page > 1 {
@@ -854,6 +871,7 @@ func TestAllContextCancelled(t *testing.T) {
 }
 
 func TestWithConcurrentPagesRefusesZero(t *testing.T) {
+	t.Parallel()
 	if _, err := padapi.NewClient("http://127.0.0.1", "k", padapi.WithConcurrentPages(0)); err == nil {
 		t.Error("WithConcurrentPages(0) accepted")
 	}
@@ -862,6 +880,7 @@ func TestWithConcurrentPagesRefusesZero(t *testing.T) {
 // TestConcurrentPagesFake: against the fake service, every sort reads the
 // same with 8 pages at once as page by page with List.
 func TestConcurrentPagesFake(t *testing.T) {
+	t.Parallel()
 	srv := padapitest.NewServer(t)
 	srv.Seed(420)
 	ctx := context.Background()

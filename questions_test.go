@@ -87,6 +87,7 @@ func questionsList() *padapi.Page[padapi.Question] {
 }
 
 func TestQuestionsEndpoints(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "List",
@@ -170,6 +171,7 @@ func TestQuestionsEndpoints(t *testing.T) {
 }
 
 func TestQuestionsDeleteNotFound(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t)
 	n := handle(mux, "DELETE /gw/api/questions/999", http.StatusNotFound, fixture(t, "error_question_not_found.json"))
 	err := c.Questions.Delete(context.Background(), "999")
@@ -182,6 +184,7 @@ func TestQuestionsDeleteNotFound(t *testing.T) {
 }
 
 func TestQuestionsInvalidID(t *testing.T) {
+	t.Parallel()
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		t.Run(string(id), func(t *testing.T) {
 			c, mux := setup(t, noRetry)
@@ -228,6 +231,7 @@ func zipOf(t *testing.T, files ...string) []byte {
 // question[zip_file], a filename, Content-Type application/zip, the bytes
 // exactly. A retried update sends the same body again.
 func TestQuestionZipPart(t *testing.T) {
+	t.Parallel()
 	archive := zipOf(t, "src/app.go", "package main\n", "go.mod", "module x\n")
 	c, mt := newMockClient(t)
 	var mu sync.Mutex
@@ -273,6 +277,7 @@ func TestQuestionZipPart(t *testing.T) {
 // Contents, Files and Zip are three ways to give a question's code: any
 // two together are refused before anything is sent, on create and update.
 func TestQuestionCodeExclusive(t *testing.T) {
+	t.Parallel()
 	contents, zipped := padapi.Ptr("print(1)"), []byte("PK\x03\x04")
 	files := []padapi.QuestionFile{{Path: "a.py", Contents: "x"}}
 	combos := map[string]padapi.QuestionUpdateParams{
@@ -307,6 +312,7 @@ func TestQuestionCodeExclusive(t *testing.T) {
 // Each live shape decodes through its endpoint, which sends exactly the
 // request the service takes.
 func TestQuestionLiveShapes(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "Question with an AI prompt and a custom database",
@@ -318,6 +324,7 @@ func TestQuestionLiveShapes(t *testing.T) {
 }
 
 func TestQuestionsWriteEndpoints(t *testing.T) {
+	t.Parallel()
 	archive := zipOf(t, "main.py", "print('hi')\r\n--boundary\r\n", "data/\x00bin", "\x00\x01\xff")
 	runEndpoints(t, []endpointCase{
 		{

@@ -16,6 +16,7 @@ import (
 )
 
 func TestQuotaDecode(t *testing.T) {
+	t.Parallel()
 	mst := time.FixedZone("", -7*3600)
 	pst := time.FixedZone("", -8*3600)
 	ist := time.FixedZone("", 5*3600+30*60)
@@ -204,6 +205,7 @@ func checkOffset(t *testing.T, field string, want, got time.Time) {
 }
 
 func TestQuotaMarshalOmitsLimitsWhenUnlimited(t *testing.T) {
+	t.Parallel()
 	q := padapi.Quota{Status: "OK", Unlimited: true, QuotaResetAt: time.Date(2019, 2, 1, 0, 0, 0, 0, time.UTC)}
 	out, err := json.Marshal(q)
 	if err != nil {
@@ -224,6 +226,7 @@ func TestQuotaMarshalOmitsLimitsWhenUnlimited(t *testing.T) {
 }
 
 func TestQuotaHelpers(t *testing.T) {
+	t.Parallel()
 	type count struct {
 		N  int
 		OK bool
@@ -279,6 +282,7 @@ func TestQuotaHelpers(t *testing.T) {
 // TestQuotaFromServer checks that a decoded fixture drives the helpers the
 // way the quota flow uses them: check, then create.
 func TestQuotaFromServer(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t)
 	handle(mux, "GET /gw/api/quota", http.StatusOK, fixture(t, "quota_fractions.json"))
 	q, err := c.Quota.Get(context.Background())

@@ -28,6 +28,7 @@ var busyResponder = httpmock.NewStringResponder(http.StatusServiceUnavailable, `
 var dialError = &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 
 func TestGetRetriedOn5xxThenSucceeds(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{500, 502, 503, 504} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			c, mt := newMockClient(t)
@@ -48,6 +49,7 @@ func TestGetRetriedOn5xxThenSucceeds(t *testing.T) {
 }
 
 func TestIdempotentMethodsRetried(t *testing.T) {
+	t.Parallel()
 	calls := map[string]func(c *padapi.Client) error{
 		"PUT": func(c *padapi.Client) error {
 			_, err := c.Pads.Update(context.Background(), "DM32JWG2", &padapi.PadUpdateParams{Title: padapi.Ptr("y")})
@@ -86,6 +88,7 @@ func TestIdempotentMethodsRetried(t *testing.T) {
 }
 
 func TestGetRetriedOnConnectionError(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodGet, quotaURL,
 		httpmock.NewErrorResponder(io.ErrUnexpectedEOF).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
@@ -131,6 +134,7 @@ func TestRetriesExhausted(t *testing.T) {
 }
 
 func TestRetryOff(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, noRetry)
 	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
 	_, err := c.Quota.Get(context.Background())
@@ -144,6 +148,7 @@ func TestRetryOff(t *testing.T) {
 }
 
 func TestPostNotRetriedOn5xx(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{500, 502, 503, 504} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			c, mt := newMockClient(t)
@@ -170,6 +175,7 @@ func TestPostNotRetriedOn5xx(t *testing.T) {
 }
 
 func TestPostOverQuotaNotRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 5*time.Second))
 	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"You have exceeded your monthly pad quota"}`)
 	// A Retry-After that fits under the cap still does not make a create
@@ -196,6 +202,7 @@ func TestPostOverQuotaNotRetried(t *testing.T) {
 }
 
 func TestPostRetriedWhenNeverConnected(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewErrorResponder(dialError).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
 	pad, err := createPad(c)
@@ -226,6 +233,7 @@ func TestPostRetriedWhenNeverConnected(t *testing.T) {
 }
 
 func TestPostNotRetriedAfterConnecting(t *testing.T) {
+	t.Parallel()
 	for name, cause := range map[string]error{
 		"unexpected EOF":   io.ErrUnexpectedEOF,
 		"connection reset": &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")},
@@ -256,6 +264,7 @@ func TestPostNotRetriedAfterConnecting(t *testing.T) {
 // and whose retry connected and lost the answer: that retry may have created
 // the pad.
 func TestPostDialThenDropped(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodPost, padsURL,
 		httpmock.NewErrorResponder(dialError).Then(httpmock.NewErrorResponder(io.ErrUnexpectedEOF)).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
@@ -291,6 +300,7 @@ func TestRetryAfterOverCapNotRetried(t *testing.T) {
 }
 
 func TestRetryAfterDateOverCapNotRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 50*time.Millisecond))
 	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
 	resp.Header.Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
@@ -306,6 +316,7 @@ func TestRetryAfterDateOverCapNotRetried(t *testing.T) {
 }
 
 func TestTooManyRequestsWithoutRetryAfterNotRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`))
 	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrRateLimited) {
@@ -420,6 +431,7 @@ func TestCancelDuringRequest(t *testing.T) {
 }
 
 func TestContextDoneBeforeCall(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -517,6 +529,7 @@ func connCounter(srv *httptest.Server) *atomic.Int32 {
 // A TLS handshake that failed sent no request byte: a create is not
 // outcome-unknown, and no retry can fix a certificate, so none is made.
 func TestHandshakeFailureNotOutcomeUnknown(t *testing.T) {
+	t.Parallel()
 	untrusted := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("a request reached the server: %s %s", r.Method, r.URL)
 	}))
@@ -567,6 +580,7 @@ func TestHandshakeFailureNotOutcomeUnknown(t *testing.T) {
 // outcome-unknown, also through a transport that reports nothing through
 // httptrace.
 func TestDNSErrorNeverConnected(t *testing.T) {
+	t.Parallel()
 	dns := &net.DNSError{Err: "server misbehaving", Name: "pads.example.test", IsTemporary: true}
 	for name, cause := range map[string]error{
 		"bare":       dns,
@@ -589,6 +603,7 @@ func TestDNSErrorNeverConnected(t *testing.T) {
 
 // Retry-After: 0, or a date in the past, means "now": the GET is retried.
 func TestRetryAfterNow(t *testing.T) {
+	t.Parallel()
 	for name, value := range map[string]string{
 		"zero":        "0",
 		"a past date": time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat),
@@ -616,6 +631,7 @@ func TestRetryAfterNow(t *testing.T) {
 // on the retry, deleted the resource: that is success. A 404 on the first
 // attempt is still ErrNotFound.
 func TestDeleteGoneAfterUncertainAttempt(t *testing.T) {
+	t.Parallel()
 	deletes := []struct {
 		name, method, url string
 		call              func(*padapi.Client) error
@@ -660,6 +676,7 @@ func TestDeleteGoneAfterUncertainAttempt(t *testing.T) {
 // A large error page before a retry is drained, so the retry reuses the
 // connection (go-retryablehttp alone drains 4 KiB and closes the rest).
 func TestRetryReusesConnectionAfterLargeErrorPage(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	page := bytes.Repeat([]byte("x"), 10<<10)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

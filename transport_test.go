@@ -95,6 +95,7 @@ func callAtOnce(t *testing.T, c *padapi.Client, calls, rounds int) {
 // one, and a new connection takes 100 until the server says so: three at
 // most), and no connection is dialed to be thrown away.
 func TestPoolHTTP2FewConnections(t *testing.T) {
+	t.Parallel()
 	s := newTransportServer(t, true, true, 20*time.Millisecond)
 	callAtOnce(t, s.client(t), 300, 2)
 	t.Logf("HTTP/2: %d connections, %d closed", s.opened.Load(), s.closed.Load())
@@ -113,6 +114,7 @@ func TestPoolHTTP2FewConnections(t *testing.T) {
 // HTTP/1.1, past 64 connections when that many calls wait at once; the
 // first connection, which offered HTTP/2, is the only one closed.
 func TestPoolHTTP1OverTLS(t *testing.T) {
+	t.Parallel()
 	s := newTransportServer(t, true, false, 50*time.Millisecond)
 	c := s.client(t)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
@@ -140,6 +142,7 @@ func TestPoolHTTP1OverTLS(t *testing.T) {
 // that a dial is still needed, each call that found its goroutine's last
 // connection not yet back in the pool opened one more.
 func TestPoolNoChurn(t *testing.T) {
+	t.Parallel()
 	s := newTransportServer(t, false, false, 0)
 	callAtOnce(t, s.client(t), 64, 50)
 	t.Logf("64 goroutines, 3 200 calls: %d connections, %d closed", s.opened.Load(), s.closed.Load())
@@ -190,6 +193,7 @@ func (c *handshakeConn) Write(b []byte) (int, error) {
 // TestPoolBoundsDials: 200 calls at once against an HTTP/1.1 server never
 // have more than 8 connections in their TLS handshake together.
 func TestPoolBoundsDials(t *testing.T) {
+	t.Parallel()
 	s := &transportServer{}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(20 * time.Millisecond)
@@ -209,6 +213,7 @@ func TestPoolBoundsDials(t *testing.T) {
 // TestPoolTrustsOnlyItsRoots: a client whose pool does not trust the
 // server fails over either protocol, as net/http would.
 func TestPoolTrustsOnlyItsRoots(t *testing.T) {
+	t.Parallel()
 	for _, h2 := range []bool{false, true} {
 		s := newTransportServer(t, true, h2, 0)
 		c := newTestClient(t, s.URL, testKey, padapi.WithTLSConfigForTest(&tls.Config{}), noRetry)
@@ -224,6 +229,7 @@ func TestPoolTrustsOnlyItsRoots(t *testing.T) {
 // connection could not even be dialed is not outcome-unknown. (x/net/http2
 // reports GetConn and WroteHeaders to httptrace, as net/http does.)
 func TestPoolHTTP2CreateOutcome(t *testing.T) {
+	t.Parallel()
 	var posts atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		posts.Add(1)
