@@ -231,7 +231,7 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 		case "/api/pads/stall":
 			w.WriteHeader(http.StatusOK)
 			w.(http.Flusher).Flush()
-			<-r.Context().Done()
+			waitHangUp(t, r)
 			return
 		}
 		w.WriteHeader(status)

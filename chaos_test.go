@@ -116,7 +116,7 @@ func TestChaosReads(t *testing.T) {
 
 	start := time.Now()
 	errs := make(chan error, calls)
-	spread(workers, calls, func(_, i int) {
+	spread(t, workers, calls, func(_, i int) {
 		if err := endpoints[i%len(endpoints)](i); err != nil {
 			errs <- fmt.Errorf("call %d: %w", i, err)
 		}
@@ -166,7 +166,7 @@ func TestChaosCreates(t *testing.T) {
 	}
 	start := time.Now()
 	results := make([]result, creates)
-	spread(workers, creates, func(_, i int) {
+	spread(t, workers, creates, func(_, i int) {
 		pad, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr(titleOf(i))})
 		results[i] = result{pad, err}
 	})

@@ -568,7 +568,7 @@ func TestResourceHygiene(t *testing.T) {
 		case "/api/pads/large":
 			body = `{"status":"OK","id":"` + strings.Repeat("x", 8<<10) + `"}`
 		case "/api/pads/stall":
-			<-r.Context().Done()
+			waitHangUp(t, r)
 			return
 		}
 		w.WriteHeader(status)
@@ -584,7 +584,7 @@ func TestResourceHygiene(t *testing.T) {
 
 	paths := []string{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "404", "503", "decode", "large"}
 	var stalled, failed atomic.Int32
-	spread(workers, calls, func(_, i int) {
+	spread(t, workers, calls, func(_, i int) {
 		ctx, cancel := context.Background(), context.CancelFunc(func() {})
 		id := paths[i%len(paths)]
 		if i%50 == 49 {

@@ -35,7 +35,7 @@ func TestConcurrentCalls(t *testing.T) {
 	var failed atomic.Int32
 	created := make([][]string, workers) // pad IDs, per worker
 	start := time.Now()
-	spread(workers, calls, func(w, i int) {
+	spread(t, workers, calls, func(w, i int) {
 		var err error
 		switch i % 8 {
 		case 0, 4:
@@ -123,7 +123,7 @@ func TestConnectionPoolBounded(t *testing.T) {
 	c := newTestClient(t, srv.URL, testKey)
 
 	errs := make(chan error, calls)
-	spread(calls, calls, func(_, _ int) {
+	spread(t, calls, calls, func(_, _ int) {
 		if _, err := c.Quota.Get(context.Background()); err != nil {
 			errs <- err
 		}

@@ -257,18 +257,6 @@ func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
 	}
 }
 
-// waitFor waits up to 2 s for cond to hold.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Error("condition not met within 2s")
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // A failure of the pad or of the events fails the call with that error;
 // after a failed pad read nothing else is asked.
 func TestTranscriptPadOrEventsFail(t *testing.T) {

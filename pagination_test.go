@@ -846,7 +846,7 @@ func TestAllContextCancelled(t *testing.T) {
 	s := newPagedServer(t, 20*50, 50)
 	s.answer = func(r *http.Request, page int) int {
 		if page > 1 {
-			<-r.Context().Done()
+			waitHangUp(t, r)
 		}
 		return http.StatusOK
 	}

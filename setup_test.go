@@ -282,8 +282,9 @@ func checkMultipart(t *testing.T, r *http.Request, tc endpointCase) {
 }
 
 // spread runs calls calls of call on workers goroutines, call i on worker
-// i % workers, and waits for them all.
-func spread(workers, calls int, call func(worker, i int)) {
+// i % workers, and waits for them all, within waitLimit.
+func spread(tb testing.TB, workers, calls int, call func(worker, i int)) {
+	tb.Helper()
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -294,7 +295,37 @@ func spread(workers, calls int, call func(worker, i int)) {
 			}
 		}()
 	}
-	wg.Wait()
+	waitAll(tb, &wg)
+}
+
+// waitLimit bounds every wait of a test on goroutines, a channel or a
+// condition, so that a bug fails the test rather than hanging the suite.
+const waitLimit = 30 * time.Second
+
+// waitHangUp holds a handler until the client hangs up (its request's
+// context ends), and fails the test if that takes over waitLimit.
+func waitHangUp(tb testing.TB, r *http.Request) {
+	tb.Helper()
+	select {
+	case <-r.Context().Done():
+	case <-time.After(waitLimit):
+		tb.Errorf("%s: the client did not hang up within %v", r.URL.Path, waitLimit)
+	}
+}
+
+// waitAll waits for wg, and fails the test if that takes over waitLimit.
+func waitAll(tb testing.TB, wg *sync.WaitGroup) {
+	tb.Helper()
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(waitLimit):
+		tb.Fatalf("goroutines still running after %v", waitLimit)
+	}
 }
 
 // zone is a fixed time zone east of UTC.
@@ -336,3 +367,15 @@ func parts(t *testing.T, contentType string, body []byte) []part {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// waitFor waits up to 2 s for cond to hold.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Error("condition not met within 2s")
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -87,7 +87,7 @@ func callAtOnce(t *testing.T, c *padapi.Client, calls, rounds int) {
 			}
 		}()
 	}
-	wg.Wait()
+	waitAll(t, &wg)
 }
 
 // TestPoolHTTP2FewConnections: against a server that offers HTTP/2, 300
