@@ -44,13 +44,13 @@ var documentedModels = []model{
 			"created_at":            `"2024-03-05T10:15:30.123Z"`,
 			"question_ids":          `[1234,5678]`,
 			"active_environment_id": `98765`,
-			"team":                  `{"id":42,"name":"Platform"}`,
+			"team":                  `{"id":"68264172-5a54-4ac3-962b-cb8d1ad15d05","name":"Platform"}`,
 		},
 		absent: []string{"status", "events_url"},
 	},
 	{
 		file: "pad_edge.json", new: func() any { return new(padapi.Pad) }, want: padEdge(),
-		wire:   map[string]string{"ended_at": `null`, "language": `"zig-0.14"`},
+		wire:   map[string]string{"ended_at": `null`, "language": `"zig-0.14"`, "team": `{"id":42,"name":"Platform"}`},
 		absent: []string{"x_future_field", "ai_assist_enabled"},
 	},
 	{

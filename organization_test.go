@@ -31,6 +31,14 @@ func organizationDocumented() *padapi.Organization {
 	}
 }
 
+// Team IDs are UUID strings, live, and users' teams are those IDs, not
+// names (API-REFERENCE.md, "Differences between the documented examples
+// and live responses").
+const (
+	platformTeamID = "68264172-5a54-4ac3-962b-cb8d1ad15d05"
+	hiringTeamID   = "0b7f2c1e-8d4a-4e5b-9c3f-1a2b3c4d5e6f"
+)
+
 // organizationLive is testdata/organization_live.json, whose default
 // language comes as organization_default_language, with the live-only fields.
 func organizationLive() *padapi.Organization {
@@ -39,16 +47,16 @@ func organizationLive() *padapi.Organization {
 		Name:      "Example Corp",
 		UserCount: 3,
 		Users: []padapi.OrganizationUser{
-			{Email: "vincent@example.com", Name: "Vincent Woo", Teams: []string{"Platform", "Hiring"}},
-			{Email: "ghislain@example.com", Name: "Ghislain", Teams: []string{"Platform"}},
+			{Email: "vincent@example.com", Name: "Vincent Woo", Teams: []string{platformTeamID, hiringTeamID}},
+			{Email: "ghislain@example.com", Name: "Ghislain", Teams: []string{platformTeamID}},
 			{Email: "new@example.com", Name: "New Hire", Teams: []string{}},
 		},
 		DefaultLanguage:       "go",
 		SingleSignOnSupported: true,
 		SingleSignInURL:       "https://app.coderpad.io/sso/example",
 		Teams: []padapi.Team{
-			{ID: "tm_platform", Name: "Platform"},
-			{ID: "tm_hiring", Name: "Hiring"},
+			{ID: platformTeamID, Name: "Platform"},
+			{ID: hiringTeamID, Name: "Hiring"},
 		},
 		ChildOrganizations: json.RawMessage(`[{"id": 902, "organization_name": "Example Corp EU"}]`),
 	}
@@ -297,12 +305,12 @@ func TestUsersLiveShapes(t *testing.T) {
 // usersAll and usersOne are testdata/users_all.json and users_one.json.
 func usersAll() []padapi.OrganizationUser {
 	return []padapi.OrganizationUser{
-		{Email: "vincent@example.com", Name: "Vincent Woo", Teams: []string{"Platform", "Hiring"}},
+		{Email: "vincent@example.com", Name: "Vincent Woo", Teams: []string{platformTeamID, hiringTeamID}},
 		{Email: "jane@example.com", Name: "Jane Doe", Teams: []string{}},
 		{Email: "sam+pads@example.com", Name: "Sam"},
 	}
 }
 
 func usersOne() []padapi.OrganizationUser {
-	return []padapi.OrganizationUser{{Email: "sam+pads@example.com", Name: "Sam", Teams: []string{"Hiring"}}}
+	return []padapi.OrganizationUser{{Email: "sam+pads@example.com", Name: "Sam", Teams: []string{hiringTeamID}}}
 }

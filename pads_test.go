@@ -70,13 +70,14 @@ func padLive() *padapi.Pad {
 		QuestionIDs:         []padapi.ID{"1234", "5678"},
 		PadEnvironmentIDs:   []padapi.ID{"98765"},
 		ActiveEnvironmentID: padapi.Ptr[padapi.ID]("98765"),
-		Team:                &padapi.Team{ID: "42", Name: "Platform"},
+		Team:                &padapi.Team{ID: platformTeamID, Name: "Platform"},
 	}
 }
 
 // padEdge is testdata/pad_edge.json: an open pad, an unknown language and
 // event kinds, null event fields, unknown fields (nested, with brackets inside
-// strings), escaped strings, and timestamps with offsets.
+// strings), escaped strings, timestamps with offsets, and a team ID as a
+// number (live team IDs are UUID strings; a number must still decode).
 func padEdge() *padapi.Pad {
 	return &padapi.Pad{
 		ID:           "EDGE0001",
@@ -92,6 +93,7 @@ func padEdge() *padapi.Pad {
 		CreatedAt:        time.Date(2018, 1, 25, 14, 51, 37, 84_000_000, offset(-8, 0)),
 		UpdatedAt:        time.Date(2018, 1, 31, 5, 50, 0, 123_456_789, offset(5, 30)),
 		URL:              "https://coderpad.io/EDGE0001",
+		Team:             &padapi.Team{ID: "42", Name: "Platform"},
 	}
 }
 
