@@ -194,7 +194,7 @@ func environmentLive() *padapi.PadEnvironment {
 			{Path: "README.md", Contents: "# Task\n", History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/readme.json"},
 		},
 		CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC),
-		UpdatedAt: time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, zone(1, 0)),
+		UpdatedAt: time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, offset(1, 0)),
 	}
 }
 

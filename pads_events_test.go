@@ -240,7 +240,7 @@ func eventsPage1() *padapi.Page[padapi.PadEvent] {
 		Items: []padapi.PadEvent{
 			{Message: "Jane Doe joined the pad", Kind: "joined", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC)},
 			{Message: "Candidate joined the pad", Kind: "joined", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 10, 16, 2, 0, time.UTC)},
-			{Message: "Candidate ran the code", Kind: "ran", Metadata: "python3", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 2, 20, 0, 500_000_000, zone(-8, 0))},
+			{Message: "Candidate ran the code", Kind: "ran", Metadata: "python3", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 2, 20, 0, 500_000_000, offset(-8, 0))},
 		},
 		Total:    5,
 		NextPage: "https://app.coderpad.io/api/pads/K3P9ZR2A/events?page=2&sort=created_at%2Casc",
@@ -250,7 +250,7 @@ func eventsPage1() *padapi.Page[padapi.PadEvent] {
 func eventsLast() *padapi.Page[padapi.PadEvent] {
 	return &padapi.Page[padapi.PadEvent]{
 		Items: []padapi.PadEvent{
-			{Message: "Jane Doe switched the language to Go", Kind: "language_changed", Metadata: "go", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 40, 0, 0, zone(1, 0))},
+			{Message: "Jane Doe switched the language to Go", Kind: "language_changed", Metadata: "go", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 40, 0, 0, offset(1, 0))},
 			{Message: "Candidate left the pad", Kind: "left", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 11, 1, 59, 999_999_000, time.UTC)},
 		},
 		Total:    5,

@@ -226,7 +226,7 @@ func TestHistoryReplayUntil(t *testing.T) {
 		{time.UnixMilli(1709633850000), t3},
 		{time.UnixMilli(1709633850000).Add(499 * time.Microsecond), t3},
 		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond), mainPy},
-		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond).In(zone(-8, 0)), mainPy},
+		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond).In(offset(-8, 0)), mainPy},
 		{time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), mainPy},
 	} {
 		got, err := h.ReplayUntil(tc.at)

@@ -19,11 +19,6 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// offset is a fixed time zone east of UTC.
-func offset(hours, minutes int) *time.Location {
-	return time.FixedZone("", (hours*60+minutes)*60)
-}
-
 // padDocumented is testdata/pad_documented.json: the documented shape, with
 // the events as a list.
 func padDocumented() *padapi.Pad {
@@ -562,7 +557,7 @@ func padNotifications() *padapi.Pad {
 			{
 				ID: "31", Title: "Possible AI assistance", Message: "A large paste was detected at 10:32.",
 				Priority: "high", RequestID: "req_7f3a",
-				DismissedAt: padapi.Ptr(time.Date(2024, 3, 5, 10, 35, 0, 0, zone(-5, 0))),
+				DismissedAt: padapi.Ptr(time.Date(2024, 3, 5, 10, 35, 0, 0, offset(-5, 0))),
 				Useful:      padapi.Ptr(true),
 				CreatedAt:   time.Date(2024, 3, 5, 10, 32, 0, 0, time.UTC),
 				UpdatedAt:   time.Date(2024, 3, 5, 15, 35, 0, 0, time.UTC),

@@ -412,7 +412,7 @@ func questionAIDB() *padapi.Question {
 			}}}},
 		},
 		CreatedAt: time.Date(2024, 2, 1, 8, 0, 0, 0, time.UTC),
-		UpdatedAt: time.Date(2024, 2, 3, 8, 30, 0, 500_000_000, zone(5, 30)),
+		UpdatedAt: time.Date(2024, 2, 3, 8, 30, 0, 500_000_000, offset(5, 30)),
 	}
 }
 

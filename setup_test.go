@@ -328,11 +328,6 @@ func waitAll(tb testing.TB, wg *sync.WaitGroup) {
 	}
 }
 
-// zone is a fixed time zone east of UTC.
-func zone(hours, minutes int) *time.Location {
-	return time.FixedZone("", (hours*60+minutes)*60)
-}
-
 // part is one part of a multipart body.
 type part struct {
 	Name, Filename, ContentType, Body string
@@ -378,4 +373,9 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// offset is a fixed time zone east of UTC.
+func offset(hours, minutes int) *time.Location {
+	return time.FixedZone("", (hours*60+minutes)*60)
 }
