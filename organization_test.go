@@ -75,6 +75,8 @@ func stats() *padapi.OrganizationStats {
 	}
 }
 
+// Every organization endpoint, users included, sends exactly the request
+// the service takes and decodes each shape of its answer, documented and live.
 func TestOrganizationEndpoints(t *testing.T) {
 	t.Parallel()
 	runEndpoints(t, []endpointCase{
@@ -159,6 +161,29 @@ func TestOrganizationEndpoints(t *testing.T) {
 			method: "GET", path: "/gw/api/organization/questions",
 			query: url.Values{"sort": {"created_at,desc"}},
 			file:  "questions_list.json", want: questionsList(),
+		},
+		{
+			name:   "Users",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.ListUsers(ctx, nil) },
+			method: "GET", path: "/gw/api/organization/users",
+			file: "users_all.json", want: usersAll(),
+		},
+		{
+			name: "Users with empty options",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Organization.ListUsers(ctx, &padapi.OrganizationUserListOptions{})
+			},
+			method: "GET", path: "/gw/api/organization/users",
+			file: "users_all.json", want: usersAll(),
+		},
+		{
+			name: "Users by email",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Organization.ListUsers(ctx, &padapi.OrganizationUserListOptions{Email: "sam+pads@example.com"})
+			},
+			method: "GET", path: "/gw/api/organization/users",
+			query: url.Values{"email": {"sam+pads@example.com"}},
+			file:  "users_one.json", want: usersOne(),
 		},
 	})
 }
@@ -269,37 +294,6 @@ func TestListUsersErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// Each live shape decodes through its endpoint, which sends exactly the
-// request the service takes.
-func TestUsersLiveShapes(t *testing.T) {
-	t.Parallel()
-	runEndpoints(t, []endpointCase{
-		{
-			name:   "Users",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Organization.ListUsers(ctx, nil) },
-			method: "GET", path: "/gw/api/organization/users",
-			file: "users_all.json", want: usersAll(),
-		},
-		{
-			name: "Users with empty options",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Organization.ListUsers(ctx, &padapi.OrganizationUserListOptions{})
-			},
-			method: "GET", path: "/gw/api/organization/users",
-			file: "users_all.json", want: usersAll(),
-		},
-		{
-			name: "Users by email",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Organization.ListUsers(ctx, &padapi.OrganizationUserListOptions{Email: "sam+pads@example.com"})
-			},
-			method: "GET", path: "/gw/api/organization/users",
-			query: url.Values{"email": {"sam+pads@example.com"}},
-			file:  "users_one.json", want: usersOne(),
-		},
-	})
 }
 
 // usersAll and usersOne are testdata/users_all.json and users_one.json.

@@ -141,6 +141,8 @@ func padsLast() *padapi.Page[padapi.Pad] {
 	}
 }
 
+// Every pad endpoint sends exactly the request the service takes, reads and
+// writes alike, and decodes each shape of its answer, documented and live.
 func TestPadsEndpoints(t *testing.T) {
 	t.Parallel()
 	runEndpoints(t, []endpointCase{
@@ -248,6 +250,46 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "PUT", path: "/gw/api/pads/K3P9ZR2A",
 			form: url.Values{"notes": {"Hire"}, "private": {"false"}, "ended": {"true"}},
+			file: "pad_live.json", want: padLive(),
+		},
+		{
+			name:   "Pad with interviewer notifications",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "N0T1F1ED") },
+			method: "GET", path: "/gw/api/pads/N0T1F1ED",
+			file: "pad_notifications.json", want: padNotifications(),
+		},
+		{
+			name:   "Delete a pad",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "DM32JWG2") },
+			method: "PUT", path: "/gw/api/pads/DM32JWG2",
+			form: url.Values{"deleted": {"true"}},
+			file: "delete_ok.json", want: nil,
+		},
+		{
+			// The service may answer a delete with the pad: still success.
+			name:   "Delete a pad answered with the pad",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "a/b") },
+			method: "PUT", path: "/gw/api/pads/a%2Fb",
+			form: url.Values{"deleted": {"true"}},
+			file: "pad_live.json", want: nil,
+		},
+		{
+			name: "Create a pad with notes",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("Backend screen"), Notes: padapi.Ptr("Ask about queues & caching\n- retries")})
+			},
+			method: "POST", path: "/gw/api/pads",
+			form: url.Values{"title": {"Backend screen"}, "notes": {"Ask about queues & caching\n- retries"}},
+			file: "pad_live.json", want: padLive(),
+		},
+		{
+			// Empty notes are set, so they are sent.
+			name: "Create a pad with empty notes",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{Notes: padapi.Ptr("")})
+			},
+			method: "POST", path: "/gw/api/pads",
+			form: url.Values{"notes": {""}},
 			file: "pad_live.json", want: padLive(),
 		},
 	})
@@ -470,60 +512,6 @@ func TestPadsDeleteRetriedAndRefused(t *testing.T) {
 	if got := n.Load(); got != 0 {
 		t.Errorf("%d requests, want 0", got)
 	}
-}
-
-// Each live shape decodes through its endpoint, which sends exactly the
-// request the service takes.
-func TestPadLiveShapes(t *testing.T) {
-	t.Parallel()
-	runEndpoints(t, []endpointCase{
-		{
-			name:   "Pad with interviewer notifications",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "N0T1F1ED") },
-			method: "GET", path: "/gw/api/pads/N0T1F1ED",
-			file: "pad_notifications.json", want: padNotifications(),
-		},
-	})
-}
-
-func TestPadsWriteEndpoints(t *testing.T) {
-	t.Parallel()
-	runEndpoints(t, []endpointCase{
-		{
-			name:   "Delete a pad",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "DM32JWG2") },
-			method: "PUT", path: "/gw/api/pads/DM32JWG2",
-			form: url.Values{"deleted": {"true"}},
-			file: "delete_ok.json", want: nil,
-		},
-		{
-			// The service may answer a delete with the pad: still success.
-			name:   "Delete a pad answered with the pad",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "a/b") },
-			method: "PUT", path: "/gw/api/pads/a%2Fb",
-			form: url.Values{"deleted": {"true"}},
-			file: "pad_live.json", want: nil,
-		},
-		{
-			name: "Create a pad with notes",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("Backend screen"), Notes: padapi.Ptr("Ask about queues & caching\n- retries")})
-			},
-			method: "POST", path: "/gw/api/pads",
-			form: url.Values{"title": {"Backend screen"}, "notes": {"Ask about queues & caching\n- retries"}},
-			file: "pad_live.json", want: padLive(),
-		},
-		{
-			// Empty notes are set, so they are sent.
-			name: "Create a pad with empty notes",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Pads.Create(ctx, &padapi.PadCreateParams{Notes: padapi.Ptr("")})
-			},
-			method: "POST", path: "/gw/api/pads",
-			form: url.Values{"notes": {""}},
-			file: "pad_live.json", want: padLive(),
-		},
-	})
 }
 
 // padNotifications is testdata/pad_notifications.json: a live pad with

@@ -86,8 +86,12 @@ func questionsList() *padapi.Page[padapi.Question] {
 	}
 }
 
+// Every question endpoint sends exactly the request the service takes,
+// reads and writes (with files or a zip) alike, and decodes each shape of
+// its answer, documented and live.
 func TestQuestionsEndpoints(t *testing.T) {
 	t.Parallel()
+	archive := zipOf(t, "main.py", "print('hi')\r\n--boundary\r\n", "data/\x00bin", "\x00\x01\xff")
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "List",
@@ -166,6 +170,66 @@ func TestQuestionsEndpoints(t *testing.T) {
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Questions.Delete(ctx, "1234") },
 			method: "DELETE", path: "/gw/api/questions/1234",
 			file: "delete_ok.json", want: nil,
+		},
+		{
+			name:   "Question with an AI prompt and a custom database",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Questions.Get(ctx, "1236") },
+			method: "GET", path: "/gw/api/questions/1236",
+			file: "question_ai_db.json", want: questionAIDB(),
+		},
+		{
+			name: "Create a multi-file question",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two files"), Language: padapi.Ptr("python3"), Files: files})
+			},
+			method: "POST", path: "/gw/api/questions",
+			form: url.Values{"question[title]": {"Two files"}, "question[language]": {"python3"}, "question[file_contents]": {filesJSON}},
+			file: "question_live.json", want: questionLive(),
+		},
+		{
+			name: "Update a question's files",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Files: files})
+			},
+			method: "PUT", path: "/gw/api/questions/1234",
+			form: url.Values{"question[file_contents]": {filesJSON}},
+			file: "question_live.json", want: questionLive(),
+		},
+		{
+			name: "Create a question from a zip",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{
+					Title: padapi.Ptr("Zipped"), Language: padapi.Ptr("python3"), AIAssistPrompt: padapi.Ptr("Hints only."), Zip: archive,
+				})
+			},
+			method: "POST", path: "/gw/api/questions",
+			form: url.Values{
+				"question[title]":                          {"Zipped"},
+				"question[language]":                       {"python3"},
+				"question[ai_assist_custom_system_prompt]": {"Hints only."},
+			},
+			files: map[string][2]string{"question[zip_file]": {"question.zip", string(archive)}},
+			file:  "question_live.json", want: questionLive(),
+		},
+		{
+			name: "Update a question from a zip",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Zip: archive})
+			},
+			method: "PUT", path: "/gw/api/questions/1234",
+			form:  url.Values{},
+			files: map[string][2]string{"question[zip_file]": {"question.zip", string(archive)}},
+			file:  "question_live.json", want: questionLive(),
+		},
+		{
+			// An empty archive is no archive: the body stays a form.
+			name: "Update with an empty zip",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Title: padapi.Ptr("t"), Zip: []byte{}})
+			},
+			method: "PUT", path: "/gw/api/questions/1234",
+			form: url.Values{"question[title]": {"t"}},
+			file: "question_live.json", want: questionLive(),
 		},
 	})
 }
@@ -307,81 +371,6 @@ func TestQuestionCodeExclusive(t *testing.T) {
 	if got := n.Load(); got != 0 {
 		t.Errorf("%d requests, want 0", got)
 	}
-}
-
-// Each live shape decodes through its endpoint, which sends exactly the
-// request the service takes.
-func TestQuestionLiveShapes(t *testing.T) {
-	t.Parallel()
-	runEndpoints(t, []endpointCase{
-		{
-			name:   "Question with an AI prompt and a custom database",
-			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Questions.Get(ctx, "1236") },
-			method: "GET", path: "/gw/api/questions/1236",
-			file: "question_ai_db.json", want: questionAIDB(),
-		},
-	})
-}
-
-func TestQuestionsWriteEndpoints(t *testing.T) {
-	t.Parallel()
-	archive := zipOf(t, "main.py", "print('hi')\r\n--boundary\r\n", "data/\x00bin", "\x00\x01\xff")
-	runEndpoints(t, []endpointCase{
-		{
-			name: "Create a multi-file question",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two files"), Language: padapi.Ptr("python3"), Files: files})
-			},
-			method: "POST", path: "/gw/api/questions",
-			form: url.Values{"question[title]": {"Two files"}, "question[language]": {"python3"}, "question[file_contents]": {filesJSON}},
-			file: "question_live.json", want: questionLive(),
-		},
-		{
-			name: "Update a question's files",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Files: files})
-			},
-			method: "PUT", path: "/gw/api/questions/1234",
-			form: url.Values{"question[file_contents]": {filesJSON}},
-			file: "question_live.json", want: questionLive(),
-		},
-		{
-			name: "Create a question from a zip",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Create(ctx, &padapi.QuestionCreateParams{
-					Title: padapi.Ptr("Zipped"), Language: padapi.Ptr("python3"), AIAssistPrompt: padapi.Ptr("Hints only."), Zip: archive,
-				})
-			},
-			method: "POST", path: "/gw/api/questions",
-			form: url.Values{
-				"question[title]":                          {"Zipped"},
-				"question[language]":                       {"python3"},
-				"question[ai_assist_custom_system_prompt]": {"Hints only."},
-			},
-			files: map[string][2]string{"question[zip_file]": {"question.zip", string(archive)}},
-			file:  "question_live.json", want: questionLive(),
-		},
-		{
-			name: "Update a question from a zip",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Zip: archive})
-			},
-			method: "PUT", path: "/gw/api/questions/1234",
-			form:  url.Values{},
-			files: map[string][2]string{"question[zip_file]": {"question.zip", string(archive)}},
-			file:  "question_live.json", want: questionLive(),
-		},
-		{
-			// An empty archive is no archive: the body stays a form.
-			name: "Update with an empty zip",
-			call: func(ctx context.Context, c *padapi.Client) (any, error) {
-				return c.Questions.Update(ctx, "1234", &padapi.QuestionUpdateParams{Title: padapi.Ptr("t"), Zip: []byte{}})
-			},
-			method: "PUT", path: "/gw/api/questions/1234",
-			form: url.Values{"question[title]": {"t"}},
-			file: "question_live.json", want: questionLive(),
-		},
-	})
 }
 
 // questionAIDB is testdata/question_ai_db.json: a question with an AI
