@@ -97,7 +97,6 @@ func TestConcurrentCalls(t *testing.T) {
 // call in flight, and may keep all of them idle: every call succeeds over
 // at most 100 connections and none is closed.
 func TestConnectionPoolBounded(t *testing.T) {
-	t.Parallel()
 	const calls = 100
 	const poolSize = calls
 	var open, most, opened, closed atomic.Int64

@@ -95,7 +95,6 @@ func callAtOnce(t *testing.T, c *padapi.Client, calls, rounds int) {
 // one, and a new connection takes 100 until the server says so: three at
 // most), and no connection is dialed to be thrown away.
 func TestPoolHTTP2FewConnections(t *testing.T) {
-	t.Parallel()
 	s := newTransportServer(t, true, true, 20*time.Millisecond)
 	callAtOnce(t, s.client(t), 300, 2)
 	t.Logf("HTTP/2: %d connections, %d closed", s.opened.Load(), s.closed.Load())
@@ -114,7 +113,6 @@ func TestPoolHTTP2FewConnections(t *testing.T) {
 // HTTP/1.1, past 64 connections when that many calls wait at once; the
 // first connection, which offered HTTP/2, is the only one closed.
 func TestPoolHTTP1OverTLS(t *testing.T) {
-	t.Parallel()
 	s := newTransportServer(t, true, false, 50*time.Millisecond)
 	c := s.client(t)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
@@ -142,7 +140,6 @@ func TestPoolHTTP1OverTLS(t *testing.T) {
 // that a dial is still needed, each call that found its goroutine's last
 // connection not yet back in the pool opened one more.
 func TestPoolNoChurn(t *testing.T) {
-	t.Parallel()
 	s := newTransportServer(t, false, false, 0)
 	callAtOnce(t, s.client(t), 64, 50)
 	t.Logf("64 goroutines, 3 200 calls: %d connections, %d closed", s.opened.Load(), s.closed.Load())
