@@ -1,5 +1,4 @@
-// auth.go: the API key: its checks, the Authorization header that carries
-// it, and the scrub that keeps it out of everything a response brings.
+// auth.go: the API key: its checks, its Authorization header, and its scrub.
 
 package padapi
 

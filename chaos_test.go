@@ -1,3 +1,5 @@
+// chaos_test.go: reads and creates against a fake that fails at random, checked call by call.
+
 package padapi_test
 
 import (
@@ -14,11 +16,11 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
-// rlChaos draws a fault for each request that reaches a padapitest fake,
+// chaosFaults draws a fault for each request that reaches a padapitest fake,
 // through Server.SetFaults, from a seeded generator, and counts them. The
 // sequence of draws is fixed; which request gets which draw depends on the
 // scheduler.
-type rlChaos struct {
+type chaosFaults struct {
 	failure int     // the status of a failure
 	fail    float64 // the share of requests answered failure before the handler runs
 	drop    float64 // the share dropped after the handler ran
@@ -31,13 +33,13 @@ type rlChaos struct {
 
 // Kinds of draw.
 const (
-	rlServed  = "served"
-	rlFailed  = "failed"
-	rlDropped = "dropped"
+	kindServed  = "served"
+	kindFailed  = "failed"
+	kindDropped = "dropped"
 )
 
-func rlNewChaos(fake *padapitest.Server, failure int, fail, drop float64) *rlChaos {
-	ch := &rlChaos{
+func newChaos(fake *padapitest.Server, failure int, fail, drop float64) *chaosFaults {
+	ch := &chaosFaults{
 		failure: failure, fail: fail, drop: drop,
 		rng:    rand.New(rand.NewPCG(5, 20)),
 		counts: map[string]int{},
@@ -47,15 +49,15 @@ func rlNewChaos(fake *padapitest.Server, failure int, fail, drop float64) *rlCha
 	return ch
 }
 
-func (ch *rlChaos) draw(route string, r padapitest.Request) padapitest.Fault {
+func (ch *chaosFaults) draw(route string, r padapitest.Request) padapitest.Fault {
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
-	kind, f := rlServed, padapitest.Fault{}
+	kind, f := kindServed, padapitest.Fault{}
 	switch x := ch.rng.Float64(); {
 	case x < ch.fail:
-		kind, f = rlFailed, padapitest.Fault{Status: ch.failure, Body: `{"status":"ERROR","message":"injected"}`}
+		kind, f = kindFailed, padapitest.Fault{Status: ch.failure, Body: `{"status":"ERROR","message":"injected"}`}
 	case x < ch.fail+ch.drop:
-		kind, f = rlDropped, padapitest.Fault{Drop: true}
+		kind, f = kindDropped, padapitest.Fault{Drop: true}
 	}
 	ch.counts[kind]++
 	if route == "POST /api/pads" {
@@ -65,37 +67,38 @@ func (ch *rlChaos) draw(route string, r padapitest.Request) padapitest.Fault {
 	return f
 }
 
-func (ch *rlChaos) count(kind string) int {
+func (ch *chaosFaults) count(kind string) int {
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
 	return ch.counts[kind]
 }
 
 // drawn returns the draws of the creates of title, in order.
-func (ch *rlChaos) drawn(title string) []string {
+func (ch *chaosFaults) drawn(title string) []string {
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
 	return ch.titles[title]
 }
 
-// rlChaosRetries is the retry count of the chaos clients. An attempt fails
+// chaosRetries is the retry count of the chaos clients. An attempt fails
 // with probability q = 0.25 (20 % 503s plus 5 % drops), drawn independently
 // for every request, so a call fails only when all 21 of its attempts fail:
 // 0.25^21 ≈ 2.3e-13, and one of 1000 calls fails with probability below
 // 1000 × 2.3e-13 ≈ 2.3e-10. net/http's own resend of a GET whose reused
 // connection closed only lowers it. Waits of 1 to 5 ms keep the run short.
-const rlChaosRetries = 20
+const chaosRetries = 20
 
 // TestChaosReads sends 1000 GETs across seven endpoints from 16 goroutines
 // on one client, with 20 % of requests answered 503 and 5 % dropped after
 // the fake served them: every call must succeed, and each must have been
 // answered by the fake exactly once.
 func TestChaosReads(t *testing.T) {
+	t.Parallel()
 	const calls, workers = 1000, 16
 	fake := padapitest.NewServer(t)
 	fake.Seed(20)
-	chaos := rlNewChaos(fake, http.StatusServiceUnavailable, 0.20, 0.05)
-	c := fake.Client(padapi.WithRetry(rlChaosRetries, time.Millisecond, 5*time.Millisecond))
+	chaos := newChaos(fake, http.StatusServiceUnavailable, 0.20, 0.05)
+	c := fake.Client(padapi.WithRetry(chaosRetries, time.Millisecond, 5*time.Millisecond))
 	pads, questions := fake.Pads(), fake.Questions()
 	ctx := context.Background()
 	endpoints := []func(i int) error{
@@ -113,7 +116,7 @@ func TestChaosReads(t *testing.T) {
 
 	start := time.Now()
 	errs := make(chan error, calls)
-	spread(workers, calls, func(_, i int) {
+	spread(t, workers, calls, func(_, i int) {
 		if err := endpoints[i%len(endpoints)](i); err != nil {
 			errs <- fmt.Errorf("call %d: %w", i, err)
 		}
@@ -124,7 +127,7 @@ func TestChaosReads(t *testing.T) {
 		failed++
 		t.Error(err)
 	}
-	served, fails, drops := chaos.count(rlServed), chaos.count(rlFailed), chaos.count(rlDropped)
+	served, fails, drops := chaos.count(kindServed), chaos.count(kindFailed), chaos.count(kindDropped)
 	t.Logf("%d GETs in %v: %d failed; the fake saw %d requests: %d served, %d answered 503, %d dropped",
 		calls, time.Since(start).Round(time.Millisecond), failed, served+fails+drops, served, fails, drops)
 	// A call ends at its first answer that got through.
@@ -148,13 +151,14 @@ func TestChaosReads(t *testing.T) {
 // failed with another error made none, and one whose outcome is unknown
 // made at most one.
 func TestChaosCreates(t *testing.T) {
+	t.Parallel()
 	const creates, workers = 200, 16
 	fake := padapitest.NewServer(t)
 	// Fewer pads than creates reach the fake, so some creates meet a
 	// definite no (429) as well.
 	fake.SetQuota(120, 0)
-	chaos := rlNewChaos(fake, http.StatusInternalServerError, 0.15, 0.20)
-	c := fake.Client(padapi.WithRetry(rlChaosRetries, time.Millisecond, 5*time.Millisecond))
+	chaos := newChaos(fake, http.StatusInternalServerError, 0.15, 0.20)
+	c := fake.Client(padapi.WithRetry(chaosRetries, time.Millisecond, 5*time.Millisecond))
 
 	type result struct {
 		pad *padapi.Pad
@@ -162,8 +166,8 @@ func TestChaosCreates(t *testing.T) {
 	}
 	start := time.Now()
 	results := make([]result, creates)
-	spread(workers, creates, func(_, i int) {
-		pad, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr(rlTitle(i))})
+	spread(t, workers, creates, func(_, i int) {
+		pad, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr(titleOf(i))})
 		results[i] = result{pad, err}
 	})
 
@@ -173,7 +177,7 @@ func TestChaosCreates(t *testing.T) {
 	}
 	var succeeded, unknown, unknownMade, refused int
 	for i, r := range results {
-		title := rlTitle(i)
+		title := titleOf(i)
 		made := byTitle[title]
 		switch {
 		case r.err == nil:
@@ -201,22 +205,22 @@ func TestChaosCreates(t *testing.T) {
 			continue
 		}
 		switch drawn[0] {
-		case rlFailed:
+		case kindFailed:
 			if len(made) != 0 || !errors.Is(r.err, padapi.ErrOutcomeUnknown) {
 				t.Errorf("%s met a 500 before the fake acted: %v and %d pads, want ErrOutcomeUnknown and none", title, r.err, len(made))
 			}
-		case rlDropped:
+		case kindDropped:
 			if !errors.Is(r.err, padapi.ErrOutcomeUnknown) {
 				t.Errorf("%s was dropped after the fake acted: %v, want ErrOutcomeUnknown", title, r.err)
 			}
-		case rlServed:
+		case kindServed:
 			if errors.Is(r.err, padapi.ErrOutcomeUnknown) {
 				t.Errorf("%s was answered, yet its outcome is unknown: %v", title, r.err)
 			}
 		}
 	}
 	total := len(fake.Pads())
-	served, fails, drops := chaos.count(rlServed), chaos.count(rlFailed), chaos.count(rlDropped)
+	served, fails, drops := chaos.count(kindServed), chaos.count(kindFailed), chaos.count(kindDropped)
 	t.Logf("%d creates in %v: %d succeeded, %d outcome unknown (%d of them made a pad), %d refused; the fake holds %d pads; faults: %d served, %d answered 500, %d dropped",
 		creates, time.Since(start).Round(time.Millisecond), succeeded, unknown, unknownMade, refused, total, served, fails, drops)
 	if total != succeeded+unknownMade {
@@ -239,4 +243,4 @@ func TestChaosCreates(t *testing.T) {
 	}
 }
 
-func rlTitle(i int) string { return fmt.Sprintf("chaos create %03d", i) }
+func titleOf(i int) string { return fmt.Sprintf("chaos create %03d", i) }

@@ -1,3 +1,5 @@
+// client_test.go: tests of NewClient, its options, Do, and the request pipeline.
+
 package padapi_test
 
 import (
@@ -5,10 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
@@ -29,6 +33,7 @@ func createPad(c *padapi.Client) (*padapi.Pad, error) {
 }
 
 func TestHeadersOnEveryAttempt(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithUserAgent("padctl/1.2"))
 	var (
 		mu   sync.Mutex
@@ -67,6 +72,7 @@ func TestHeadersOnEveryAttempt(t *testing.T) {
 }
 
 func TestDefaultUserAgent(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	var ua string
 	mt.RegisterResponder(http.MethodGet, quotaURL, func(r *http.Request) (*http.Response, error) {
@@ -86,7 +92,7 @@ func TestDefaultUserAgent(t *testing.T) {
 // hc.Transport on every request, retries included.
 func TestActivateNonDefaultAfterNewClient(t *testing.T) {
 	hc := &http.Client{}
-	c := newTestClient(t, testBase, padapi.WithHTTPClient(hc), fastRetry)
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(hc), fastRetry)
 	httpmock.ActivateNonDefault(hc)
 	defer httpmock.DeactivateAndReset()
 	busy := httpmock.NewStringResponder(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy"}`)
@@ -112,7 +118,7 @@ func TestReplacedDefaultTransport(t *testing.T) {
 	t.Cleanup(httpmock.DeactivateAndReset)
 	httpmock.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota))
 
-	c := newTestClient(t, testBase)
+	c := newTestClient(t, testBase, testKey)
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +133,7 @@ func TestReplacedDefaultTransport(t *testing.T) {
 // TestHTTPClientTimeout: the timeout of the caller's http.Client bounds each
 // attempt, as it would in the caller's own calls.
 func TestHTTPClientTimeout(t *testing.T) {
+	t.Parallel()
 	stall := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		select {
 		case <-r.Context().Done():
@@ -136,7 +143,7 @@ func TestHTTPClientTimeout(t *testing.T) {
 		}
 	})
 	hc := &http.Client{Transport: stall, Timeout: 50 * time.Millisecond}
-	c := newTestClient(t, testBase, padapi.WithHTTPClient(hc), noRetry)
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(hc), noRetry)
 	start := time.Now()
 	_, err := c.Quota.Get(context.Background())
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
@@ -148,12 +155,8 @@ func TestHTTPClientTimeout(t *testing.T) {
 	}
 }
 
-// roundTripFunc is an http.RoundTripper made of a function.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
+	t.Parallel()
 	mt := httpmock.NewMockTransport()
 	hc := &http.Client{Transport: mt, Timeout: 7 * time.Second}
 	if _, err := padapi.NewClient(testBase, testKey, padapi.WithHTTPClient(hc)); err != nil {
@@ -165,6 +168,7 @@ func TestWithHTTPClientLeavesItUnchanged(t *testing.T) {
 }
 
 func TestBaseURLPathPrefix(t *testing.T) {
+	t.Parallel()
 	for _, suffix := range []string{"/pad", "/pad/"} {
 		t.Run(suffix, func(t *testing.T) {
 			var paths []string
@@ -180,7 +184,7 @@ func TestBaseURLPathPrefix(t *testing.T) {
 				_, _ = w.Write([]byte(okQuota))
 			}))
 			defer srv.Close()
-			c := newTestClient(t, srv.URL+suffix)
+			c := newTestClient(t, srv.URL+suffix, testKey)
 			if _, err := c.Quota.Get(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -195,6 +199,7 @@ func TestBaseURLPathPrefix(t *testing.T) {
 }
 
 func TestNewClientValidation(t *testing.T) {
+	t.Parallel()
 	const key = "SECRETk3y-validation"
 	tests := []struct {
 		name    string
@@ -258,6 +263,7 @@ func TestNewClientValidation(t *testing.T) {
 }
 
 func TestOptionValidation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opt  padapi.Option
@@ -290,6 +296,7 @@ func TestOptionValidation(t *testing.T) {
 // TestRedirectNotFollowed checks that a 302 to another server never reaches
 // it, whatever the caller's http.Client would do with redirects.
 func TestRedirectNotFollowed(t *testing.T) {
+	t.Parallel()
 	var reached atomic.Int32
 	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		reached.Add(1)
@@ -306,7 +313,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 		"caller http.Client": {padapi.WithHTTPClient(&http.Client{})},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := newTestClient(t, first.URL, opts...)
+			c := newTestClient(t, first.URL, testKey, opts...)
 			for _, call := range []func() error{
 				func() error { _, err := c.Quota.Get(context.Background()); return err },
 				func() error { _, err := createPad(c); return err },
@@ -328,6 +335,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 }
 
 func TestResponseBodyCap(t *testing.T) {
+	t.Parallel()
 	body := []byte(okQuota)
 	size := int64(len(body))
 	for _, chunked := range []bool{false, true} {
@@ -344,7 +352,7 @@ func TestResponseBodyCap(t *testing.T) {
 		}))
 		defer srv.Close()
 		for _, limit := range []int64{size, size - 1, 1} {
-			c := newTestClient(t, srv.URL, padapi.WithMaxResponseBytes(limit))
+			c := newTestClient(t, srv.URL, testKey, padapi.WithMaxResponseBytes(limit))
 			_, err := c.Quota.Get(context.Background())
 			if limit >= size {
 				if err != nil {
@@ -360,6 +368,7 @@ func TestResponseBodyCap(t *testing.T) {
 }
 
 func TestLogger(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, mt := newMockClient(t, padapi.WithLogger(logger))
@@ -413,6 +422,7 @@ func TestLogger(t *testing.T) {
 // logger writes straight to the process's stderr, which no in-process hook
 // can capture.
 func TestNoOutputWithoutLogger(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PADAPI_TEST_NO_OUTPUT_CHILD") == "1" {
 		noOutputScenario(t)
 		return
@@ -453,5 +463,255 @@ func noOutputScenario(t *testing.T) {
 	mt.RegisterResponder(http.MethodGet, testBase+"/api/organization", httpmock.NewErrorResponder(errors.New("connection reset")))
 	if _, err := c.Organization.Get(context.Background()); err == nil {
 		t.Fatal("transport error: no error")
+	}
+}
+
+func TestDoRawKeepsTheBytes(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	body := `{"status":"OK","id":"A1","notes":null,"drawing":"","extra":[1,2]}`
+	mux.HandleFunc("GET /gw/api/pads/A1", func(w http.ResponseWriter, r *http.Request) {
+		if got := r.URL.Query().Get("x"); got != "1" {
+			t.Errorf("query x = %q, want 1", got)
+		}
+		respond(w, http.StatusOK, []byte(body))
+	})
+	var raw json.RawMessage
+	if err := c.Do(context.Background(), http.MethodGet, "/api/pads/A1", url.Values{"x": {"1"}}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(body, string(raw)); diff != "" {
+		t.Errorf("raw body (-want +got):\n%s", diff)
+	}
+}
+
+func TestDoDecodesAndSendsAForm(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	mux.HandleFunc("PUT /gw/api/questions/7", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if got, want := string(b), "question%5Btitle%5D=T"; got != want {
+			t.Errorf("body = %q, want %q", got, want)
+		}
+		respond(w, http.StatusOK, []byte(`{"status":"OK","id":7}`))
+	})
+	var got struct {
+		ID padapi.ID `json:"id"`
+	}
+	if err := c.Do(context.Background(), http.MethodPut, "/api/questions/7", url.Values{"question[title]": {"T"}}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "7" {
+		t.Errorf("ID = %q, want 7", got.ID)
+	}
+}
+
+func TestDoAPIErrorAndRefusals(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	mux.HandleFunc("GET /gw/api/nope", func(w http.ResponseWriter, r *http.Request) {
+		respond(w, http.StatusNotFound, []byte(`{"status":"ERROR","message":"gone"}`))
+	})
+	var raw json.RawMessage
+	err := c.Do(context.Background(), http.MethodGet, "/api/nope", nil, &raw)
+	if !errors.Is(err, padapi.ErrNotFound) {
+		t.Errorf("err = %v, want ErrNotFound", err)
+	}
+	for _, tc := range []struct{ method, path string }{
+		{"PATCH", "/api/quota"}, {"GET", "api/quota"}, {"GET", "/api/../quota"},
+		{"GET", "/api/quota?x=1"}, {"GET", "//evil.example/api"}, {"GET", "/api/a b"},
+	} {
+		err := c.Do(context.Background(), tc.method, tc.path, nil, nil)
+		if !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Do(%s %s) = %v, want ErrInvalidArgument", tc.method, tc.path, err)
+		}
+	}
+}
+
+func TestDoStatusNotOK(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	handle(mux, gwPrefix+"/", http.StatusOK, []byte(`{"status":"ERROR","message":"no"}`))
+	err := c.Do(context.Background(), http.MethodGet, "/api/quota", nil, nil)
+	var ae *padapi.APIError
+	if !errors.As(err, &ae) || !strings.Contains(ae.Message, "no") {
+		t.Errorf("err = %v, want an *APIError with the message", err)
+	}
+}
+
+// TestResourceHygiene makes 500 calls from 8 goroutines, a fifth of them
+// failing in every way that still gets an answer (4xx, 5xx until the
+// retries run out, undecodable, too large) and some ended by a deadline.
+// The server must see connections reused, and once the server has closed
+// its connections no goroutine may be left over.
+//
+// The goroutines are counted after srv.Close: a kept-alive idle connection
+// holds a read and a write goroutine in the client's pool (and one in the
+// server) on purpose. The client offers no way to close its own pool, so
+// closing the server ends them; that they then all go proves nothing else
+// (a timer, a retry, a body reader) was left running.
+func TestResourceHygiene(t *testing.T) {
+	const calls, workers = 500, 8
+	startGoroutines := runtime.NumGoroutine()
+
+	var newConns, requests atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		status, body := http.StatusOK, `{"status":"OK","pads_used":1,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":true}`
+		switch r.URL.Path {
+		case "/api/pads/404":
+			status, body = http.StatusNotFound, `{"status":"ERROR","message":"Pad not found"}`
+		case "/api/pads/503":
+			status, body = http.StatusServiceUnavailable, `<html>busy</html>`
+		case "/api/pads/decode":
+			body = `{"status":"OK","id":["x"]}`
+		case "/api/pads/large":
+			body = `{"status":"OK","id":"` + strings.Repeat("x", 8<<10) + `"}`
+		case "/api/pads/stall":
+			waitHangUp(t, r)
+			return
+		}
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			newConns.Add(1)
+		}
+	}
+	srv.Start()
+	c := newTestClient(t, srv.URL, testKey, padapi.WithRetry(2, time.Millisecond, 2*time.Millisecond), padapi.WithMaxResponseBytes(4<<10))
+
+	paths := []string{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "404", "503", "decode", "large"}
+	var stalled, failed atomic.Int32
+	spread(t, workers, calls, func(_, i int) {
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		id := paths[i%len(paths)]
+		if i%50 == 49 {
+			id = "stall"
+			stalled.Add(1)
+			ctx, cancel = context.WithTimeout(ctx, 5*time.Millisecond)
+		}
+		var err error
+		if id == "ok" {
+			_, err = c.Quota.Get(ctx)
+		} else {
+			_, err = c.Pads.Get(ctx, padapi.ID(id))
+		}
+		cancel()
+		if (err == nil) != (id == "ok") {
+			t.Errorf("call %d (%s): error %v", i, id, err)
+		}
+		if err != nil {
+			failed.Add(1)
+		}
+	})
+	conns := newConns.Load()
+	srv.Close()
+
+	var now int
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		now = runtime.NumGoroutine()
+		if now <= startGoroutines || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("%d calls (%d failed, %d by deadline) made %d requests over %d new connections; goroutines: %d before, %d after",
+		calls, failed.Load(), stalled.Load(), requests.Load(), conns, startGoroutines, now)
+	if now > startGoroutines {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines left, %d before the calls:\n%s", now, startGoroutines, buf[:runtime.Stack(buf, true)])
+	}
+	// Each worker needs one connection, and each call ended by its
+	// deadline loses one; anything more means connections are not reused.
+	if max := int32(2*workers) + stalled.Load(); conns > max {
+		t.Errorf("%d new connections for %d requests, want at most %d", conns, requests.Load(), max)
+	}
+}
+
+// A base URL that ends in /api would send every call to /api/api/...
+func TestBaseURLEndingInAPIRefused(t *testing.T) {
+	t.Parallel()
+	for _, base := range []string{"https://app.coderpad.io/api", "https://app.coderpad.io/api/", "https://gw.example.com/pad/api"} {
+		_, err := padapi.NewClient(base, testKey)
+		if err == nil || !strings.Contains(err.Error(), "drop the trailing /api") {
+			t.Errorf("NewClient(%q): error %v, want one saying to drop the trailing /api", base, err)
+		}
+	}
+	// A path that only contains "api" is fine.
+	if _, err := padapi.NewClient("https://gw.example.com/api/pad", testKey); err != nil {
+		t.Errorf("NewClient with /api/pad: %v", err)
+	}
+}
+
+// Every call refused before sending is ErrInvalidArgument and sends nothing.
+func TestInvalidArgumentsSendNothing(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
+	var nilCtx context.Context
+	ctx := context.Background()
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for name, call := range map[string]func() error{
+		"nil context": func() error { _, err := c.Quota.Get(nilCtx); return err },
+		"nil context, list": func() error {
+			_, err := c.Pads.List(nilCtx, nil)
+			return err
+		},
+		"empty ID":            func() error { _, err := c.Pads.Get(ctx, ""); return err },
+		"dot ID":              func() error { _, err := c.Questions.Get(ctx, "."); return err },
+		"dot-dot environment": func() error { _, err := c.Pads.Environment(ctx, ".."); return err },
+		"dot-dot events":      func() error { _, err := c.Pads.ListEvents(ctx, "..", nil); return err },
+		"contents with a question": func() error {
+			_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Contents: padapi.Ptr("x"), QuestionID: padapi.Ptr[padapi.ID]("1")})
+			return err
+		},
+		"one-ended stats window": func() error {
+			_, err := c.Organization.Stats(ctx, &padapi.StatsOptions{Start: start})
+			return err
+		},
+		"question without a language": func() error {
+			_, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("t")})
+			return err
+		},
+		"question without params": func() error { _, err := c.Questions.Create(ctx, nil); return err },
+		"contents and files": func() error {
+			_, err := c.Questions.Update(ctx, "1", &padapi.QuestionUpdateParams{Contents: padapi.Ptr("x"), Files: []padapi.QuestionFile{{Path: "a", Contents: "b"}}})
+			return err
+		},
+		"file without a path": func() error {
+			_, err := c.Questions.Update(ctx, "1", &padapi.QuestionUpdateParams{Files: []padapi.QuestionFile{{Contents: "b"}}})
+			return err
+		},
+		"history link over plain http": func() error {
+			_, err := c.Pads.History(ctx, "http://history.example.com/doc.json")
+			return err
+		},
+	} {
+		err := call()
+		if !errors.Is(err, padapi.ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "padapi: invalid argument: ") {
+			t.Errorf("%s: error %v, want ErrInvalidArgument", name, err)
+		}
+	}
+	if got := n.Load(); got != 0 {
+		t.Errorf("%d requests, want 0", got)
+	}
+}
+
+// NewClient's refusals match ErrInvalidArgument and keep their own text.
+func TestNewClientRefusalsAreInvalidArgument(t *testing.T) {
+	t.Parallel()
+	for name, call := range map[string]func() error{
+		"base URL":     func() error { _, err := padapi.NewClient("ftp://x", testKey); return err },
+		"plain http":   func() error { _, err := padapi.NewClient("http://pads.example.com", testKey); return err },
+		"empty key":    func() error { _, err := padapi.NewClient(testBase, ""); return err },
+		"retry option": func() error { _, err := padapi.NewClient(testBase, testKey, padapi.WithRetry(-1, 0, 0)); return err },
+	} {
+		err := call()
+		if !errors.Is(err, padapi.ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "padapi: ") || strings.Contains(err.Error(), "invalid argument") {
+			t.Errorf("%s: error %v, want ErrInvalidArgument with the refusal's own text", name, err)
+		}
 	}
 }

@@ -1,5 +1,4 @@
-// codec.go: the JSON codec (go-json-experiment/json, Go's encoding/json/v2)
-// and the options every decode and encode uses.
+// codec.go: the JSON codec (encoding/json/v2) and the options it always uses.
 
 package padapi
 

@@ -1,3 +1,5 @@
+// concurrency_test.go: tests of one client shared by many goroutines.
+
 package padapi_test
 
 import (
@@ -21,6 +23,7 @@ import (
 // succeeded with one request each, and the fake must hold exactly the pads
 // that the creates returned.
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	const calls, workers, seeded = 5000, 64, 10
 	fake := padapitest.NewServer(t)
 	fake.SetUnlimited()
@@ -32,7 +35,7 @@ func TestConcurrentCalls(t *testing.T) {
 	var failed atomic.Int32
 	created := make([][]string, workers) // pad IDs, per worker
 	start := time.Now()
-	spread(workers, calls, func(w, i int) {
+	spread(t, workers, calls, func(w, i int) {
 		var err error
 		switch i % 8 {
 		case 0, 4:
@@ -116,10 +119,10 @@ func TestConnectionPoolBounded(t *testing.T) {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, srv.URL, testKey)
 
 	errs := make(chan error, calls)
-	spread(calls, calls, func(_, _ int) {
+	spread(t, calls, calls, func(_, _ int) {
 		if _, err := c.Quota.Get(context.Background()); err != nil {
 			errs <- err
 		}

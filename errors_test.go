@@ -1,3 +1,5 @@
+// errors_test.go: tests of APIError, the sentinel errors, and what error texts say.
+
 package padapi_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -45,6 +48,7 @@ func matching(err error) []string {
 var sortStrings = cmpopts.SortSlices(func(a, b string) bool { return a < b })
 
 func TestErrorStatuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status  int
 		body    string
@@ -101,6 +105,7 @@ func TestErrorStatuses(t *testing.T) {
 }
 
 func TestHTMLBadGateway(t *testing.T) {
+	t.Parallel()
 	const page = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n"
 	c, mt := newMockClient(t)
 	resp := httpmock.NewStringResponse(http.StatusBadGateway, page)
@@ -127,6 +132,7 @@ func TestHTMLBadGateway(t *testing.T) {
 }
 
 func TestEmptyServerErrorBody(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, noRetry)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusInternalServerError, ""))
 	_, err := c.Quota.Get(context.Background())
@@ -140,6 +146,7 @@ func TestEmptyServerErrorBody(t *testing.T) {
 }
 
 func TestErrorBodySnippetCapped(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	big := `{"status":"ERROR","message":"` + strings.Repeat("x", 100<<10) + `"}`
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusBadRequest, big))
@@ -156,6 +163,7 @@ func TestErrorBodySnippetCapped(t *testing.T) {
 // TestSuccessStatusNotOK covers 2xx answers that are not a success: the body
 // says ERROR, or the body is not the expected JSON.
 func TestSuccessStatusNotOK(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body  string
 		wantStatus  string
@@ -196,6 +204,7 @@ func TestSuccessStatusNotOK(t *testing.T) {
 // decoded is ErrOutcomeUnknown (the pad was probably made), while a create
 // the service refused with status ERROR is not.
 func TestCreateAnswerUnreadable(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusOK, `<html>proxy says hi</html>`))
 	_, err := createPad(c)
@@ -215,6 +224,7 @@ func TestCreateAnswerUnreadable(t *testing.T) {
 }
 
 func TestAPIErrorIs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status int
 		want   []string
@@ -243,6 +253,7 @@ func TestAPIErrorIs(t *testing.T) {
 }
 
 func TestAPIErrorText(t *testing.T) {
+	t.Parallel()
 	e := &padapi.APIError{StatusCode: 429, Status: "ERROR", Message: "Over quota", Method: "POST", Path: "/api/pads", Attempts: 1}
 	if want := "padapi: POST /api/pads: 429: Over quota"; e.Error() != want {
 		t.Errorf("Error() = %q, want %q", e.Error(), want)
@@ -256,7 +267,8 @@ func TestAPIErrorText(t *testing.T) {
 // way fmt shows it.
 func TestAPIErrorBodyPrintsAsText(t *testing.T) {
 	t.Parallel()
-	c := serveBody(t, []byte(`{"status":"ERROR","message":"no"}`), noRetry)
+	c, mux := setup(t, noRetry)
+	handle(mux, gwPrefix+"/", http.StatusOK, []byte(`{"status":"ERROR","message":"no"}`))
 	_, err := c.Quota.Get(context.Background())
 	var apiErr *padapi.APIError
 	if !errors.As(err, &apiErr) {
@@ -272,5 +284,67 @@ func TestAPIErrorBodyPrintsAsText(t *testing.T) {
 	}
 	if !bytes.HasPrefix(apiErr.Body, []byte(`{"status"`)) {
 		t.Errorf("Body %q is not usable as bytes", apiErr.Body)
+	}
+}
+
+// TestErrorsCarryNoQuery checks that the query string of a list call (page,
+// sort) appears in no error, whatever failed.
+func TestErrorsCarryNoQuery(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		responder httpmock.Responder
+		wantAPI   bool
+	}{
+		{"404", httpmock.NewStringResponder(404, `{"status":"ERROR","message":"Not found"}`), true},
+		{"503 exhausted", busyResponder, true},
+		{"decode error", httpmock.NewStringResponder(200, `{"status":"OK","pads":"x"}`), true},
+		{"transport error", httpmock.NewErrorResponder(io.ErrUnexpectedEOF), false},
+		{"redirect", httpmock.NewStringResponder(302, ``).HeaderSet(http.Header{"Location": {"https://evil.example/?page=3"}}), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			var query string
+			mt.RegisterResponder(http.MethodGet, padsURL, func(r *http.Request) (*http.Response, error) {
+				query = r.URL.RawQuery
+				return tt.responder(r)
+			})
+			_, err := c.Pads.List(context.Background(), &padapi.PadListOptions{Page: 2, Sort: padapi.SortUpdatedDesc})
+			if query != "page=2&sort=updated_at%2Cdesc" {
+				t.Fatalf("request query %q, want page and sort", query)
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, form := range []string{"%v", "%+v"} {
+				s := fmt.Sprintf(form, err)
+				if strings.ContainsAny(s, "?") || strings.Contains(s, "page=") || strings.Contains(s, "sort=") {
+					t.Errorf("fmt %s of the error holds the query: %s", form, s)
+				}
+			}
+			var apiErr *padapi.APIError
+			if errors.As(err, &apiErr) != tt.wantAPI {
+				t.Fatalf("error %#v: *APIError %v, want %v", err, !tt.wantAPI, tt.wantAPI)
+			}
+			if tt.wantAPI && apiErr.Path != "/api/pads" {
+				t.Errorf("Path = %q, want /api/pads", apiErr.Path)
+			}
+		})
+	}
+}
+
+// Every outcome-unknown error says so in its text, a 5xx answer included.
+func TestOutcomeUnknownText(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewStringResponder(http.StatusBadGateway, `<html>bad gateway</html>`))
+	_, err := createPad(c)
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) || !strings.HasSuffix(err.Error(), ": outcome unknown") {
+		t.Errorf("error %q, want ErrOutcomeUnknown saying \"outcome unknown\"", err)
+	}
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadGateway {
+		t.Errorf("error %#v, want an *APIError with the 502", err)
 	}
 }

@@ -1,3 +1,5 @@
+// example_test.go: runnable examples of the client against the fake service.
+
 package padapi_test
 
 import (
@@ -14,9 +16,9 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// epFakeService stands in for https://app.coderpad.io in the examples: a
+// fakeService stands in for https://app.coderpad.io in the examples: a
 // loopback server answering each endpoint with fixed JSON.
-func epFakeService() *httptest.Server {
+func fakeService() *httptest.Server {
 	mux := http.NewServeMux()
 	for pattern, body := range map[string]string{
 		"GET /api/quota": `{"status":"OK","pads_used":33,"pads_remaining":87,"monthly_pad_limit":120,
@@ -72,7 +74,7 @@ func ExampleNewClient() {
 }
 
 func ExampleQuotaService_Get() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -101,7 +103,7 @@ func ExampleQuotaService_Get() {
 }
 
 func ExamplePadsService_Create() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -133,7 +135,7 @@ func ExamplePadsService_Create() {
 }
 
 func ExamplePadsService_All() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -155,7 +157,7 @@ func ExamplePadsService_All() {
 }
 
 func ExampleQuestionsService_Create() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {
@@ -177,7 +179,7 @@ func ExampleQuestionsService_Create() {
 }
 
 func ExampleQuestionsService_All() {
-	srv := epFakeService() // in production: https://app.coderpad.io
+	srv := fakeService() // in production: https://app.coderpad.io
 	defer srv.Close()
 	c, err := padapi.NewClient(srv.URL, "my-api-key")
 	if err != nil {

@@ -1,3 +1,5 @@
+// export_test.go: internals exported to the tests of package padapi_test.
+
 package padapi
 
 import "crypto/tls"

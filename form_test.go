@@ -1,3 +1,5 @@
+// form_test.go: tests of form bodies.
+
 package padapi_test
 
 import (

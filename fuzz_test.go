@@ -1,3 +1,5 @@
+// fuzz_test.go: fuzz targets for the decoders, each run through the whole pipeline.
+
 package padapi_test
 
 import (
@@ -21,17 +23,17 @@ import (
 // body, and the same result as encoding/json on the public types.
 
 const (
-	// rlMaxErrorBody is the documented cap of APIError.Body.
-	rlMaxErrorBody = 64 << 10
-	// rlMaxErrorText bounds the text of an error, leaving out a message the
+	// maxErrorBody is the documented cap of APIError.Body.
+	maxErrorBody = 64 << 10
+	// maxErrorText bounds the text of an error, leaving out a message the
 	// service wrote itself: enough for method, path, status and a short
 	// description, far less than a body.
-	rlMaxErrorText = 1 << 10
+	maxErrorText = 1 << 10
 )
 
-// rlAddFiles adds the JSON files of testdata matching pattern as seeds, so
+// addFiles adds the JSON files of testdata matching pattern as seeds, so
 // the documented responses and edge cases seed the fuzzers as they change.
-func rlAddFiles(f *testing.F, pattern string) {
+func addFiles(f *testing.F, pattern string) {
 	names, err := filepath.Glob(filepath.Join("testdata", pattern))
 	if err != nil || len(names) == 0 {
 		f.Fatalf("no seeds match testdata/%s (%v)", pattern, err)
@@ -45,8 +47,8 @@ func rlAddFiles(f *testing.F, pattern string) {
 	}
 }
 
-// rlServiceMessage is the "message" the service wrote in body, if any.
-func rlServiceMessage(body []byte) (string, bool) {
+// serviceMessage is the "message" the service wrote in body, if any.
+func serviceMessage(body []byte) (string, bool) {
 	var w struct {
 		Message string `json:"message"`
 	}
@@ -56,10 +58,10 @@ func rlServiceMessage(body []byte) (string, bool) {
 	return w.Message, true
 }
 
-// rlCheckError checks the bounds every error of a call answered with body
+// checkError checks the bounds every error of a call answered with body
 // must keep: an *APIError's Body and Message fit the 64 KiB cap, and the
 // error's text is short unless it carries the service's own message.
-func rlCheckError(t *testing.T, err error, body []byte) {
+func checkError(t *testing.T, err error, body []byte) {
 	t.Helper()
 	if err == nil {
 		return
@@ -67,27 +69,27 @@ func rlCheckError(t *testing.T, err error, body []byte) {
 	text := err.Error()
 	var apiErr *padapi.APIError
 	if !errors.As(err, &apiErr) {
-		if len(text) > rlMaxErrorText {
+		if len(text) > maxErrorText {
 			t.Fatalf("error text is %d bytes: %.200q...", len(text), text)
 		}
 		return
 	}
-	if _, ok := rlServiceMessage(body); !ok {
+	if _, ok := serviceMessage(body); !ok {
 		for _, internal := range []string{"Wire", "Alias", "wireStatus"} {
 			if strings.Contains(text, internal) {
 				t.Fatalf("error text names an internal type: %.300q", text)
 			}
 		}
 	}
-	if len(apiErr.Body) > rlMaxErrorBody {
+	if len(apiErr.Body) > maxErrorBody {
 		t.Fatalf("APIError.Body is %d bytes, over 64 KiB", len(apiErr.Body))
 	}
-	if len(apiErr.Message) > rlMaxErrorBody {
+	if len(apiErr.Message) > maxErrorBody {
 		t.Fatalf("APIError.Message is %d bytes, over 64 KiB", len(apiErr.Message))
 	}
-	limit := rlMaxErrorText
+	limit := maxErrorText
 	for _, b := range [][]byte{apiErr.Body, body} {
-		if msg, ok := rlServiceMessage(b); ok && strings.HasPrefix(msg, apiErr.Message) {
+		if msg, ok := serviceMessage(b); ok && strings.HasPrefix(msg, apiErr.Message) {
 			limit += len(apiErr.Message)
 			break
 		}
@@ -105,28 +107,28 @@ func rlCheckError(t *testing.T, err error, body []byte) {
 // only the pipeline refuses), the helpers keep their rules on what
 // decodes, and a decoded quota survives a trip through its own JSON.
 func FuzzQuota(f *testing.F) {
-	rlAddFiles(f, "quota_*.json")
+	addFiles(f, "quota_*.json")
 	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var direct padapi.Quota
 		directErr := padapi.UnmarshalForTest(body, &direct)
 		got, err := c.Quota.Get(answering(http.StatusOK, body))
-		rlCheckError(t, err, body)
+		checkError(t, err, body)
 		if err == nil {
-			rlAgree(t, body, got, &direct, directErr)
+			agree(t, body, got, &direct, directErr)
 		} else if directErr == nil && direct.Status == "OK" && !strings.Contains(err.Error(), "the answer has no") {
 			t.Fatalf("json.Unmarshal decodes %q with status OK, the pipeline fails: %v", body, err)
 		}
 		if directErr != nil {
 			return
 		}
-		rlCheckQuotaHelpers(t, &direct)
-		rlRoundTrip(t, body, &direct, new(padapi.Quota))
+		checkQuotaHelpers(t, &direct)
+		roundTrips(t, body, &direct, new(padapi.Quota))
 	})
 }
 
-// rlCheckQuotaHelpers checks the rules of Quota's helpers on any quota.
-func rlCheckQuotaHelpers(t *testing.T, q *padapi.Quota) {
+// checkQuotaHelpers checks the rules of Quota's helpers on any quota.
+func checkQuotaHelpers(t *testing.T, q *padapi.Quota) {
 	t.Helper()
 	remaining, rok := q.Remaining()
 	limit, lok := q.Limit()
@@ -146,9 +148,9 @@ func rlCheckQuotaHelpers(t *testing.T, q *padapi.Quota) {
 	}
 }
 
-// rlAgree fails the run when the pipeline decoded body as got but
+// agree fails the run when the pipeline decoded body as got but
 // encoding/json failed on it (directErr) or found direct instead.
-func rlAgree[T any](t *testing.T, body []byte, got, direct T, directErr error) {
+func agree[T any](t *testing.T, body []byte, got, direct T, directErr error) {
 	t.Helper()
 	if directErr != nil {
 		t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, directErr)
@@ -158,10 +160,10 @@ func rlAgree[T any](t *testing.T, body []byte, got, direct T, directErr error) {
 	}
 }
 
-// rlDecodesOK decodes body, which the pipeline accepted, into v with
+// decodesOK decodes body, which the pipeline accepted, into v with
 // encoding/json alone, and fails the run unless that works and *status,
 // which v's decode fills, is "OK".
-func rlDecodesOK(t *testing.T, body []byte, v any, status *string) {
+func decodesOK(t *testing.T, body []byte, v any, status *string) {
 	t.Helper()
 	if err := padapi.UnmarshalForTest(body, v); err != nil {
 		t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, err)
@@ -171,8 +173,8 @@ func rlDecodesOK(t *testing.T, body []byte, v any, status *string) {
 	}
 }
 
-// rlRoundTrip marshals v, decodes it into fresh, and wants v back.
-func rlRoundTrip[T any](t *testing.T, body []byte, v, fresh *T) {
+// roundTrips marshals v, decodes it into fresh, and wants v back.
+func roundTrips[T any](t *testing.T, body []byte, v, fresh *T) {
 	t.Helper()
 	out, err := json.Marshal(v)
 	if err != nil {
@@ -189,25 +191,25 @@ func rlRoundTrip[T any](t *testing.T, body []byte, v, fresh *T) {
 // FuzzPad decodes a pad with encoding/json and through Pads.Get: neither
 // panics, both agree, and a decoded pad survives a trip through its JSON.
 func FuzzPad(f *testing.F) {
-	rlAddFiles(f, "pad_*.json")
+	addFiles(f, "pad_*.json")
 	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var direct padapi.Pad
 		directErr := padapi.UnmarshalForTest(body, &direct)
 		got, err := c.Pads.Get(answering(http.StatusOK, body), "P1")
-		rlCheckError(t, err, body)
+		checkError(t, err, body)
 		if err == nil {
-			rlAgree(t, body, got, &direct, directErr)
+			agree(t, body, got, &direct, directErr)
 		}
 		if directErr == nil {
-			rlRoundTrip(t, body, &direct, new(padapi.Pad))
+			roundTrips(t, body, &direct, new(padapi.Pad))
 		}
 	})
 }
 
-// rlPadPage is a pad list in its wire shape, decoded with encoding/json
+// padPage is a pad list in its wire shape, decoded with encoding/json
 // alone.
-type rlPadPage struct {
+type padPage struct {
 	Status   string       `json:"status"`
 	Pads     []padapi.Pad `json:"pads"`
 	Total    int          `json:"total"`
@@ -218,16 +220,16 @@ type rlPadPage struct {
 // FuzzPadsList sends a list page through Pads.List: no panic, bounded
 // errors, and a page that decodes holds what encoding/json finds in it.
 func FuzzPadsList(f *testing.F) {
-	rlAddFiles(f, "pads_*.json")
+	addFiles(f, "pads_*.json")
 	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		page, err := c.Pads.List(answering(http.StatusOK, body), nil)
-		rlCheckError(t, err, body)
+		checkError(t, err, body)
 		if err != nil {
 			return
 		}
-		var direct rlPadPage
-		rlDecodesOK(t, body, &direct, &direct.Status)
+		var direct padPage
+		decodesOK(t, body, &direct, &direct.Status)
 		if direct.Pads == nil {
 			// The pipeline reads a list under "questions" too, which
 			// the service never sends for pads; only "pads" is
@@ -235,7 +237,7 @@ func FuzzPadsList(f *testing.F) {
 			return
 		}
 		want := &padapi.Page[padapi.Pad]{Items: direct.Pads, Total: direct.Total, NextPage: direct.NextPage, PrevPage: direct.PrevPage}
-		rlAgree(t, body, page, want, nil)
+		agree(t, body, page, want, nil)
 	})
 }
 
@@ -264,12 +266,12 @@ func FuzzErrorBody(f *testing.F) {
 			} else {
 				_, err = c.Quota.Get(ctx)
 			}
-			rlCheckError(t, err, body)
+			checkError(t, err, body)
 			var apiErr *padapi.APIError
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != status {
 				t.Fatalf("status %d, body %q: error %#v, want an *APIError %d", status, body, err, status)
 			}
-			if want := body[:min(len(body), rlMaxErrorBody)]; !bytes.Equal(apiErr.Body, want) {
+			if want := body[:min(len(body), maxErrorBody)]; !bytes.Equal(apiErr.Body, want) {
 				t.Fatalf("status %d: APIError.Body has %d bytes, want the first %d of the body", status, len(apiErr.Body), len(want))
 			}
 			if !strings.Contains(err.Error(), " "+strconv.Itoa(status)+": ") {
@@ -282,5 +284,91 @@ func FuzzErrorBody(f *testing.F) {
 				t.Fatalf("POST %v, status %d: errors.Is(err, ErrOutcomeUnknown) = %v", post, status, !unknown)
 			}
 		}
+	})
+}
+
+// FuzzEnvironment sends any body as the answer to Pads.Environment: no
+// panic, bounded errors, the same environment as json.Unmarshal (which
+// the pipeline refuses only without status OK or an ID), and a trip
+// through its JSON changes nothing.
+func FuzzEnvironment(f *testing.F) {
+	addFiles(f, "environment_*.json")
+	f.Add([]byte(`{"status":"OK","id":"7","file_contents":[null,{"path":"a","binary":null}]}`))
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, err := c.Pads.Environment(answering(http.StatusOK, body), "98765")
+		checkError(t, err, body)
+		var direct padapi.PadEnvironment
+		directErr := padapi.UnmarshalForTest(body, &direct)
+		var status struct {
+			Status string `json:"status"`
+		}
+		_ = padapi.UnmarshalForTest(body, &status)
+		switch {
+		case err == nil:
+			agree(t, body, got, &direct, directErr)
+		case directErr == nil && status.Status == "OK" && direct.ID != "":
+			t.Fatalf("json.Unmarshal decodes %q, the pipeline fails: %v", body, err)
+		}
+		if directErr == nil {
+			roundTrips(t, body, &direct, new(padapi.PadEnvironment))
+		}
+	})
+}
+
+// eventsPage is an events page in its wire shape, decoded with
+// encoding/json alone.
+type eventsPage struct {
+	Status   string            `json:"status"`
+	Events   []padapi.PadEvent `json:"events"`
+	Total    int               `json:"total"`
+	NextPage string            `json:"next_page"`
+	PrevPage string            `json:"prev_page"`
+}
+
+// FuzzEventsPage sends any body as the answer to Pads.ListEvents: no
+// panic, bounded errors, and a page that decodes holds what encoding/json
+// finds under "events".
+func FuzzEventsPage(f *testing.F) {
+	addFiles(f, "events_*.json")
+	f.Add([]byte(`{"status":"OK","events":[null,{"KIND":"ran","metadata":null}],"total":"1"}`))
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		page, err := c.Pads.ListEvents(answering(http.StatusOK, body), "P1", nil)
+		checkError(t, err, body)
+		if err != nil {
+			return
+		}
+		var direct eventsPage
+		decodesOK(t, body, &direct, &direct.Status)
+		items := direct.Events
+		if items == nil {
+			items = []padapi.PadEvent{}
+		}
+		want := &padapi.Page[padapi.PadEvent]{Items: items, Total: direct.Total, NextPage: direct.NextPage, PrevPage: direct.PrevPage}
+		agree(t, body, page, want, nil)
+	})
+}
+
+// FuzzUsersPage sends any body as the answer to Organization.ListUsers: no
+// panic, bounded errors, and the users encoding/json finds.
+func FuzzUsersPage(f *testing.F) {
+	addFiles(f, "users_*.json")
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		users, err := c.Organization.ListUsers(answering(http.StatusOK, body), &padapi.OrganizationUserListOptions{Email: "a@example.com"})
+		checkError(t, err, body)
+		if err != nil {
+			if strings.Contains(err.Error(), "a@example.com") {
+				t.Fatalf("error quotes the query: %q", err)
+			}
+			return
+		}
+		var direct struct {
+			Status string                    `json:"status"`
+			Users  []padapi.OrganizationUser `json:"users"`
+		}
+		decodesOK(t, body, &direct, &direct.Status)
+		agree(t, body, users, direct.Users, nil)
 	})
 }

@@ -1,16 +1,17 @@
+// hostile_test.go: the library's promises against a hostile server: never the key, never two creates, never past the deadline.
+
 package padapi_test
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
-
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -23,45 +24,49 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
-// rlCounter counts the response body bytes a client reads, to prove that it
+// counter counts the response body bytes a client reads, to prove that it
 // stops reading a body it does not want.
-type rlCounter struct {
+type counter struct {
 	base *http.Transport
 	read atomic.Int64
 }
 
-func rlNewCounter(t *testing.T) *rlCounter {
-	c := &rlCounter{base: &http.Transport{}}
+func newCounter(t *testing.T) *counter {
+	c := &counter{base: &http.Transport{}}
 	t.Cleanup(c.base.CloseIdleConnections)
 	return c
 }
 
-func (c *rlCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := c.base.RoundTrip(r)
 	if resp != nil {
-		resp.Body = &rlCountingBody{ReadCloser: resp.Body, n: &c.read}
+		resp.Body = &countingBody{ReadCloser: resp.Body, n: &c.read}
 	}
 	return resp, err
 }
 
-type rlCountingBody struct {
+type countingBody struct {
 	io.ReadCloser
 	n *atomic.Int64
 }
 
-func (b *rlCountingBody) Read(p []byte) (int, error) {
+func (b *countingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.n.Add(int64(n))
 	return n, err
 }
 
-// rlAllocated returns the bytes the process allocated on the heap, on
+// allocated returns the bytes the process allocated on the heap, on
 // average, in each of runs calls of f.
-func rlAllocated(runs int, f func()) uint64 {
+func allocated(runs int, f func()) uint64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -72,9 +77,9 @@ func rlAllocated(runs int, f func()) uint64 {
 	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }
 
-// rlBigServer answers every request with status and size bytes of body, with
+// bigServer answers every request with status and size bytes of body, with
 // a Content-Length or chunked.
-func rlBigServer(t *testing.T, status int, body []byte, withLength bool) *httptest.Server {
+func bigServer(t *testing.T, status int, body []byte, withLength bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		if withLength {
 			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
@@ -93,12 +98,12 @@ func TestHostileHugeErrorBody(t *testing.T) {
 	body := append([]byte("<html>"), bytes.Repeat([]byte("x"), 10<<20)...)
 	for _, withLength := range []bool{true, false} {
 		t.Run("Content-Length "+strconv.FormatBool(withLength), func(t *testing.T) {
-			srv := rlBigServer(t, http.StatusBadGateway, body, withLength)
-			counter := rlNewCounter(t)
-			c := newTestClient(t, srv.URL, noRetry, padapi.WithHTTPClient(&http.Client{Transport: counter}))
+			srv := bigServer(t, http.StatusBadGateway, body, withLength)
+			counter := newCounter(t)
+			c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: counter}))
 			var callErr error
 			const runs = 5
-			allocated := rlAllocated(runs, func() { _, callErr = c.Quota.Get(context.Background()) })
+			allocated := allocated(runs, func() { _, callErr = c.Quota.Get(context.Background()) })
 			read := counter.read.Load() / runs
 			t.Logf("10 MiB error body: %d bytes read and %d bytes allocated per call", read, allocated)
 
@@ -142,12 +147,12 @@ func TestHostileSuccessOverCap(t *testing.T) {
 		{false, limit + 512<<10, 10 * limit},
 	} {
 		t.Run("Content-Length "+strconv.FormatBool(tt.withLength), func(t *testing.T) {
-			srv := rlBigServer(t, http.StatusOK, body, tt.withLength)
-			counter := rlNewCounter(t)
-			c := newTestClient(t, srv.URL, padapi.WithMaxResponseBytes(limit), padapi.WithHTTPClient(&http.Client{Transport: counter}))
+			srv := bigServer(t, http.StatusOK, body, tt.withLength)
+			counter := newCounter(t)
+			c := newTestClient(t, srv.URL, testKey, padapi.WithMaxResponseBytes(limit), padapi.WithHTTPClient(&http.Client{Transport: counter}))
 			var callErr error
 			const runs = 3
-			allocated := rlAllocated(runs, func() { _, callErr = c.Pads.List(context.Background(), nil) })
+			allocated := allocated(runs, func() { _, callErr = c.Pads.List(context.Background(), nil) })
 			read := counter.read.Load() / runs
 			t.Logf("10 MiB success body, cap 256 KiB: %d bytes read and %d bytes allocated per call", read, allocated)
 
@@ -168,8 +173,8 @@ func TestHostileSuccessOverCap(t *testing.T) {
 	}
 }
 
-// rlCallKinds are a read and a create, the two ways a call can end.
-var rlCallKinds = []struct {
+// callKinds are a read and a create, the two ways a call can end.
+var callKinds = []struct {
 	name string
 	call func(context.Context, *padapi.Client) error
 }{
@@ -180,31 +185,31 @@ var rlCallKinds = []struct {
 	}},
 }
 
-// rlStall is how long the stalling servers below stay silent before they
+// stall is how long the stalling servers below stay silent before they
 // give up on the request: a client that waits for the server rather than
 // for its caller's deadline is late by about that much, every time, and the
 // test still ends.
-const rlStall = 2 * time.Second
+const stall = 2 * time.Second
 
-// rlDeadlineAttempts is how many times rlCheckDeadline may measure a call
+// deadlineAttempts is how many times checkDeadline may measure a call
 // against the 50 ms bound. The bound holds when one attempt keeps it: a
 // client that waits for the server, or for anything but the deadline, is
 // late on every attempt, while a scheduler busy with other test binaries
 // (one CI run saw 396 ms) delays one attempt, not three in a row.
-const rlDeadlineAttempts = 3
+const deadlineAttempts = 3
 
-// rlCheckDeadline calls each kind of call against url with a 100 ms
+// checkDeadline calls each kind of call against url with a 100 ms
 // deadline and wants DeadlineExceeded within 50 ms of it, in the best of up
-// to rlDeadlineAttempts attempts; every attempt must end with
+// to deadlineAttempts attempts; every attempt must end with
 // DeadlineExceeded, and a create must also say its outcome is unknown, since
 // the request was sent.
-func rlCheckDeadline(t *testing.T, url string) {
+func checkDeadline(t *testing.T, url string) {
 	t.Helper()
 	const deadline, bound = 100 * time.Millisecond, 50 * time.Millisecond
-	c := newTestClient(t, url, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
-	for _, kind := range rlCallKinds {
+	c := newTestClient(t, url, testKey, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
+	for _, kind := range callKinds {
 		var lates []time.Duration
-		for len(lates) < rlDeadlineAttempts && (len(lates) == 0 || slices.Min(lates) > bound) {
+		for len(lates) < deadlineAttempts && (len(lates) == 0 || slices.Min(lates) > bound) {
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			at, _ := ctx.Deadline()
 			err := kind.call(ctx, c)
@@ -234,6 +239,7 @@ func rlCheckDeadline(t *testing.T, url string) {
 // TestHostileStalledBody: the server sends the headers, and perhaps the
 // start of the body, then nothing. The caller's deadline ends the call.
 func TestHostileStalledBody(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		header http.Header
@@ -256,12 +262,12 @@ func TestHostileStalledBody(t *testing.T) {
 				select {
 				case <-r.Context().Done():
 				case <-release:
-				case <-time.After(rlStall):
+				case <-time.After(stall):
 				}
 			}))
 			defer srv.Close()
 			defer close(release)
-			rlCheckDeadline(t, srv.URL)
+			checkDeadline(t, srv.URL)
 		})
 	}
 }
@@ -269,6 +275,7 @@ func TestHostileStalledBody(t *testing.T) {
 // TestHostileSilentServer: the server accepts connections and sends
 // nothing, not even headers.
 func TestHostileSilentServer(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +295,7 @@ func TestHostileSilentServer(t *testing.T) {
 				defer wg.Done()
 				select {
 				case <-stop:
-				case <-time.After(rlStall):
+				case <-time.After(stall):
 				}
 				conn.Close()
 			}()
@@ -299,13 +306,13 @@ func TestHostileSilentServer(t *testing.T) {
 		close(stop)
 		wg.Wait()
 	}()
-	rlCheckDeadline(t, "http://"+l.Addr().String())
+	checkDeadline(t, "http://"+l.Addr().String())
 }
 
-// rlRawServer answers every request on a bare TCP listener with the bytes
+// rawServer answers every request on a bare TCP listener with the bytes
 // of response, then closes the connection: for answers net/http would not
 // write, such as a body shorter than its Content-Length.
-func rlRawServer(t *testing.T, response string) string {
+func rawServer(t *testing.T, response string) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -343,9 +350,10 @@ func rlRawServer(t *testing.T, response string) string {
 // TestHostileTruncatedBody: the body ends (the connection closes) before its
 // Content-Length. The error says so; a create's outcome is unknown.
 func TestHostileTruncatedBody(t *testing.T) {
-	url := rlRawServer(t, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+`{"status":"OK","pads_used":1`)
-	c := newTestClient(t, url, noRetry)
-	for _, kind := range rlCallKinds {
+	t.Parallel()
+	url := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+`{"status":"OK","pads_used":1`)
+	c := newTestClient(t, url, testKey, noRetry)
+	for _, kind := range callKinds {
 		err := kind.call(context.Background(), c)
 		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "unexpected EOF") {
 			t.Errorf("%s: error = %v, want io.ErrUnexpectedEOF", kind.name, err)
@@ -360,6 +368,7 @@ func TestHostileTruncatedBody(t *testing.T) {
 // endpoint. Each is an *APIError with status 200 whose short message names
 // the field and the problem, never a panic, never a bare encoding/json error.
 func TestHostileBodies(t *testing.T) {
+	t.Parallel()
 	c := memoryClient(t)
 	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	digits := strings.Repeat("7", 5000)
@@ -421,8 +430,8 @@ func TestHostileBodies(t *testing.T) {
 	}
 }
 
-// rlPlainEvent mirrors some fields of padapi.PadEvent without its decoder.
-type rlPlainEvent struct {
+// plainEvent mirrors some fields of padapi.PadEvent without its decoder.
+type plainEvent struct {
 	Message  string `json:"message"`
 	Kind     string `json:"kind"`
 	UserName string `json:"user_name"`
@@ -433,6 +442,7 @@ type rlPlainEvent struct {
 // invalid UTF-8 inside strings, which encoding/json turns into U+FFFD; the
 // hand-written event decoder must do the same.
 func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
+	t.Parallel()
 	c := memoryClient(t)
 	const pad = `"id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"`
 	// plain mirrors the fields under test with types that encoding/json
@@ -440,7 +450,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 	type plain struct {
 		ID     string
 		Title  string
-		Events []rlPlainEvent
+		Events []plainEvent
 	}
 	for name, body := range map[string]string{
 		"deep unknown field": `{"status":"OK",` + pad + `,"title":"t","x":` + strings.Repeat(`{"a":[`, 4000) + strings.Repeat(`]}`, 4000) + `}`,
@@ -458,7 +468,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 			}
 			mirror := plain{ID: string(got.ID), Title: got.Title}
 			for _, e := range got.Events {
-				mirror.Events = append(mirror.Events, rlPlainEvent{e.Message, e.Kind, e.UserName})
+				mirror.Events = append(mirror.Events, plainEvent{e.Message, e.Kind, e.UserName})
 			}
 			if diff := cmp.Diff(want, mirror); diff != "" {
 				t.Errorf("pipeline and encoding/json differ (-encoding/json +pipeline):\n%s", diff)
@@ -471,6 +481,7 @@ func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
 // carries its message into the error, cut to the same 64 KiB as an error
 // body; a huge status is cut short in the message.
 func TestHostileHugeMessageInSuccess(t *testing.T) {
+	t.Parallel()
 	c := memoryClient(t)
 	huge := strings.Repeat("é", 512<<10) // 1 MiB of two-byte runes
 	for _, tt := range []struct{ name, body string }{
@@ -500,6 +511,7 @@ func TestHostileHugeMessageInSuccess(t *testing.T) {
 // halfway. A GET reads its body inside the retry loop, so it is retried and
 // succeeds; a create is not retried, and its outcome is unknown.
 func TestHostileTruncatedBodyRetried(t *testing.T) {
+	t.Parallel()
 	const quota = `{"status":"OK","pads_used":1,"quota_reset_at":"2024-01-01T00:00:00Z","unlimited":true}`
 	const pad = `{"status":"OK","id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"}`
 	var mu sync.Mutex
@@ -527,7 +539,7 @@ func TestHostileTruncatedBodyRetried(t *testing.T) {
 		_ = buf.Flush()
 	}))
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL, padapi.WithRetry(2, time.Millisecond, time.Millisecond))
+	c := newTestClient(t, srv.URL, testKey, padapi.WithRetry(2, time.Millisecond, time.Millisecond))
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Errorf("GET with a cut-off first body: %v, want success after a retry", err)
 	}
@@ -539,5 +551,363 @@ func TestHostileTruncatedBodyRetried(t *testing.T) {
 	defer mu.Unlock()
 	if calls[http.MethodGet] != 2 || calls[http.MethodPost] != 1 {
 		t.Errorf("requests %v, want 2 GETs and 1 POST", calls)
+	}
+}
+
+// escapeAll spells every character of s as a JSON \u escape.
+func escapeAll(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, `\u%04x`, r)
+	}
+	return b.String()
+}
+
+// A gateway that echoes the key in an error body with JSON escapes gets it
+// into no error text, no APIError field and no log line.
+func TestKeyNeverLeaksThroughJSONEscapes(t *testing.T) {
+	t.Parallel()
+	const key = "sk_live/Abc<123>&xyz"
+	spellings := map[string]string{
+		"first letter":     `\u0073k_live\/Abc<123>&xyz`,
+		"every character":  escapeAll(key),
+		"upper-case hex":   strings.ToUpper(escapeAll(key)[:12]) + key[2:],
+		"solidus escaped":  `sk_live\/Abc<123>&xyz`,
+		"html escapes":     `sk_live/Abc\u003c123\u003e\u0026xyz`,
+		"mixed":            `s\u006b_live\/Abc\u003c123>&x\u0079z`,
+		"plain, in a code": key,
+	}
+	for name, spelled := range spellings {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			body := `{"status":"ERROR","message":"bad token ` + spelled + `","code":"` + spelled + `"}`
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				respond(w, http.StatusUnauthorized, []byte(body))
+			}))
+			t.Cleanup(srv.Close)
+			var logs bytes.Buffer
+			for _, h := range []slog.Handler{slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}), slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})} {
+				c := newTestClient(t, srv.URL, key, noRetry, padapi.WithLogger(slog.New(h)))
+				_, err := c.Quota.Get(context.Background())
+				var apiErr *padapi.APIError
+				if !errors.As(err, &apiErr) {
+					t.Fatalf("err = %v, want an *APIError", err)
+				}
+				for what, text := range map[string]string{
+					"Error()": err.Error(), "Message": apiErr.Message, "Code": apiErr.Code,
+					"Status": apiErr.Status, "Body": string(apiErr.Body), "%+v": fmt.Sprintf("%+v", *apiErr),
+				} {
+					if strings.Contains(text, key) || strings.Contains(unescapeJSON(text), key) {
+						t.Errorf("%s holds the key: %s", what, text)
+					}
+				}
+			}
+			if strings.Contains(logs.String(), key) || strings.Contains(unescapeJSON(logs.String()), key) {
+				t.Errorf("the log holds the key:\n%s", logs.String())
+			}
+		})
+	}
+}
+
+// unescapeJSON undoes JSON string escapes as a reader of the text would.
+func unescapeJSON(s string) string {
+	var out string
+	if json.Unmarshal([]byte(`"`+strings.NewReplacer(`"`, `\"`, "\n", `\n`).Replace(s)+`"`), &out) != nil {
+		return s
+	}
+	return out
+}
+
+// The client hands a caller's transport creates without GetBody and with a
+// real body on every attempt, so no transport can replay one: net/http's
+// HTTP/2 resends a request after a stream reset whenever it can get the
+// body again.
+func TestCreateNeverReplayable(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	spy := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		seen = append(seen, fmt.Sprintf("GetBody=%v NoBody=%v", r.GetBody != nil, r.Body == nil || r.Body == http.NoBody))
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("refused")}
+	})
+	c := newTestClient(t, testBase, testKey, fastRetry, padapi.WithHTTPClient(&http.Client{Transport: spy}))
+	for _, params := range []*padapi.PadCreateParams{nil, {Title: padapi.Ptr("t")}} {
+		seen = nil
+		_, _ = c.Pads.Create(context.Background(), params)
+		if len(seen) != 4 {
+			t.Fatalf("%d attempts, want 4 (a refused dial is retried)", len(seen))
+		}
+		for i, s := range seen {
+			if s != "GetBody=false NoBody=false" {
+				t.Errorf("attempt %d: %s, want GetBody=false NoBody=false", i+1, s)
+			}
+		}
+	}
+}
+
+// An HTTP/2 server that reads a whole create and then resets the stream
+// with PROTOCOL_ERROR (after which net/http retries a request it can
+// replay) sees one POST, through a standard transport as through the
+// client's own, and the create is outcome-unknown.
+func TestCreateNotResentAfterHTTP2Reset(t *testing.T) {
+	t.Parallel()
+	var posts atomic.Int32
+	addr := resettingHTTP2Server(t, &posts)
+	for name, opts := range map[string][]padapi.Option{
+		"own transport": {padapi.WithTLSConfigForTest(&tls.Config{InsecureSkipVerify: true})},
+		"DefaultTransport.Clone": {padapi.WithHTTPClient(&http.Client{Transport: func() http.RoundTripper {
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
+			return tr
+		}()})},
+		"ForceAttemptHTTP2": {padapi.WithHTTPClient(&http.Client{Transport: &http.Transport{ForceAttemptHTTP2: true, TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}})},
+	} {
+		posts.Store(0)
+		c := newTestClient(t, "https://"+addr, testKey, append([]padapi.Option{fastRetry, padapi.WithInsecureHTTP()}, opts...)...)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("once")})
+		cancel()
+		if !errors.Is(err, padapi.ErrOutcomeUnknown) {
+			t.Errorf("%s: err = %v, want ErrOutcomeUnknown", name, err)
+		}
+		if n := posts.Load(); n != 1 {
+			t.Errorf("%s: the server saw %d POSTs, want 1", name, n)
+		}
+	}
+}
+
+// resettingHTTP2Server serves HTTP/2 over TLS on loopback: it reads each
+// request's headers and body, counts a POST, and resets the stream with
+// PROTOCOL_ERROR instead of answering.
+func resettingHTTP2Server(t *testing.T, posts *atomic.Int32) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	srv.EnableHTTP2 = true
+	srv.StartTLS() // only for its certificate
+	cert := srv.TLS.Certificates
+	srv.Close()
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: cert, NextProtos: []string{"h2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serveResetting(conn, posts)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func serveResetting(conn net.Conn, posts *atomic.Int32) {
+	defer func() { _ = conn.Close() }()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(conn)
+	preface := make([]byte, len(http2.ClientPreface))
+	if _, err := io.ReadFull(br, preface); err != nil {
+		return
+	}
+	fr := http2.NewFramer(conn, br)
+	_ = fr.WriteSettings()
+	methods := map[uint32]string{}
+	dec := hpack.NewDecoder(4096, nil)
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				_ = fr.WriteSettingsAck()
+			}
+		case *http2.HeadersFrame:
+			fields, _ := dec.DecodeFull(f.HeaderBlockFragment())
+			for _, hf := range fields {
+				if hf.Name == ":method" {
+					methods[f.StreamID] = hf.Value
+				}
+			}
+			if f.StreamEnded() {
+				endStream(fr, f.StreamID, methods, posts)
+			}
+		case *http2.DataFrame:
+			if f.StreamEnded() {
+				endStream(fr, f.StreamID, methods, posts)
+			}
+		case *http2.PingFrame:
+			if !f.IsAck() {
+				_ = fr.WritePing(true, f.Data)
+			}
+		}
+	}
+}
+
+func endStream(fr *http2.Framer, id uint32, methods map[uint32]string, posts *atomic.Int32) {
+	if methods[id] == http.MethodPost {
+		posts.Add(1)
+	}
+	_ = fr.WriteRSTStream(id, http2.ErrCodeProtocol)
+}
+
+// A server that answers 101 Switching Protocols and then says nothing
+// cannot hold a call: it fails at once, well within its deadline.
+func TestSwitchingProtocolsThenSilence(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		_, _ = buf.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n")
+		_ = buf.Flush()
+		time.Sleep(3 * time.Second)
+		_ = conn.Close()
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, testKey, fastRetry)
+	for name, call := range map[string]func(context.Context) error{
+		"read":   func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err },
+		"create": func(ctx context.Context) error { _, err := c.Pads.Create(ctx, nil); return err },
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		start := time.Now()
+		done := make(chan error, 1)
+		go func() { done <- call(ctx) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(2 * time.Second):
+			cancel()
+			t.Fatalf("%s: still running 2s after a 300ms deadline", name)
+		}
+		took := time.Since(start)
+		cancel()
+		var apiErr *padapi.APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusSwitchingProtocols {
+			t.Errorf("%s: err = %v, want an *APIError with the 101", name, err)
+		}
+		if took > 400*time.Millisecond {
+			t.Errorf("%s: took %v, want well under the 300ms deadline's end", name, took)
+		}
+		if name == "create" && !errors.Is(err, padapi.ErrOutcomeUnknown) {
+			t.Errorf("create: err = %v, want ErrOutcomeUnknown", err)
+		}
+	}
+}
+
+// A call whose body drips for seconds does not delay an unrelated call on
+// the same client.
+func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/pads/SLOW" {
+			w.WriteHeader(http.StatusOK)
+			_, _ = io.WriteString(w, `{"status":"OK",`)
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-time.After(3 * time.Second):
+			}
+			return
+		}
+		respond(w, http.StatusOK, []byte(okQuota))
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, testKey, noRetry)
+	for range 4 {
+		go func() { _, _ = c.Pads.Get(context.Background(), "SLOW") }()
+	}
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := c.Quota.Get(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("Quota.Get took %v behind four dripping bodies, want no wait", took)
+	}
+}
+
+// A server whose every page claims total 120 and links a new page cannot
+// make All page forever: it stops after ⌈120 ÷ 50⌉ + 1 pages.
+func TestAllBoundedByTotal(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		var pads []string
+		for i := range 50 {
+			pads = append(pads, fmt.Sprintf(`{"id":"P%d-%d"}`, page, i))
+		}
+		respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","pads":[%s],"total":120,"next_page":"https://x.example/api/pads?page=%d"}`, strings.Join(pads, ","), max(page, 1)+1)))
+		if n > 100 {
+			t.Error("over 100 requests")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	for _, window := range []int{1, 4} {
+		requests.Store(0)
+		c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithConcurrentPages(window))
+		var items int
+		var last error
+		for _, err := range c.Pads.All(context.Background(), nil) {
+			if err != nil {
+				last = err
+				break
+			}
+			if items++; items > 1000 {
+				t.Fatalf("window %d: still paging after 1000 items", window)
+			}
+		}
+		if last == nil || !strings.Contains(last.Error(), "more than a total of 120 allows") {
+			t.Errorf("window %d: error %v, want one about the total", window, last)
+		}
+		// 3 pages hold 120 items; one page more is allowed for a list
+		// that grew while it was read.
+		if items != 200 {
+			t.Errorf("window %d: %d items, want the 200 of the 4 pages the total allows", window, items)
+		}
+		if n := requests.Load(); n > 4 {
+			t.Errorf("window %d: %d requests, want at most 4", window, n)
+		}
+	}
+}
+
+// NewClient's refusal quotes no part of a base URL that may hold a secret:
+// its query, fragment or user information.
+func TestNewClientErrorHidesSecrets(t *testing.T) {
+	t.Parallel()
+	const secret = "s3cr3t-T0KEN"
+	for _, base := range []string{
+		"https://u:" + secret + "@pad.example.com",
+		"https://" + secret + "@pad.example.com",
+		"https://pad.example.com/?key=" + secret,
+		"https://pad.example.com/api?key=" + secret,
+		"http://pad.example.com/?token=" + secret,
+		"ftp://pad.example.com/?k=" + secret,
+		"https://pad.example.com/#" + secret,
+		"pad.example.com/?k=" + secret,
+		"https://pad.example.com/%zz?k=" + secret,
+		"http://u:" + secret + "@pad.example.com/api",
+	} {
+		_, err := padapi.NewClient(base, "k")
+		if err == nil {
+			t.Errorf("NewClient(%q) accepted it", base)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("NewClient(%q) error quotes the secret: %v", base, err)
+		}
+		if !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("NewClient(%q) error %v does not match ErrInvalidArgument", base, err)
+		}
 	}
 }

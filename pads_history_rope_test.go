@@ -48,6 +48,7 @@ func (nd *ropeNode) check(root bool) (height int, err error) {
 // length (up to several leaves at once), deletes of a unit to all of it,
 // and stays a balanced tree as shallow as the text allows.
 func TestRopeAgainstSlice(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(6) {
 		rng := rand.New(rand.NewPCG(seed, 2))
 		var (

@@ -25,25 +25,25 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// ltDoc builds an edit-history document from entries "ID t ops...", each
-// op a JSON value: ltDoc("e1 1 \"ab\"", "e2 2 1 -1") is
+// doc builds an edit-history document from entries "ID t ops...", each
+// op a JSON value: doc("e1 1 \"ab\"", "e2 2 1 -1") is
 // {"e1":{"a":"u","t":1,"o":["ab"]},"e2":{"a":"u","t":2,"o":[1,-1]}}.
-func ltDoc(entries ...string) string {
+func doc(entries ...string) string {
 	var parts []string
 	for _, e := range entries {
 		f := strings.SplitN(e, " ", 3)
 		ops := ""
 		if len(f) == 3 {
-			ops = ltOps(f[2])
+			ops = opList(f[2])
 		}
 		parts = append(parts, fmt.Sprintf(`%q:{"a":"u","t":%s,"o":[%s]}`, f[0], f[1], ops))
 	}
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
-// ltOps turns space-separated JSON values into a comma-separated list,
+// opList turns space-separated JSON values into a comma-separated list,
 // keeping the spaces inside strings.
-func ltOps(s string) string {
+func opList(s string) string {
 	dec := json.NewDecoder(strings.NewReader(s))
 	var out []string
 	for {
@@ -55,8 +55,8 @@ func ltOps(s string) string {
 	}
 }
 
-// ltReplay decodes doc and replays it.
-func ltReplay(t *testing.T, doc string) (string, error) {
+// replay decodes doc and replays it.
+func replay(t *testing.T, doc string) (string, error) {
 	t.Helper()
 	var h padapi.History
 	if err := json.Unmarshal([]byte(doc), &h); err != nil {
@@ -69,6 +69,7 @@ func ltReplay(t *testing.T, doc string) (string, error) {
 // cases marked "code points differ" give another text (or an error) when
 // counted in code points, as the other public client does.
 func TestHistoryReplay(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		doc  string
@@ -76,28 +77,28 @@ func TestHistoryReplay(t *testing.T) {
 	}{
 		{"null document", `null`, ""},
 		{"empty document", `{}`, ""},
-		{"one insert", ltDoc(`e1 1 "hello"`), "hello"},
-		{"the rest of the text is kept", ltDoc(`e1 1 "hello world"`, `e2 2 6 "big "`), "hello big world"},
-		{"delete", ltDoc(`e1 1 "hello world"`, `e2 2 -6`), "world"},
-		{"retain to the end", ltDoc(`e1 1 "abc"`, `e2 2 3 "d"`), "abcd"},
-		{"no operations", ltDoc(`e1 1 "abc"`, `e2 2`), "abc"},
-		{"a zero operation changes nothing", ltDoc(`e1 1 "abc"`, `e2 2 0 1 0 -1 0`), "ac"},
-		{"an empty insert changes nothing", ltDoc(`e1 1 "abc"`, `e2 2 "" 3 ""`), "abc"},
-		{"insert, delete, insert", ltDoc(`e1 1 "one two three"`, `e2 2 "zero " 4 -3 "2" 1 -5 "3"`), "zero one 2 3"},
+		{"one insert", doc(`e1 1 "hello"`), "hello"},
+		{"the rest of the text is kept", doc(`e1 1 "hello world"`, `e2 2 6 "big "`), "hello big world"},
+		{"delete", doc(`e1 1 "hello world"`, `e2 2 -6`), "world"},
+		{"retain to the end", doc(`e1 1 "abc"`, `e2 2 3 "d"`), "abcd"},
+		{"no operations", doc(`e1 1 "abc"`, `e2 2`), "abc"},
+		{"a zero operation changes nothing", doc(`e1 1 "abc"`, `e2 2 0 1 0 -1 0`), "ac"},
+		{"an empty insert changes nothing", doc(`e1 1 "abc"`, `e2 2 "" 3 ""`), "abc"},
+		{"insert, delete, insert", doc(`e1 1 "one two three"`, `e2 2 "zero " 4 -3 "2" 1 -5 "3"`), "zero one 2 3"},
 		// An emoji is 2 code units: deleting 2 deletes the emoji alone.
-		{"delete an emoji (code points differ)", ltDoc(`e1 1 "hi 👋!"`, `e2 2 3 -2`), "hi !"},
+		{"delete an emoji (code points differ)", doc(`e1 1 "hi 👋!"`, `e2 2 3 -2`), "hi !"},
 		// Retaining 2 keeps the emoji alone.
-		{"retain an emoji (code points differ)", ltDoc(`e1 1 "👋a"`, `e2 2 2 "b"`), "👋ba"},
-		{"insert after emoji (code points differ)", ltDoc(`e1 1 "😀😀x"`, `e2 2 4 "-"`), "😀😀-x"},
+		{"retain an emoji (code points differ)", doc(`e1 1 "👋a"`, `e2 2 2 "b"`), "👋ba"},
+		{"insert after emoji (code points differ)", doc(`e1 1 "😀😀x"`, `e2 2 4 "-"`), "😀😀-x"},
 		// A pair split by one entry and joined by the next comes out
 		// whole: the text stays in code units between entries.
-		{"a surrogate pair split then joined", ltDoc(`e1 1 "😀"`, `e2 2 1 "x"`, `e3 3 1 -1`), "😀"},
-		{"CJK counts 1 each", ltDoc(`e1 1 "你好世界"`, `e2 2 2 -1 "們"`), "你好們界"},
-		{"CJK outside the BMP counts 2", ltDoc(`e1 1 "𠀀x"`, `e2 2 2 -1`), "𠀀"},
-		{"a combining mark counts 1", ltDoc(`e1 1 "cafe\u0301!"`, `e2 2 4 -1`), "cafe!"},
-		{"a flag is 4 code units (code points differ)", ltDoc(`e1 1 "🇫🇷!"`, `e2 2 4 "?"`), "🇫🇷?!"},
-		{"a ZWJ family is 8 code units (code points differ)", ltDoc(`e1 1 "👩‍👩‍👧 ok"`, `e2 2 8 -3`), "👩‍👩‍👧"},
-		{"escaped surrogates in JSON", ltDoc(`e1 1 "\ud83d\ude00 \u00e9"`, `e2 2 3 -1`), "😀 "},
+		{"a surrogate pair split then joined", doc(`e1 1 "😀"`, `e2 2 1 "x"`, `e3 3 1 -1`), "😀"},
+		{"CJK counts 1 each", doc(`e1 1 "你好世界"`, `e2 2 2 -1 "們"`), "你好們界"},
+		{"CJK outside the BMP counts 2", doc(`e1 1 "𠀀x"`, `e2 2 2 -1`), "𠀀"},
+		{"a combining mark counts 1", doc(`e1 1 "cafe\u0301!"`, `e2 2 4 -1`), "cafe!"},
+		{"a flag is 4 code units (code points differ)", doc(`e1 1 "🇫🇷!"`, `e2 2 4 "?"`), "🇫🇷?!"},
+		{"a ZWJ family is 8 code units (code points differ)", doc(`e1 1 "👩‍👩‍👧 ok"`, `e2 2 8 -3`), "👩‍👩‍👧"},
+		{"escaped surrogates in JSON", doc(`e1 1 "\ud83d\ude00 \u00e9"`, `e2 2 3 -1`), "😀 "},
 		// Entries apply by time, not by their order in the document.
 		{"time order", `{"b":{"t":2,"o":[5," world"]},"a":{"t":1,"o":["hello"]}}`, "hello world"},
 		{"fractional times", `{"b":{"t":1.5,"o":[1,"b"]},"a":{"t":1,"o":["a"]},"c":{"t":1.75,"o":[2,"c"]}}`, "abc"},
@@ -108,7 +109,7 @@ func TestHistoryReplay(t *testing.T) {
 		{"unknown fields and a numeric author", `{"e1":{"a":42,"t":1,"o":["x"],"x":{"y":[1]}}}`, "x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ltReplay(t, tc.doc)
+			got, err := replay(t, tc.doc)
 			if err != nil || got != tc.want {
 				t.Errorf("Replay() = %q, %v; want %q", got, err, tc.want)
 			}
@@ -120,18 +121,19 @@ func TestHistoryReplay(t *testing.T) {
 // and the operation, never a panic; so is an operation the decoder could
 // not have made.
 func TestHistoryReplayErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		h    padapi.History
 		want string
 	}{
-		{"retain past the end", ltHistory(t, ltDoc(`e1 1 "ab"`, `e2 2 3`)), `history entry "e2", operation 0: retain 3 runs past the end of the text (2 left)`},
-		{"delete past the end", ltHistory(t, ltDoc(`e1 1 "ab"`, `e2 2 1 -2`)), `history entry "e2", operation 1: delete 2 runs past the end of the text (1 left)`},
-		{"retain past an emoji's end", ltHistory(t, ltDoc(`e1 1 "👋"`, `e2 2 3`)), `history entry "e2", operation 0: retain 3`},
-		{"retain on nothing", ltHistory(t, ltDoc(`first 1 1`)), `history entry "first", operation 0: retain 1`},
-		{"the largest retain", ltHistory(t, ltDoc(`e1 1 "a"`, `e2 2 9223372036854775807`)), `history entry "e2", operation 0: retain 9223372036854775807`},
-		{"the largest delete", ltHistory(t, ltDoc(`e1 1 "a"`, `e2 2 -9223372036854775807`)), `history entry "e2", operation 0: delete 9223372036854775807`},
-		{"a quoted ID", ltHistory(t, `{"a\"b\n":{"t":1,"o":[1]}}`), `history entry "a\"b\n", operation 0`},
+		{"retain past the end", history(t, doc(`e1 1 "ab"`, `e2 2 3`)), `history entry "e2", operation 0: retain 3 runs past the end of the text (2 left)`},
+		{"delete past the end", history(t, doc(`e1 1 "ab"`, `e2 2 1 -2`)), `history entry "e2", operation 1: delete 2 runs past the end of the text (1 left)`},
+		{"retain past an emoji's end", history(t, doc(`e1 1 "👋"`, `e2 2 3`)), `history entry "e2", operation 0: retain 3`},
+		{"retain on nothing", history(t, doc(`first 1 1`)), `history entry "first", operation 0: retain 1`},
+		{"the largest retain", history(t, doc(`e1 1 "a"`, `e2 2 9223372036854775807`)), `history entry "e2", operation 0: retain 9223372036854775807`},
+		{"the largest delete", history(t, doc(`e1 1 "a"`, `e2 2 -9223372036854775807`)), `history entry "e2", operation 0: delete 9223372036854775807`},
+		{"a quoted ID", history(t, `{"a\"b\n":{"t":1,"o":[1]}}`), `history entry "a\"b\n", operation 0`},
 		{"a negative retain", padapi.History{Entries: []padapi.HistoryEntry{{ID: "x", Ops: []padapi.HistoryOp{{Retain: -1}}}}}, `history entry "x", operation 0: negative count`},
 		{"a negative delete", padapi.History{Entries: []padapi.HistoryEntry{{ID: "x", Ops: []padapi.HistoryOp{{Insert: "a"}, {Delete: -5}}}}}, `history entry "x", operation 1: negative count`},
 		{"retain and insert", padapi.History{Entries: []padapi.HistoryEntry{{ID: "x", Ops: []padapi.HistoryOp{{Retain: 1, Insert: "a"}}}}}, `history entry "x", operation 0: more than one`},
@@ -155,6 +157,7 @@ func TestHistoryReplayErrors(t *testing.T) {
 // A null history document is an empty history, and an empty history
 // marshals back to null.
 func TestHistoryNullDocument(t *testing.T) {
+	t.Parallel()
 	var h padapi.History
 	if err := json.Unmarshal(fixture(t, "history_null.json"), &h); err != nil || len(h.Entries) != 0 {
 		t.Errorf("null history: %+v, %v; want no entries", h, err)
@@ -164,8 +167,8 @@ func TestHistoryNullDocument(t *testing.T) {
 	}
 }
 
-// ltHistory decodes an edit-history document.
-func ltHistory(t *testing.T, doc string) padapi.History {
+// history decodes an edit-history document.
+func history(t *testing.T, doc string) padapi.History {
 	t.Helper()
 	var h padapi.History
 	if err := json.Unmarshal([]byte(doc), &h); err != nil {
@@ -176,6 +179,7 @@ func ltHistory(t *testing.T, doc string) padapi.History {
 
 // A document that is not an edit history is a decode error.
 func TestHistoryDecodeErrors(t *testing.T) {
+	t.Parallel()
 	for _, doc := range []string{
 		`[]`, `"x"`, `1`, `true`,
 		`{"e":1}`,
@@ -204,7 +208,8 @@ func TestHistoryDecodeErrors(t *testing.T) {
 // ReplayUntil stops after the last entry at or before the moment; entries
 // at the same millisecond come together.
 func TestHistoryReplayUntil(t *testing.T) {
-	h := ltHistoryLive()
+	t.Parallel()
+	h := historyLive()
 	const (
 		t1 = "def greet():\n    return 'hi 👋'\n"
 		t3 = "def greet():\n    return 'hi there'\nprint(greet())\n"
@@ -220,9 +225,9 @@ func TestHistoryReplayUntil(t *testing.T) {
 		{time.UnixMilli(1709633790000), t3},
 		{time.UnixMilli(1709633850000), t3},
 		{time.UnixMilli(1709633850000).Add(499 * time.Microsecond), t3},
-		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond), ltMainPy},
-		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond).In(ltZone(-8, 0)), ltMainPy},
-		{time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), ltMainPy},
+		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond), mainPy},
+		{time.UnixMilli(1709633850000).Add(500 * time.Microsecond).In(offset(-8, 0)), mainPy},
+		{time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), mainPy},
 	} {
 		got, err := h.ReplayUntil(tc.at)
 		if err != nil || got != tc.want {
@@ -233,11 +238,11 @@ func TestHistoryReplayUntil(t *testing.T) {
 			t.Errorf("ReplayUntilContext(%v) = %q, %v; want %q", tc.at, got, err, tc.want)
 		}
 	}
-	if got, err := h.Replay(); err != nil || got != ltMainPy {
-		t.Errorf("Replay() = %q, %v; want %q", got, err, ltMainPy)
+	if got, err := h.Replay(); err != nil || got != mainPy {
+		t.Errorf("Replay() = %q, %v; want %q", got, err, mainPy)
 	}
 	// Replaying does not change the history: twice gives the same text.
-	if again, err := h.Replay(); err != nil || again != ltMainPy {
+	if again, err := h.Replay(); err != nil || again != mainPy {
 		t.Errorf("second Replay() = %q, %v", again, err)
 	}
 }
@@ -245,6 +250,7 @@ func TestHistoryReplayUntil(t *testing.T) {
 // Operations marshal as the editor writes them, and a history survives a
 // trip through its JSON: the same entries, the same text.
 func TestHistoryJSON(t *testing.T) {
+	t.Parallel()
 	for op, want := range map[padapi.HistoryOp]string{
 		{Retain: 3}:      `3`,
 		{Delete: 2}:      `-2`,
@@ -258,15 +264,15 @@ func TestHistoryJSON(t *testing.T) {
 	}
 	for _, doc := range []string{
 		string(fixture(t, "history_live.json")),
-		ltDoc(`e1 0.123457 "a"`, `e2 1.1 1 "b"`, `e3 -1.5 "c"`, `e4 1709633850000.123 -1`),
+		doc(`e1 0.123457 "a"`, `e2 1.1 1 "b"`, `e3 -1.5 "c"`, `e4 1709633850000.123 -1`),
 		`{"e":{"t":1,"o":[]},"f":{"t":1}}`,
 	} {
-		h := ltHistory(t, doc)
+		h := history(t, doc)
 		b, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again := ltHistory(t, string(b))
+		again := history(t, string(b))
 		if diff := cmp.Diff(h, again); diff != "" {
 			t.Errorf("%s: round trip through %s changed it (-before +after):\n%s", doc, b, diff)
 		}
@@ -278,16 +284,16 @@ func TestHistoryJSON(t *testing.T) {
 	}
 }
 
-// ltHistoryServer serves testdata/history_live.json at /doc.json on a
+// historyServer serves testdata/history_live.json at /doc.json on a
 // loopback http server that fails the test on any request carrying an
 // Authorization header or the API key anywhere, and counts requests.
-func ltHistoryServer(t *testing.T, tlsServer bool) (*httptest.Server, *atomic.Int32) {
+func historyServer(t *testing.T, tlsServer bool) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
 	var n atomic.Int32
 	doc := fixture(t, "history_live.json")
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
-		ltNoKey(t, r)
+		noKey(t, r)
 		if r.URL.Path != "/pads/K3P9ZR2A/main.json" {
 			t.Errorf("path %q", r.URL.Path)
 		}
@@ -303,9 +309,9 @@ func ltHistoryServer(t *testing.T, tlsServer bool) (*httptest.Server, *atomic.In
 	return srv, &n
 }
 
-// ltNoKey fails the test when r carries an Authorization header or the
+// noKey fails the test when r carries an Authorization header or the
 // API key anywhere in its URL or headers.
-func ltNoKey(t *testing.T, r *http.Request) {
+func noKey(t *testing.T, r *http.Request) {
 	t.Helper()
 	if v, ok := r.Header["Authorization"]; ok {
 		t.Errorf("history request carries Authorization %q", v)
@@ -320,24 +326,25 @@ func ltNoKey(t *testing.T, r *http.Request) {
 // Pads.History fetches the link without the API key, on plain http to a
 // loopback host or on https, and decodes the document.
 func TestPadsHistoryFetch(t *testing.T) {
+	t.Parallel()
 	for _, useTLS := range []bool{false, true} {
 		t.Run(fmt.Sprintf("tls=%v", useTLS), func(t *testing.T) {
-			srv, n := ltHistoryServer(t, useTLS)
+			srv, n := historyServer(t, useTLS)
 			opts := []padapi.Option{noRetry}
 			if useTLS {
 				opts = append(opts, padapi.WithHTTPClient(srv.Client()))
 			}
 			// The API's own base URL is elsewhere: the link names its host.
-			c := newTestClient(t, "https://pad.example.test/gw", opts...)
+			c := newTestClient(t, "https://pad.example.test/gw", testKey, opts...)
 			h, err := c.Pads.History(context.Background(), srv.URL+"/pads/K3P9ZR2A/main.json?auth=x#top")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(ltHistoryLive(), h); diff != "" {
+			if diff := cmp.Diff(historyLive(), h); diff != "" {
 				t.Errorf("history mismatch (-want +got):\n%s", diff)
 			}
-			if text, err := h.Replay(); err != nil || text != ltMainPy {
-				t.Errorf("Replay() = %q, %v; want %q", text, err, ltMainPy)
+			if text, err := h.Replay(); err != nil || text != mainPy {
+				t.Errorf("Replay() = %q, %v; want %q", text, err, mainPy)
 			}
 			if got := n.Load(); got != 1 {
 				t.Errorf("%d requests, want 1", got)
@@ -349,10 +356,11 @@ func TestPadsHistoryFetch(t *testing.T) {
 // The request is a plain GET with the client's headers but the key, and
 // it goes through the caller's transport.
 func TestPadsHistoryRequest(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithUserAgent("scheduler/1.0"))
 	const link = "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json?auth=tok&print=pretty"
 	mt.RegisterResponder("GET", link, func(r *http.Request) (*http.Response, error) {
-		ltNoKey(t, r)
+		noKey(t, r)
 		if r.Body != nil && r.Body != http.NoBody {
 			if b, _ := io.ReadAll(r.Body); len(b) > 0 {
 				t.Errorf("body %q", b)
@@ -385,6 +393,7 @@ func TestPadsHistoryRequest(t *testing.T) {
 // carries user information, is refused before any request, with or
 // without WithInsecureHTTP, and the refusal does not quote the link.
 func TestPadsHistoryRefusedLinks(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{
 		"",
 		"/pads/K3P9ZR2A/main.json",
@@ -426,6 +435,7 @@ func TestPadsHistoryRefusedLinks(t *testing.T) {
 
 // Plain http is taken to every loopback host, by name or address.
 func TestPadsHistoryLoopbackHTTP(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{
 		"http://localhost:9/doc.json",
 		"http://127.0.0.1:9/doc.json",
@@ -433,7 +443,7 @@ func TestPadsHistoryLoopbackHTTP(t *testing.T) {
 		"http://[::1]:9/doc.json",
 	} {
 		c, mt := newMockClient(t)
-		mt.RegisterResponder("GET", link, httpmock.NewStringResponder(200, ltDoc(`e1 1 "ok"`)))
+		mt.RegisterResponder("GET", link, httpmock.NewStringResponder(200, doc(`e1 1 "ok"`)))
 		h, err := c.Pads.History(context.Background(), link)
 		if err != nil {
 			t.Errorf("History(%q): %v", link, err)
@@ -448,6 +458,7 @@ func TestPadsHistoryLoopbackHTTP(t *testing.T) {
 // A redirect is an error, and its target is never asked: the link's host
 // decides nothing about where else the client goes.
 func TestPadsHistoryNoRedirect(t *testing.T) {
+	t.Parallel()
 	var target atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		target.Add(1)
@@ -458,7 +469,7 @@ func TestPadsHistoryNoRedirect(t *testing.T) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+"/doc.json", code)
 		}))
-		c := newTestClient(t, testBase, fastRetry)
+		c := newTestClient(t, testBase, testKey, fastRetry)
 		_, err := c.Pads.History(context.Background(), srv.URL+"/doc.json")
 		var apiErr *padapi.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != code {
@@ -473,7 +484,8 @@ func TestPadsHistoryNoRedirect(t *testing.T) {
 
 // The body is capped like every answer, with or without a Content-Length.
 func TestPadsHistorySizeCap(t *testing.T) {
-	doc := ltDoc(`e1 1 "` + strings.Repeat("x", 4<<10) + `"`)
+	t.Parallel()
+	doc := doc(`e1 1 "` + strings.Repeat("x", 4<<10) + `"`)
 	for _, chunked := range []bool{false, true} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if chunked {
@@ -486,13 +498,13 @@ func TestPadsHistorySizeCap(t *testing.T) {
 			}
 			respond(w, http.StatusOK, []byte(doc))
 		}))
-		c := newTestClient(t, testBase, noRetry, padapi.WithMaxResponseBytes(1<<10))
+		c := newTestClient(t, testBase, testKey, noRetry, padapi.WithMaxResponseBytes(1<<10))
 		_, err := c.Pads.History(context.Background(), srv.URL+"/doc.json")
 		if !errors.Is(err, padapi.ErrResponseTooLarge) {
 			t.Errorf("chunked %v: error %v, want ErrResponseTooLarge", chunked, err)
 		}
 		// The same document fits under a cap its size.
-		c = newTestClient(t, testBase, noRetry, padapi.WithMaxResponseBytes(int64(len(doc))))
+		c = newTestClient(t, testBase, testKey, noRetry, padapi.WithMaxResponseBytes(int64(len(doc))))
 		if _, err := c.Pads.History(context.Background(), srv.URL+"/doc.json"); err != nil {
 			t.Errorf("chunked %v, under the cap: %v", chunked, err)
 		}
@@ -504,8 +516,9 @@ func TestPadsHistorySizeCap(t *testing.T) {
 // connection, and not after a 4xx. When retries run out the error is the
 // service's last answer.
 func TestPadsHistoryRetried(t *testing.T) {
+	t.Parallel()
 	const link = "https://pad-history.example.firebaseio.com/doc.json"
-	ok := httpmock.NewStringResponder(200, ltDoc(`e1 1 "done"`))
+	ok := httpmock.NewStringResponder(200, doc(`e1 1 "done"`))
 	for _, tc := range []struct {
 		name      string
 		responder httpmock.Responder
@@ -543,8 +556,9 @@ func TestPadsHistoryRetried(t *testing.T) {
 // host's token) reaches an error or a log line, even when the history host
 // echoes the request back.
 func TestPadsHistoryKeepsSecrets(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ltNoKey(t, r)
+		noKey(t, r)
 		var echo bytes.Buffer
 		_ = r.Write(&echo)
 		w.WriteHeader(http.StatusInternalServerError)
@@ -553,7 +567,7 @@ func TestPadsHistoryKeepsSecrets(t *testing.T) {
 	t.Cleanup(srv.Close)
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := newTestClient(t, testBase, padapi.WithRetry(1, 0, 0), padapi.WithLogger(logger))
+	c := newTestClient(t, testBase, testKey, padapi.WithRetry(1, 0, 0), padapi.WithLogger(logger))
 	_, err := c.Pads.History(context.Background(), srv.URL+"/doc.json?auth=tok-s3cret")
 	var apiErr *padapi.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 {
@@ -572,6 +586,7 @@ func TestPadsHistoryKeepsSecrets(t *testing.T) {
 // An answer that is no history is an error; a history whose replay fails
 // decodes, and Replay names the entry.
 func TestPadsHistoryAnswers(t *testing.T) {
+	t.Parallel()
 	const link = "https://pad-history.example.firebaseio.com/doc.json"
 	c := memoryClient(t)
 	for body, want := range map[string]string{
@@ -605,7 +620,7 @@ func TestPadsHistoryAnswers(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"e":7}`), &h0); err == nil || !strings.Contains(err.Error(), "padapi.HistoryEntry") {
 		t.Errorf("json.Unmarshal of a number entry: %v", err)
 	}
-	h, err := c.Pads.History(answering(http.StatusOK, []byte(ltDoc(`e1 1 "a"`, `e2 2 5`))), link)
+	h, err := c.Pads.History(answering(http.StatusOK, []byte(doc(`e1 1 "a"`, `e2 2 5`))), link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,6 +632,7 @@ func TestPadsHistoryAnswers(t *testing.T) {
 // A cancelled context ends the fetch with the context's error; a nil one
 // is refused.
 func TestPadsHistoryContext(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -632,12 +648,12 @@ func TestPadsHistoryContext(t *testing.T) {
 	}
 }
 
-// ltTyping returns a history of edits one character each: entries of per
+// typing returns a history of edits one character each: entries of per
 // edits, edits in all. Each edit, at a pseudo-random place after the
 // previous one of its entry, inserts a character (now and then an emoji,
 // 2 code units) or deletes one. The same arguments give the same history.
 // size is the length of its text in code units.
-func ltTyping(edits, per int) (h *padapi.History, size int) {
+func typing(edits, per int) (h *padapi.History, size int) {
 	rng := rand.New(rand.NewPCG(uint64(edits), uint64(per)))
 	h = &padapi.History{Entries: make([]padapi.HistoryEntry, 0, (edits+per-1)/per)}
 	ops := make([]padapi.HistoryOp, 0, 2*edits)
@@ -682,7 +698,7 @@ func BenchmarkReplay(b *testing.B) {
 			per  int
 		}{{"entry-per-edit", 1}, {"one-entry", edits}} {
 			b.Run(fmt.Sprintf("%s/edits=%d", shape.name, edits), func(b *testing.B) {
-				h, _ := ltTyping(edits, shape.per)
+				h, _ := typing(edits, shape.per)
 				b.ResetTimer()
 				for range b.N {
 					if _, err := h.Replay(); err != nil {
@@ -694,12 +710,12 @@ func BenchmarkReplay(b *testing.B) {
 	}
 }
 
-// ltRandomHistory returns a history of entries pseudo-random edits each,
+// randomHistory returns a history of entries pseudo-random edits each,
 // of any length: inserts of up to maxInsert characters (some outside the
 // BMP, some invalid UTF-8), deletes of any length, now and then of
 // everything, and retains between them. Its times repeat, so that
 // ReplayUntil takes several entries at once.
-func ltRandomHistory(seed uint64, entries, maxInsert int) *padapi.History {
+func randomHistory(seed uint64, entries, maxInsert int) *padapi.History {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	alphabet := []string{"a", "b", "é", "你", "👋", "🇫🇷", "\xff", "\n"}
 	h := &padapi.History{}
@@ -744,10 +760,11 @@ func ltRandomHistory(seed uint64, entries, maxInsert int) *padapi.History {
 }
 
 // Replay and ReplayUntil give what the plain replay gives (one copy of the
-// text an entry, ltRefReplay), on texts small and large enough to fill
+// text an entry, refReplay), on texts small and large enough to fill
 // many leaves and levels of the replay's tree, with deletes that empty it
 // and astral characters whose halves operations split.
 func TestHistoryReplayMatchesPlainReplay(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name               string
 		entries, maxInsert int
@@ -761,15 +778,15 @@ func TestHistoryReplayMatchesPlainReplay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for seed := range tc.seeds {
-				h := ltRandomHistory(seed, tc.entries, tc.maxInsert)
+				h := randomHistory(seed, tc.entries, tc.maxInsert)
 				got, err := h.Replay()
-				want, ok := ltRefReplay(h.Entries, nil)
+				want, ok := refReplay(h.Entries, nil)
 				if err != nil || !ok || got != want {
 					t.Fatalf("seed %d: Replay() = %d bytes, %v; the plain replay gives %d bytes, %v", seed, len(got), err, len(want), ok)
 				}
 				at := h.Entries[len(h.Entries)/2].Time
 				got, err = h.ReplayUntil(at)
-				want, _ = ltRefReplay(h.Entries, &at)
+				want, _ = refReplay(h.Entries, &at)
 				if err != nil || got != want {
 					t.Fatalf("seed %d: ReplayUntil(%v) = %d bytes, %v; the plain replay gives %d bytes", seed, at, len(got), err, len(want))
 				}
@@ -784,7 +801,8 @@ func TestHistoryReplayMatchesPlainReplay(t *testing.T) {
 // entry, as before, took 11 s, and 37 s under -race). The deadline is a
 // guard against a hang, not a measure: BenchmarkReplay is.
 func TestHistoryReplayMillionEdits(t *testing.T) {
-	h, size := ltTyping(1_000_000, 1)
+	t.Parallel()
+	h, size := typing(1_000_000, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	text, err := h.ReplayContext(ctx)
@@ -796,15 +814,15 @@ func TestHistoryReplayMillionEdits(t *testing.T) {
 	}
 }
 
-// ltCountingContext is a context whose Err reports context.Canceled from
+// countingContext is a context whose Err reports context.Canceled from
 // its after+1th call on, and counts the calls.
-type ltCountingContext struct {
+type countingContext struct {
 	context.Context
 	after int32
 	calls atomic.Int32
 }
 
-func (c *ltCountingContext) Err() error {
+func (c *countingContext) Err() error {
 	if c.calls.Add(1) > c.after {
 		return context.Canceled
 	}
@@ -815,7 +833,8 @@ func (c *ltCountingContext) Err() error {
 // thousand operations: cancelled, it stops there with an error wrapping
 // the context's, and no text.
 func TestHistoryReplayContextCancelled(t *testing.T) {
-	h, _ := ltTyping(200_000, 1)
+	t.Parallel()
+	h, _ := typing(200_000, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
@@ -831,13 +850,13 @@ func TestHistoryReplayContextCancelled(t *testing.T) {
 		t.Errorf("cancelled replays took %v", d)
 	}
 	// So is a history too short for a look during the replay.
-	if text, err := ltHistoryLive().ReplayContext(ctx); !errors.Is(err, context.Canceled) || text != "" {
+	if text, err := historyLive().ReplayContext(ctx); !errors.Is(err, context.Canceled) || text != "" {
 		t.Errorf("a short replay with a cancelled context = %q, %v; want context.Canceled", text, err)
 	}
 	// Cancelled during the replay: it stops at its next look, long before
 	// the end of the 400 000 operations (its first look is the start).
 	for _, after := range []int32{1, 3} {
-		cc := &ltCountingContext{Context: context.Background(), after: after}
+		cc := &countingContext{Context: context.Background(), after: after}
 		text, err := h.ReplayContext(cc)
 		if !errors.Is(err, context.Canceled) || text != "" {
 			t.Errorf("cancelled after %d looks: %d bytes, %v; want context.Canceled", after, len(text), err)
@@ -849,7 +868,7 @@ func TestHistoryReplayContextCancelled(t *testing.T) {
 	// Not cancelled, the same replay looks about once every 4 096
 	// operations: often enough to stop within milliseconds, seldom enough
 	// to cost nothing.
-	cc := &ltCountingContext{Context: context.Background(), after: 1 << 30}
+	cc := &countingContext{Context: context.Background(), after: 1 << 30}
 	if _, err := h.ReplayContext(cc); err != nil {
 		t.Fatal(err)
 	}
@@ -866,6 +885,7 @@ func TestHistoryReplayContextCancelled(t *testing.T) {
 // nearest nanosecond, halves to the later one; truncating would turn
 // 1500.6 into 1500.599999 (0.6 is 0.5999999999999091 in binary).
 func TestHistoryTimesRounded(t *testing.T) {
+	t.Parallel()
 	ms := func(n int64) time.Time { return time.UnixMilli(n).UTC() }
 	for _, tc := range []struct {
 		t    string
@@ -886,20 +906,20 @@ func TestHistoryTimesRounded(t *testing.T) {
 		{`-1500.0078125`, ms(-1500).Add(-7812)},
 		{`1709633850000.5`, ms(1709633850000).Add(500 * time.Microsecond)},
 	} {
-		h := ltHistory(t, `{"e":{"t":`+tc.t+`,"o":[]}}`)
+		h := history(t, `{"e":{"t":`+tc.t+`,"o":[]}}`)
 		if got := h.Entries[0].Time; !got.Equal(tc.want) || got.Location() != time.UTC {
 			t.Errorf("t %s: time %v (%d ns), want %v (%d ns)", tc.t, got, got.UnixNano(), tc.want, tc.want.UnixNano())
 		}
 	}
 }
 
-// ltHistoryLink is the link the fuzz targets fetch; memoryClient answers
+// historyLink is the link the fuzz targets fetch; memoryClient answers
 // it like any request.
-const ltHistoryLink = "https://pad-history.example.test/pads/P1/main.json?auth=tok"
+const historyLink = "https://pad-history.example.test/pads/P1/main.json?auth=tok"
 
-// ltHistorySeeds are edit-history documents beyond testdata's: the replay
+// historySeeds are edit-history documents beyond testdata's: the replay
 // cases that count code units, and the errors.
-var ltHistorySeeds = []string{
+var historySeeds = []string{
 	`{}`,
 	`{"e1":{"a":"u","t":1,"o":["hi 👋!"]},"e2":{"a":"u","t":2,"o":[3,-2]}}`,
 	`{"e1":{"t":1,"o":["😀"]},"e2":{"t":2,"o":[1,"x"]},"e3":{"t":3,"o":[1,-1]}}`,
@@ -916,19 +936,19 @@ var ltHistorySeeds = []string{
 	`[1]`,
 }
 
-// ltAddHistorySeeds adds testdata's history documents and ltHistorySeeds.
-func ltAddHistorySeeds(f *testing.F) {
-	rlAddFiles(f, "history_*.json")
-	for _, s := range ltHistorySeeds {
+// addHistorySeeds adds testdata's history documents and historySeeds.
+func addHistorySeeds(f *testing.F) {
+	addFiles(f, "history_*.json")
+	for _, s := range historySeeds {
 		f.Add([]byte(s))
 	}
 }
 
-// ltRefReplay replays entries in the order given, up to and including the
+// refReplay replays entries in the order given, up to and including the
 // last at or before until (all of them when until is nil), the plain way:
 // the text as UTF-16 code units, one operation after the other. ok is
 // false when an operation runs past the end.
-func ltRefReplay(entries []padapi.HistoryEntry, until *time.Time) (text string, ok bool) {
+func refReplay(entries []padapi.HistoryEntry, until *time.Time) (text string, ok bool) {
 	var units []uint16
 	for _, e := range entries {
 		if until != nil && e.Time.After(*until) {
@@ -958,12 +978,12 @@ func ltRefReplay(entries []padapi.HistoryEntry, until *time.Time) (text string, 
 	return string(utf16.Decode(units)), true
 }
 
-// ltCheckReplayErr checks a replay error: it starts by naming an entry of
+// checkReplayErr checks a replay error: it starts by naming an entry of
 // h (its ID cut at 64 bytes) and the operation, and stays short.
-func ltCheckReplayErr(t *testing.T, h *padapi.History, err error) {
+func checkReplayErr(t *testing.T, h *padapi.History, err error) {
 	t.Helper()
 	text := err.Error()
-	if len(text) > rlMaxErrorText {
+	if len(text) > maxErrorText {
 		t.Fatalf("replay error is %d bytes: %.300q", len(text), text)
 	}
 	for _, e := range h.Entries {
@@ -983,7 +1003,7 @@ func ltCheckReplayErr(t *testing.T, h *padapi.History, err error) {
 // a plain UTF-16 replay, errors name an entry, and the history survives a
 // trip through its JSON.
 func FuzzHistoryReplay(f *testing.F) {
-	ltAddHistorySeeds(f)
+	addHistorySeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var h padapi.History
 		if err := json.Unmarshal(body, &h); err != nil {
@@ -999,19 +1019,19 @@ func FuzzHistoryReplay(f *testing.F) {
 			}
 		}
 		text, err := h.Replay()
-		want, ok := ltRefReplay(h.Entries, nil)
+		want, ok := refReplay(h.Entries, nil)
 		if (err == nil) != ok || text != want {
 			t.Fatalf("Replay() = %q, %v; the plain replay gives %q, %v", text, err, want, ok)
 		}
 		if err != nil {
-			ltCheckReplayErr(t, &h, err)
+			checkReplayErr(t, &h, err)
 		} else if !utf8.ValidString(text) {
 			t.Fatalf("Replay() = %q, not UTF-8", text)
 		}
 		for _, e := range h.Entries[:min(len(h.Entries), 16)] {
 			at := e.Time
 			text, err := h.ReplayUntil(at)
-			want, ok := ltRefReplay(h.Entries, &at)
+			want, ok := refReplay(h.Entries, &at)
 			if (err == nil) != ok || text != want {
 				t.Fatalf("ReplayUntil(%v) = %q, %v; the plain replay gives %q, %v", at, text, err, want, ok)
 			}
@@ -1035,11 +1055,11 @@ func FuzzHistoryReplay(f *testing.F) {
 // FuzzHistoryFetch sends any body as the answer to Pads.History: no
 // panic, bounded errors, and what decodes is what json.Unmarshal finds.
 func FuzzHistoryFetch(f *testing.F) {
-	ltAddHistorySeeds(f)
+	addHistorySeeds(f)
 	c := memoryClient(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got, err := c.Pads.History(answering(http.StatusOK, body), ltHistoryLink)
-		rlCheckError(t, err, body)
+		got, err := c.Pads.History(answering(http.StatusOK, body), historyLink)
+		checkError(t, err, body)
 		if err != nil {
 			if strings.Contains(err.Error(), "auth=tok") {
 				t.Fatalf("error quotes the link's query: %q", err)
@@ -1047,6 +1067,22 @@ func FuzzHistoryFetch(f *testing.F) {
 			return
 		}
 		var direct padapi.History
-		rlAgree(t, body, got, &direct, json.Unmarshal(body, &direct))
+		agree(t, body, got, &direct, json.Unmarshal(body, &direct))
 	})
+}
+
+// historyLive is testdata/history_live.json in apply order: by time,
+// then entry ID ("-NsQ2" before "-NsQ3" at the same millisecond).
+func historyLive() *padapi.History {
+	const author, interviewer = "-Ns0candidate", "-Ns1interviewer"
+	return &padapi.History{Entries: []padapi.HistoryEntry{
+		{ID: "-NsQ1", Author: author, Time: time.UnixMilli(1709633730000).UTC(),
+			Ops: []padapi.HistoryOp{{Insert: "def greet():\n    return 'hi 👋'\n"}}},
+		{ID: "-NsQ2", Author: author, Time: time.UnixMilli(1709633790000).UTC(),
+			Ops: []padapi.HistoryOp{{Retain: 28}, {Delete: 2}, {Insert: "there"}, {Retain: 2}}},
+		{ID: "-NsQ3", Author: interviewer, Time: time.UnixMilli(1709633790000).UTC(),
+			Ops: []padapi.HistoryOp{{Retain: 35}, {Insert: "print(greet())\n"}}},
+		{ID: "-NsQ4", Author: author, Time: time.UnixMilli(1709633850000).Add(500 * time.Microsecond).UTC(),
+			Ops: []padapi.HistoryOp{{Retain: 13}, {Insert: "    # 你好, cafe\u0301 🎉\n"}, {Retain: 37}}},
+	}}
 }

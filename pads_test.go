@@ -1,8 +1,11 @@
+// pads_test.go: tests of the pad endpoints: reads, writes and deletes.
+
 package padapi_test
 
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,17 +15,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jarcoal/httpmock"
 	"github.com/padinterview/padapi"
 )
 
-// epOffset is a fixed time zone east of UTC.
-func epOffset(hours, minutes int) *time.Location {
-	return time.FixedZone("", (hours*60+minutes)*60)
-}
-
-// epPadDocumented is testdata/pad_documented.json: the documented shape, with
+// padDocumented is testdata/pad_documented.json: the documented shape, with
 // the events as a list.
-func epPadDocumented() *padapi.Pad {
+func padDocumented() *padapi.Pad {
 	return &padapi.Pad{
 		ID:           "DM32JWG2",
 		Title:        "Frontend interview: Jane Doe",
@@ -47,9 +46,9 @@ func epPadDocumented() *padapi.Pad {
 	}
 }
 
-// epPadLive is testdata/pad_live.json: the live shape, with the events as a
+// padLive is testdata/pad_live.json: the live shape, with the events as a
 // link, the live-only fields, and nulls where strings were documented.
-func epPadLive() *padapi.Pad {
+func padLive() *padapi.Pad {
 	return &padapi.Pad{
 		ID:                  "K3P9ZR2A",
 		Title:               "Backend screen",
@@ -66,33 +65,35 @@ func epPadLive() *padapi.Pad {
 		QuestionIDs:         []padapi.ID{"1234", "5678"},
 		PadEnvironmentIDs:   []padapi.ID{"98765"},
 		ActiveEnvironmentID: padapi.Ptr[padapi.ID]("98765"),
-		Team:                &padapi.Team{ID: "42", Name: "Platform"},
+		Team:                &padapi.Team{ID: platformTeamID, Name: "Platform"},
 	}
 }
 
-// epPadEdge is testdata/pad_edge.json: an open pad, an unknown language and
+// padEdge is testdata/pad_edge.json: an open pad, an unknown language and
 // event kinds, null event fields, unknown fields (nested, with brackets inside
-// strings), escaped strings, and timestamps with offsets.
-func epPadEdge() *padapi.Pad {
+// strings), escaped strings, timestamps with offsets, and a team ID as a
+// number (live team IDs are UUID strings; a number must still decode).
+func padEdge() *padapi.Pad {
 	return &padapi.Pad{
 		ID:           "EDGE0001",
 		Title:        "Edge cases",
 		Language:     "zig-0.14",
 		Participants: []string{"Anonymous"},
 		Events: []padapi.PadEvent{
-			{Message: "Anonymous joined the pad", Kind: "joined", UserName: "Anonymous", CreatedAt: time.Date(2018, 1, 30, 16, 16, 0, 0, epOffset(-8, 0))},
+			{Message: "Anonymous joined the pad", Kind: "joined", UserName: "Anonymous", CreatedAt: time.Date(2018, 1, 30, 16, 16, 0, 0, offset(-8, 0))},
 			{Message: "Anonymous shared their screen", Kind: "screen_shared", Metadata: "display 1", UserName: "Anonymous", CreatedAt: time.Date(2018, 1, 31, 0, 20, 0, 0, time.UTC)},
 			{Message: `René said "hi" \o/`, Kind: "chat", Metadata: `{"lines": 1}`, UserName: "René", UserEmail: "rene@example.com", CreatedAt: time.Date(2018, 1, 31, 0, 21, 0, 0, time.UTC)},
 		},
 		ExecutionEnabled: true,
-		CreatedAt:        time.Date(2018, 1, 25, 14, 51, 37, 84_000_000, epOffset(-8, 0)),
-		UpdatedAt:        time.Date(2018, 1, 31, 5, 50, 0, 123_456_789, epOffset(5, 30)),
+		CreatedAt:        time.Date(2018, 1, 25, 14, 51, 37, 84_000_000, offset(-8, 0)),
+		UpdatedAt:        time.Date(2018, 1, 31, 5, 50, 0, 123_456_789, offset(5, 30)),
 		URL:              "https://coderpad.io/EDGE0001",
+		Team:             &padapi.Team{ID: "42", Name: "Platform"},
 	}
 }
 
-// epPadsPage1 is testdata/pads_page1.json.
-func epPadsPage1() *padapi.Page[padapi.Pad] {
+// padsPage1 is testdata/pads_page1.json.
+func padsPage1() *padapi.Page[padapi.Pad] {
 	return &padapi.Page[padapi.Pad]{
 		Items: []padapi.Pad{
 			{
@@ -124,8 +125,8 @@ func epPadsPage1() *padapi.Page[padapi.Pad] {
 	}
 }
 
-// epPadsLast is testdata/pads_last.json: a last page, without next_page.
-func epPadsLast() *padapi.Page[padapi.Pad] {
+// padsLast is testdata/pads_last.json: a last page, without next_page.
+func padsLast() *padapi.Page[padapi.Pad] {
 	return &padapi.Page[padapi.Pad]{
 		Items: []padapi.Pad{{
 			ID: "AB12CD34", Title: "Untitled Pad AB12CD34", Language: "plaintext",
@@ -140,13 +141,16 @@ func epPadsLast() *padapi.Page[padapi.Pad] {
 	}
 }
 
+// Every pad endpoint sends exactly the request the service takes, reads and
+// writes alike, and decodes each shape of its answer, documented and live.
 func TestPadsEndpoints(t *testing.T) {
+	t.Parallel()
 	runEndpoints(t, []endpointCase{
 		{
 			name:   "List first page",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.List(ctx, nil) },
 			method: "GET", path: "/gw/api/pads",
-			file: "pads_page1.json", want: epPadsPage1(),
+			file: "pads_page1.json", want: padsPage1(),
 		},
 		{
 			name: "List sorted last page",
@@ -155,38 +159,38 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "GET", path: "/gw/api/pads",
 			query: url.Values{"sort": {"updated_at,asc"}, "page": {"2"}},
-			file:  "pads_last.json", want: epPadsLast(),
+			file:  "pads_last.json", want: padsLast(),
 		},
 		{
 			name:   "Get documented shape",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "DM32JWG2") },
 			method: "GET", path: "/gw/api/pads/DM32JWG2",
-			file: "pad_documented.json", want: epPadDocumented(),
+			file: "pad_documented.json", want: padDocumented(),
 		},
 		{
 			name:   "Get live shape",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "K3P9ZR2A") },
 			method: "GET", path: "/gw/api/pads/K3P9ZR2A",
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name:   "Get edge cases",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "EDGE0001") },
 			method: "GET", path: "/gw/api/pads/EDGE0001",
-			file: "pad_edge.json", want: epPadEdge(),
+			file: "pad_edge.json", want: padEdge(),
 		},
 		{
 			// The ID stays one path segment: never GET /api/quota.
 			name:   "Get with a dot-dot ID",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "../quota") },
 			method: "GET", path: "/gw/api/pads/..%2Fquota",
-			file: "pad_documented.json", want: epPadDocumented(),
+			file: "pad_documented.json", want: padDocumented(),
 		},
 		{
 			name:   "Get with an ID that needs escaping",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "a b?c#d") },
 			method: "GET", path: "/gw/api/pads/a%20b%3Fc%23d",
-			file: "pad_documented.json", want: epPadDocumented(),
+			file: "pad_documented.json", want: padDocumented(),
 		},
 		{
 			name: "Create with title and private",
@@ -195,7 +199,7 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{"title": {"Backend screen"}, "private": {"true"}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			// False is set, so it is sent: only nil means "not set".
@@ -219,7 +223,7 @@ func TestPadsEndpoints(t *testing.T) {
 				"execution_enabled": {"true"},
 				"user_email":        {"ops@example.com"},
 			},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name: "Create from a question",
@@ -228,14 +232,14 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{"question_id": {"1234"}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name:   "Create with nil params",
 			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Create(ctx, nil) },
 			method: "POST", path: "/gw/api/pads",
 			form: url.Values{},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
 		},
 		{
 			name: "Update returns the pad",
@@ -246,7 +250,47 @@ func TestPadsEndpoints(t *testing.T) {
 			},
 			method: "PUT", path: "/gw/api/pads/K3P9ZR2A",
 			form: url.Values{"notes": {"Hire"}, "private": {"false"}, "ended": {"true"}},
-			file: "pad_live.json", want: epPadLive(),
+			file: "pad_live.json", want: padLive(),
+		},
+		{
+			name:   "Pad with interviewer notifications",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "N0T1F1ED") },
+			method: "GET", path: "/gw/api/pads/N0T1F1ED",
+			file: "pad_notifications.json", want: padNotifications(),
+		},
+		{
+			name:   "Delete a pad",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "DM32JWG2") },
+			method: "PUT", path: "/gw/api/pads/DM32JWG2",
+			form: url.Values{"deleted": {"true"}},
+			file: "delete_ok.json", want: nil,
+		},
+		{
+			// The service may answer a delete with the pad: still success.
+			name:   "Delete a pad answered with the pad",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return nil, c.Pads.Delete(ctx, "a/b") },
+			method: "PUT", path: "/gw/api/pads/a%2Fb",
+			form: url.Values{"deleted": {"true"}},
+			file: "pad_live.json", want: nil,
+		},
+		{
+			name: "Create a pad with notes",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("Backend screen"), Notes: padapi.Ptr("Ask about queues & caching\n- retries")})
+			},
+			method: "POST", path: "/gw/api/pads",
+			form: url.Values{"title": {"Backend screen"}, "notes": {"Ask about queues & caching\n- retries"}},
+			file: "pad_live.json", want: padLive(),
+		},
+		{
+			// Empty notes are set, so they are sent.
+			name: "Create a pad with empty notes",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{Notes: padapi.Ptr("")})
+			},
+			method: "POST", path: "/gw/api/pads",
+			form: url.Values{"notes": {""}},
+			file: "pad_live.json", want: padLive(),
 		},
 	})
 }
@@ -254,6 +298,7 @@ func TestPadsEndpoints(t *testing.T) {
 // When the service answers an update with its status only, Update fetches
 // the pad: one PUT, then one GET.
 func TestPadsUpdateStatusOnly(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []string
 	record := func(body []byte) http.HandlerFunc {
@@ -272,7 +317,7 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(epPadLive(), got); diff != "" {
+	if diff := cmp.Diff(padLive(), got); diff != "" {
 		t.Errorf("pad mismatch (-want +got):\n%s", diff)
 	}
 	want := []string{"PUT /gw/api/pads/K3P9ZR2A", "GET /gw/api/pads/K3P9ZR2A"}
@@ -283,7 +328,9 @@ func TestPadsUpdateStatusOnly(t *testing.T) {
 
 // The service rejects contents with question_id, so the client does not ask.
 func TestPadsCreateContentsWithQuestionID(t *testing.T) {
-	c, n := countingClient(t)
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{
 		Contents: padapi.Ptr("print(1)"), QuestionID: padapi.Ptr[padapi.ID]("1234"),
 	})
@@ -296,9 +343,11 @@ func TestPadsCreateContentsWithQuestionID(t *testing.T) {
 }
 
 func TestPadsInvalidID(t *testing.T) {
+	t.Parallel()
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		t.Run(string(id), func(t *testing.T) {
-			c, n := countingClient(t)
+			c, mux := setup(t, noRetry)
+			n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 			ctx := context.Background()
 			if _, err := c.Pads.Get(ctx, id); err == nil {
 				t.Errorf("Get(%q): no error", id)
@@ -314,7 +363,9 @@ func TestPadsInvalidID(t *testing.T) {
 }
 
 func TestPadsGetNotFound(t *testing.T) {
-	c, n := fixedClient(t, "GET /gw/api/pads/NOPE0000", http.StatusNotFound, "error_pad_not_found.json")
+	t.Parallel()
+	c, mux := setup(t)
+	n := handle(mux, "GET /gw/api/pads/NOPE0000", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	_, err := c.Pads.Get(context.Background(), "NOPE0000")
 	if !errors.Is(err, padapi.ErrNotFound) {
 		t.Fatalf("error %v, want ErrNotFound", err)
@@ -339,7 +390,9 @@ func TestPadsGetNotFound(t *testing.T) {
 // A 429 on create is the definite answer that nothing was created: it is
 // not retried and does not claim an unknown outcome.
 func TestPadsCreateOverQuota(t *testing.T) {
-	c, n := fixedClient(t, "POST /gw/api/pads", http.StatusTooManyRequests, "error_over_quota.json")
+	t.Parallel()
+	c, mux := setup(t)
+	n := handle(mux, "POST /gw/api/pads", http.StatusTooManyRequests, fixture(t, "error_over_quota.json"))
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if !errors.Is(err, padapi.ErrOverQuota) {
 		t.Fatalf("error %v, want ErrOverQuota", err)
@@ -354,6 +407,7 @@ func TestPadsCreateOverQuota(t *testing.T) {
 
 // A timestamp that is no ISO 8601 form is an error naming field and value.
 func TestPadsGetMalformedTimestamp(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t)
 	mux.HandleFunc("GET /gw/api/pads/BAD", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, []byte(`{"status":"OK","id":"BAD","created_at":"yesterday"}`))
@@ -366,5 +420,142 @@ func TestPadsGetMalformedTimestamp(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
+	}
+}
+
+// Every answer the service gives a delete that means "done" is success:
+// the status alone, an empty body, a 204, the pad. Anything else is an
+// error that keeps its sentinel.
+func TestPadsDeleteAnswers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		is     error // nil: success
+		errAny bool  // an error without a sentinel
+	}{
+		{"status only", 200, `{"status":"OK"}`, nil, false},
+		{"empty 200", 200, ``, nil, false},
+		{"white space", 200, " \n", nil, false},
+		{"204", 204, ``, nil, false},
+		{"the pad", 200, okPad, nil, false},
+		{"status ERROR", 200, `{"status":"ERROR","message":"Pad is locked"}`, nil, true},
+		{"not JSON", 200, `<html>ok</html>`, nil, true},
+		{"not found", 404, `{"status":"ERROR","message":"Pad not found"}`, padapi.ErrNotFound, false},
+		{"forbidden", 403, `{"status":"ERROR","message":"Not your pad"}`, padapi.ErrForbidden, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mux := setup(t, noRetry)
+			mux.HandleFunc("PUT /gw/api/pads/DM32JWG2", func(w http.ResponseWriter, r *http.Request) {
+				if err := r.ParseForm(); err != nil || r.PostForm.Encode() != "deleted=true" {
+					t.Errorf("form %q (%v), want deleted=true", r.PostForm.Encode(), err)
+				}
+				if tc.body == "" {
+					w.WriteHeader(tc.status)
+					return
+				}
+				respond(w, tc.status, []byte(tc.body))
+			})
+			err := c.Pads.Delete(context.Background(), "DM32JWG2")
+			switch {
+			case tc.is == nil && !tc.errAny:
+				if err != nil {
+					t.Errorf("error %v, want success", err)
+				}
+			case tc.errAny:
+				var apiErr *padapi.APIError
+				if !errors.As(err, &apiErr) {
+					t.Errorf("error %v, want an *APIError", err)
+				}
+			default:
+				if !errors.Is(err, tc.is) {
+					t.Errorf("error %v, want %v", err, tc.is)
+				}
+			}
+		})
+	}
+}
+
+// A delete is retried after a 5xx with the same body, and a refused ID
+// sends nothing.
+func TestPadsDeleteRetriedAndRefused(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	var mu sync.Mutex
+	var bodies []string
+	record := func(status int, body string) httpmock.Responder {
+		return func(r *http.Request) (*http.Response, error) {
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			bodies = append(bodies, r.Header.Get("Content-Type")+" "+string(b))
+			mu.Unlock()
+			return httpmock.NewStringResponse(status, body), nil
+		}
+	}
+	mt.RegisterResponder("PUT", padsURL+"/DM32JWG2", record(503, "busy").Then(record(200, `{"status":"OK"}`)))
+	if err := c.Pads.Delete(context.Background(), "DM32JWG2"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"application/x-www-form-urlencoded deleted=true", "application/x-www-form-urlencoded deleted=true"}
+	if diff := cmp.Diff(want, bodies); diff != "" {
+		t.Errorf("attempts mismatch (-want +got):\n%s", diff)
+	}
+
+	c2, mux := setup(t, noRetry)
+	n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
+	for _, id := range []padapi.ID{"", ".", ".."} {
+		if err := c2.Pads.Delete(context.Background(), id); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Delete(%q): %v, want ErrInvalidArgument", id, err)
+		}
+	}
+	if got := n.Load(); got != 0 {
+		t.Errorf("%d requests, want 0", got)
+	}
+}
+
+// padNotifications is testdata/pad_notifications.json: a live pad with
+// pad_interviewer_notifications.
+func padNotifications() *padapi.Pad {
+	ended := time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, time.UTC)
+	return &padapi.Pad{
+		ID:                        "N0T1F1ED",
+		Title:                     "Senior backend loop",
+		OwnerEmail:                "ops@example.com",
+		Language:                  "python3",
+		Participants:              []string{"Jane Doe", "Candidate"},
+		Contents:                  "print('hi')\n",
+		Notes:                     "Asked good questions.",
+		EventsURL:                 "https://app.coderpad.io/api/pads/N0T1F1ED/events",
+		ExecutionEnabled:          true,
+		CreatedAt:                 time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC),
+		UpdatedAt:                 ended,
+		EndedAt:                   &ended,
+		URL:                       "https://app.coderpad.io/N0T1F1ED",
+		Playback:                  "https://app.coderpad.io/N0T1F1ED/playback",
+		History:                   "https://pad-history.example.firebaseio.com/pads/N0T1F1ED.json",
+		Drawing:                   "https://app.coderpad.io/N0T1F1ED/drawing",
+		State:                     "ended",
+		Type:                      "live",
+		QuestionIDs:               []padapi.ID{},
+		PadEnvironmentIDs:         []padapi.ID{"98765", "98766"},
+		ActiveEnvironmentID:       padapi.Ptr[padapi.ID]("98766"),
+		RestrictInterviewerAccess: padapi.Ptr(false),
+		InterviewerNotifications: []padapi.InterviewerNotification{
+			{
+				ID: "31", Title: "Possible AI assistance", Message: "A large paste was detected at 10:32.",
+				Priority: "high", RequestID: "req_7f3a",
+				DismissedAt: padapi.Ptr(time.Date(2024, 3, 5, 10, 35, 0, 0, offset(-5, 0))),
+				Useful:      padapi.Ptr(true),
+				CreatedAt:   time.Date(2024, 3, 5, 10, 32, 0, 0, time.UTC),
+				UpdatedAt:   time.Date(2024, 3, 5, 15, 35, 0, 0, time.UTC),
+			},
+			{
+				ID: "32", Title: "Candidate left the tab", Message: "The candidate's tab lost focus for 2 minutes.",
+				Priority: "low", RequestID: "req_80b1", AutoDismissed: true,
+				CreatedAt: time.Date(2024, 3, 5, 10, 50, 0, 0, time.UTC),
+				UpdatedAt: time.Date(2024, 3, 5, 10, 50, 0, 0, time.UTC),
+			},
+		},
 	}
 }

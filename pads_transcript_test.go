@@ -21,20 +21,20 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// ltPadJSON is a pad body with the given environments.
-func ltPadJSON(id string, envIDs []string, active string) string {
+// padJSON is a pad body with the given environments.
+func padJSON(id string, envIDs []string, active string) string {
 	return fmt.Sprintf(`{"status":"OK","id":%q,"title":"Backend screen","notes":"Strong on SQL.","events":"https://app.coderpad.io/api/pads/%s/events",`+
 		`"created_at":"2024-03-05T10:00:00Z","updated_at":"2024-03-05T11:00:00Z","pad_environment_ids":[%s],"active_environment_id":%s}`,
 		id, id, strings.Join(envIDs, ","), active)
 }
 
-// ltEnvJSON is a small environment body.
-func ltEnvJSON(id string) string {
+// envJSON is a small environment body.
+func envJSON(id string) string {
 	return fmt.Sprintf(`{"status":"OK","id":%s,"pad_id":1,"language":"go","file_contents":[{"path":"main.go","contents":"// env %s\n"}],"created_at":"2024-03-05T10:00:00Z"}`, id, id)
 }
 
-// ltEnv is ltEnvJSON decoded.
-func ltEnv(id string) padapi.PadEnvironment {
+// env is envJSON decoded.
+func env(id string) padapi.PadEnvironment {
 	return padapi.PadEnvironment{
 		ID: padapi.ID(id), PadID: "1", Language: "go",
 		Files:     []padapi.FileContent{{Path: "main.go", Contents: "// env " + id + "\n"}},
@@ -42,8 +42,8 @@ func ltEnv(id string) padapi.PadEnvironment {
 	}
 }
 
-// ltSeq returns the IDs first..first+n-1 as text.
-func ltSeq(first, n int) []string {
+// seq returns the IDs first..first+n-1 as text.
+func seq(first, n int) []string {
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = fmt.Sprint(first + i)
@@ -54,6 +54,7 @@ func ltSeq(first, n int) []string {
 // Transcript reads the pad, every page of its events and every
 // environment it lists, the active one last when it is not listed.
 func TestTranscriptWhole(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, noRetry)
 	var mu sync.Mutex
 	var seen []string
@@ -65,7 +66,7 @@ func TestTranscriptWhole(t *testing.T) {
 			respond(w, http.StatusOK, []byte(body))
 		}
 	}
-	mux.HandleFunc("GET /gw/api/pads/K3P9ZR2A", record(ltPadJSON("K3P9ZR2A", []string{"98765", `"98766"`}, "98767")))
+	mux.HandleFunc("GET /gw/api/pads/K3P9ZR2A", record(padJSON("K3P9ZR2A", []string{"98765", `"98766"`}, "98767")))
 	first, last := string(fixture(t, "events_page1.json")), string(fixture(t, "events_last.json"))
 	mux.HandleFunc("GET /gw/api/pads/K3P9ZR2A/events", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "2" {
@@ -76,7 +77,7 @@ func TestTranscriptWhole(t *testing.T) {
 	})
 	mux.HandleFunc("GET /gw/api/pad_environments/98765", record(string(fixture(t, "environment_live.json"))))
 	mux.HandleFunc("GET /gw/api/pad_environments/98766", record(string(fixture(t, "environment_string_ids.json"))))
-	mux.HandleFunc("GET /gw/api/pad_environments/98767", record(ltEnvJSON("98767")))
+	mux.HandleFunc("GET /gw/api/pad_environments/98767", record(envJSON("98767")))
 
 	tr, err := c.Pads.Transcript(context.Background(), "K3P9ZR2A")
 	if err != nil {
@@ -85,10 +86,10 @@ func TestTranscriptWhole(t *testing.T) {
 	if tr.Pad == nil || tr.Pad.ID != "K3P9ZR2A" || tr.Pad.Notes != "Strong on SQL." {
 		t.Errorf("pad %+v", tr.Pad)
 	}
-	if diff := cmp.Diff(append(ltEventsPage1().Items, ltEventsLast().Items...), tr.Events); diff != "" {
+	if diff := cmp.Diff(append(eventsPage1().Items, eventsLast().Items...), tr.Events); diff != "" {
 		t.Errorf("events mismatch (-want +got):\n%s", diff)
 	}
-	wantEnvs := []padapi.PadEnvironment{*ltEnvironmentLive(), *ltEnvironmentStringIDs(), ltEnv("98767")}
+	wantEnvs := []padapi.PadEnvironment{*environmentLive(), *environmentStringIDs(), env("98767")}
 	if diff := cmp.Diff(wantEnvs, tr.Environments); diff != "" {
 		t.Errorf("environments mismatch (-want +got):\n%s", diff)
 	}
@@ -111,27 +112,28 @@ func TestTranscriptWhole(t *testing.T) {
 // A pad with no environments and no events gives empty lists, not nil;
 // an active environment that is listed is read once.
 func TestTranscriptSmall(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, envs, active string
 		want               []padapi.PadEnvironment
 	}{
 		{"none", "", "null", []padapi.PadEnvironment{}},
-		{"active listed", `5,"6"`, `"5"`, []padapi.PadEnvironment{ltEnv("5"), ltEnv("6")}},
-		{"active only", ``, `7`, []padapi.PadEnvironment{ltEnv("7")}},
-		{"repeats read once, in first-listed order", `3,1,"3",2,1,"1"`, `"2"`, []padapi.PadEnvironment{ltEnv("3"), ltEnv("1"), ltEnv("2")}},
+		{"active listed", `5,"6"`, `"5"`, []padapi.PadEnvironment{env("5"), env("6")}},
+		{"active only", ``, `7`, []padapi.PadEnvironment{env("7")}},
+		{"repeats read once, in first-listed order", `3,1,"3",2,1,"1"`, `"2"`, []padapi.PadEnvironment{env("3"), env("1"), env("2")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mux := setup(t, noRetry)
 			var envReads atomic.Int32
 			mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
-				respond(w, http.StatusOK, []byte(ltPadJSON("P1", strings.Split(tc.envs, ","), tc.active)))
+				respond(w, http.StatusOK, []byte(padJSON("P1", strings.Split(tc.envs, ","), tc.active)))
 			})
 			mux.HandleFunc("GET /gw/api/pads/P1/events", func(w http.ResponseWriter, r *http.Request) {
 				respond(w, http.StatusOK, []byte(`{"status":"OK","events":[],"total":0}`))
 			})
 			mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
 				envReads.Add(1)
-				respond(w, http.StatusOK, []byte(ltEnvJSON(r.PathValue("id"))))
+				respond(w, http.StatusOK, []byte(envJSON(r.PathValue("id"))))
 			})
 			tr, err := c.Pads.Transcript(context.Background(), "P1")
 			if err != nil {
@@ -153,12 +155,12 @@ func TestTranscriptSmall(t *testing.T) {
 	}
 }
 
-// ltInFlight counts concurrent requests and keeps the highest count.
-type ltInFlight struct {
+// inFlight counts concurrent requests and keeps the highest count.
+type inFlight struct {
 	now, peak atomic.Int32
 }
 
-func (f *ltInFlight) enter() {
+func (f *inFlight) enter() {
 	n := f.now.Add(1)
 	for {
 		p := f.peak.Load()
@@ -168,30 +170,31 @@ func (f *ltInFlight) enter() {
 	}
 }
 
-func (f *ltInFlight) leave() { f.now.Add(-1) }
+func (f *inFlight) leave() { f.now.Add(-1) }
 
 // Environments are read more than one at a time and at most 8 at a time,
 // however many the pad has. Each environment request is held until more
 // than 8 are in flight or 30 ms have passed, so a client that allowed more
 // would show it.
 func TestTranscriptConcurrencyBound(t *testing.T) {
+	t.Parallel()
 	const envs = 24
 	c, mux := setup(t, noRetry)
-	ids := ltSeq(100, envs)
+	ids := seq(100, envs)
 	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
-		respond(w, http.StatusOK, []byte(ltPadJSON("P1", ids, "null")))
+		respond(w, http.StatusOK, []byte(padJSON("P1", ids, "null")))
 	})
 	mux.HandleFunc("GET /gw/api/pads/P1/events", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, []byte(`{"status":"OK","events":[],"total":0}`))
 	})
-	var flight ltInFlight
+	var flight inFlight
 	mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
 		flight.enter()
 		defer flight.leave()
 		for start := time.Now(); flight.now.Load() <= 8 && time.Since(start) < 30*time.Millisecond; {
 			time.Sleep(200 * time.Microsecond)
 		}
-		respond(w, http.StatusOK, []byte(ltEnvJSON(r.PathValue("id"))))
+		respond(w, http.StatusOK, []byte(envJSON(r.PathValue("id"))))
 	})
 	tr, err := c.Pads.Transcript(context.Background(), "P1")
 	if err != nil {
@@ -211,10 +214,11 @@ func TestTranscriptConcurrencyBound(t *testing.T) {
 // The first failure fails the whole call: the error is that failure's, and
 // the requests still running are cancelled, and no further ones start.
 func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
+	t.Parallel()
 	const envs = 20
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
-		respond(w, http.StatusOK, []byte(ltPadJSON("P1", ltSeq(1, envs), "null")))
+		respond(w, http.StatusOK, []byte(padJSON("P1", seq(1, envs), "null")))
 	})
 	mux.HandleFunc("GET /gw/api/pads/P1/events", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, []byte(`{"status":"OK","events":[],"total":0}`))
@@ -253,21 +257,10 @@ func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
 	}
 }
 
-// waitFor waits up to 2 s for cond to hold.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Error("condition not met within 2s")
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // A failure of the pad or of the events fails the call with that error;
 // after a failed pad read nothing else is asked.
 func TestTranscriptPadOrEventsFail(t *testing.T) {
+	t.Parallel()
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET /gw/api/pads/GONE", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusNotFound, []byte(`{"status":"ERROR","message":"Pad not found"}`))
@@ -283,7 +276,7 @@ func TestTranscriptPadOrEventsFail(t *testing.T) {
 	// their cancellation is what the call must cause.
 	var started, cancelled atomic.Int32
 	mux.HandleFunc("GET /gw/api/pads/P2", func(w http.ResponseWriter, r *http.Request) {
-		respond(w, http.StatusOK, []byte(ltPadJSON("P2", []string{"1", "2"}, "null")))
+		respond(w, http.StatusOK, []byte(padJSON("P2", []string{"1", "2"}, "null")))
 	})
 	mux.HandleFunc("GET /gw/api/pads/P2/events", func(w http.ResponseWriter, r *http.Request) {
 		waitFor(t, func() bool { return started.Load() == 2 })
@@ -303,11 +296,11 @@ func TestTranscriptPadOrEventsFail(t *testing.T) {
 	waitFor(t, func() bool { return cancelled.Load() == 2 })
 }
 
-// ltCancelAfter is a slog handler that, once n environment reads have
+// cancelAfter is a slog handler that, once n environment reads have
 // succeeded (logged as done without error) and the events read has too,
 // cancels a context: the caller's context ending after those parts have
 // arrived, while the rest still wait for a slot.
-type ltCancelAfter struct {
+type cancelAfter struct {
 	n      int32
 	cancel context.CancelFunc
 	envs   atomic.Int32
@@ -315,11 +308,11 @@ type ltCancelAfter struct {
 	once   sync.Once
 }
 
-func (h *ltCancelAfter) Enabled(context.Context, slog.Level) bool { return true }
-func (h *ltCancelAfter) WithAttrs([]slog.Attr) slog.Handler       { return h }
-func (h *ltCancelAfter) WithGroup(string) slog.Handler            { return h }
+func (h *cancelAfter) Enabled(context.Context, slog.Level) bool { return true }
+func (h *cancelAfter) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *cancelAfter) WithGroup(string) slog.Handler            { return h }
 
-func (h *ltCancelAfter) Handle(_ context.Context, r slog.Record) error {
+func (h *cancelAfter) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "padapi: done" {
 		return nil
 	}
@@ -357,18 +350,19 @@ func (h *ltCancelAfter) Handle(_ context.Context, r slog.Record) error {
 // call fails with the context's error: it never returns a transcript with
 // environments missing.
 func TestTranscriptCallerCancelled(t *testing.T) {
+	t.Parallel()
 	for round := range 5 {
 		ctx, cancel := context.WithCancel(context.Background())
-		h := &ltCancelAfter{n: 8, cancel: cancel}
+		h := &cancelAfter{n: 8, cancel: cancel}
 		c, mux := setup(t, noRetry, padapi.WithLogger(slog.New(h)))
 		mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
-			respond(w, http.StatusOK, []byte(ltPadJSON("P1", ltSeq(1, 9), "null")))
+			respond(w, http.StatusOK, []byte(padJSON("P1", seq(1, 9), "null")))
 		})
 		mux.HandleFunc("GET /gw/api/pads/P1/events", func(w http.ResponseWriter, r *http.Request) {
 			respond(w, http.StatusOK, []byte(`{"status":"OK","events":[],"total":0}`))
 		})
 		mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
-			respond(w, http.StatusOK, []byte(ltEnvJSON(r.PathValue("id"))))
+			respond(w, http.StatusOK, []byte(envJSON(r.PathValue("id"))))
 		})
 		tr, err := c.Pads.Transcript(ctx, "P1")
 		if !errors.Is(err, context.Canceled) {
@@ -384,14 +378,14 @@ func TestTranscriptCallerCancelled(t *testing.T) {
 	}
 }
 
-// ltDelayedService serves a pad with envs environments and a one-page
+// delayedService serves a pad with envs environments and a one-page
 // event log, answering each request after delay, and counts requests.
-func ltDelayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Client, *atomic.Int32) {
+func delayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Client, *atomic.Int32) {
 	tb.Helper()
 	var n atomic.Int32
-	pad := []byte(ltPadJSON("P10", ltSeq(1, envs), "1"))
+	pad := []byte(padJSON("P10", seq(1, envs), "1"))
 	events := []byte(`{"status":"OK","events":[{"kind":"joined","message":"Jane joined","created_at":"2024-03-05T10:01:00Z"}],"total":1}`)
-	mux := http.NewServeMux()
+	c, mux := setup(tb, noRetry)
 	answer := func(body func(*http.Request) []byte) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			n.Add(1)
@@ -399,18 +393,17 @@ func ltDelayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Cli
 			respond(w, http.StatusOK, body(r))
 		}
 	}
-	mux.HandleFunc("GET /api/pads/P10", answer(func(*http.Request) []byte { return pad }))
-	mux.HandleFunc("GET /api/pads/P10/events", answer(func(*http.Request) []byte { return events }))
-	mux.HandleFunc("GET /api/pad_environments/{id}", answer(func(r *http.Request) []byte { return []byte(ltEnvJSON(r.PathValue("id"))) }))
-	srv := httptest.NewServer(mux)
-	tb.Cleanup(srv.Close)
-	return newTestClient(tb, srv.URL, noRetry), &n
+	mux.HandleFunc("GET /gw/api/pads/P10", answer(func(*http.Request) []byte { return pad }))
+	mux.HandleFunc("GET /gw/api/pads/P10/events", answer(func(*http.Request) []byte { return events }))
+	mux.HandleFunc("GET /gw/api/pad_environments/{id}", answer(func(r *http.Request) []byte { return []byte(envJSON(r.PathValue("id"))) }))
+	return c, &n
 }
 
 // A pad with 10 environments and one page of events costs 12 requests:
 // the pad, the page, and one per environment.
 func TestTranscriptRequests(t *testing.T) {
-	c, n := ltDelayedService(t, 10, time.Millisecond)
+	t.Parallel()
+	c, n := delayedService(t, 10, time.Millisecond)
 	tr, err := c.Pads.Transcript(context.Background(), "P10")
 	if err != nil {
 		t.Fatal(err)
@@ -427,7 +420,7 @@ func TestTranscriptRequests(t *testing.T) {
 // behind a service that takes 1 ms a request: requests per call, and the
 // wall time (ns/op) against the 12 ms the same requests take one by one.
 func BenchmarkTranscript10(b *testing.B) {
-	c, n := ltDelayedService(b, 10, time.Millisecond)
+	c, n := delayedService(b, 10, time.Millisecond)
 	ctx := context.Background()
 	b.ResetTimer()
 	for range b.N {
@@ -448,12 +441,12 @@ func TestTranscriptLongEnvironmentList(t *testing.T) {
 	for i := range ids {
 		ids[i] = strconv.Itoa(1 + i%distinct)
 	}
-	pad := []byte(ltPadJSON("P1", ids, "null"))
+	pad := []byte(padJSON("P1", ids, "null"))
 	ids = nil
 	// The requests go to setup's mux in the calling goroutine: a loopback
 	// server's connections would add three goroutines each to the count.
 	_, mux := setup(t)
-	c := newTestClient(t, testBase+gwPrefix, noRetry, padapi.WithHTTPClient(&http.Client{Transport: ltMuxTransport{mux}}))
+	c := newTestClient(t, testBase+gwPrefix, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: muxTransport{mux}}))
 	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, pad)
 	})
@@ -475,7 +468,7 @@ func TestTranscriptLongEnvironmentList(t *testing.T) {
 				break
 			}
 		}
-		respond(w, http.StatusOK, []byte(ltEnvJSON(r.PathValue("id"))))
+		respond(w, http.StatusOK, []byte(envJSON(r.PathValue("id"))))
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -534,12 +527,31 @@ func TestTranscriptLongEnvironmentList(t *testing.T) {
 	runtime.KeepAlive(tr)
 }
 
-// ltMuxTransport serves each request with a handler, in the goroutine that
+// muxTransport serves each request with a handler, in the goroutine that
 // sends it: no connection, no goroutine of its own.
-type ltMuxTransport struct{ h http.Handler }
+type muxTransport struct{ h http.Handler }
 
-func (m ltMuxTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+func (m muxTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	rec := httptest.NewRecorder()
 	m.h.ServeHTTP(rec, r)
 	return rec.Result(), nil
+}
+
+// An environment ID that the service lists but Environment would refuse is
+// a bad answer, not the caller's ErrInvalidArgument; nothing more is sent.
+func TestTranscriptBadEnvironmentIDFromService(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	var n atomic.Int32
+	mux.HandleFunc("GET "+gwPrefix+"/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		respond(w, http.StatusOK, []byte(`{"status":"OK","id":"P1","pad_environment_ids":[1,".."]}`))
+	})
+	_, err := c.Pads.Transcript(context.Background(), "P1")
+	if err == nil || errors.Is(err, padapi.ErrInvalidArgument) || !strings.Contains(err.Error(), `environment ID ".."`) {
+		t.Errorf("error %v, want one naming the bad ID that is not ErrInvalidArgument", err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("%d requests, want only the pad's", got)
+	}
 }

@@ -1,5 +1,4 @@
-// pagination.go: ListOptions, Page, one page of a list, and the iterators
-// that follow next_page links.
+// pagination.go: ListOptions, Page, and the iterators that follow next_page links.
 
 package padapi
 

@@ -1,3 +1,5 @@
+// pagination_test.go: tests of pages and the iterators that follow next_page links, prefetching included.
+
 package padapi_test
 
 import (
@@ -9,23 +11,26 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
 )
 
-// epPageSize is the service's page size.
-const epPageSize = 50
+// pageSize is the service's page size.
+const pageSize = 50
 
-// epPager serves a generated list of n items at an API path below the
+// pager serves a generated list of n items at an API path below the
 // gateway prefix, a page of 50 at a time with the absolute next_page links
 // the service sends, and records the query of every request.
-type epPager struct {
+type pager struct {
 	path string // the API path, such as /api/pads
 	key  string // the list's JSON key: "pads", "questions" or "events"
 	n    int
@@ -41,14 +46,14 @@ type epPager struct {
 
 // start serves the pager on a new loopback server and returns a client for
 // it without retries.
-func (p *epPager) start(t *testing.T) *padapi.Client {
+func (p *pager) start(t *testing.T) *padapi.Client {
 	t.Helper()
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET "+gwPrefix+p.path, p.serve)
 	return c
 }
 
-func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
+func (p *pager) serve(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	p.queries = append(p.queries, r.URL.RawQuery)
 	p.mu.Unlock()
@@ -66,11 +71,11 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var items []map[string]any
-	for i := (page-1)*epPageSize + 1; i <= min(page*epPageSize, p.n); i++ {
+	for i := (page-1)*pageSize + 1; i <= min(page*pageSize, p.n); i++ {
 		items = append(items, p.item(i))
 	}
 	body := map[string]any{"status": "OK", p.key: items, "total": p.n}
-	if page*epPageSize < p.n {
+	if page*pageSize < p.n {
 		link := p.link
 		if link == nil {
 			link = func(host string, next int, sort string) string {
@@ -91,7 +96,7 @@ func (p *epPager) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // item is the i-th item (from 1) of the list.
-func (p *epPager) item(i int) map[string]any {
+func (p *pager) item(i int) map[string]any {
 	switch p.key {
 	case "questions":
 		return map[string]any{"id": i, "title": fmt.Sprintf("Question %d", i), "created_at": "2024-01-01T00:00:00Z"}
@@ -104,20 +109,20 @@ func (p *epPager) item(i int) map[string]any {
 }
 
 // requests returns the query of each request so far.
-func (p *epPager) requests() []string {
+func (p *pager) requests() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.queries...)
 }
 
-// epIter is one of the library's All iterators, seen as a sequence of IDs.
-type epIter struct {
+// listIter is one of the library's All iterators, seen as a sequence of IDs.
+type listIter struct {
 	name, path, key string
 	all             func(context.Context, *padapi.Client, padapi.Sort) iter.Seq2[string, error]
 }
 
-// epIDs turns a sequence of items into a sequence of their IDs.
-func epIDs[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string, error] {
+// idsOf turns a sequence of items into a sequence of their IDs.
+func idsOf[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
 		for v, err := range seq {
 			s := ""
@@ -131,31 +136,31 @@ func epIDs[T any](seq iter.Seq2[*T, error], id func(*T) string) iter.Seq2[string
 	}
 }
 
-func epPadID(p *padapi.Pad) string           { return string(p.ID) }
-func epQuestionID(q *padapi.Question) string { return string(q.ID) }
-func epEventID(e *padapi.PadEvent) string    { return e.Message }
+func padID(p *padapi.Pad) string           { return string(p.ID) }
+func questionID(q *padapi.Question) string { return string(q.ID) }
+func eventID(e *padapi.PadEvent) string    { return e.Message }
 
-var epIters = []epIter{
+var listIters = []listIter{
 	{"Pads.All", "/api/pads", "pads", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Pads.All(ctx, &padapi.PadListOptions{Sort: s}), epPadID)
+		return idsOf(c.Pads.All(ctx, &padapi.PadListOptions{Sort: s}), padID)
 	}},
 	{"Questions.All", "/api/questions", "questions", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Questions.All(ctx, &padapi.QuestionListOptions{Sort: s}), epQuestionID)
+		return idsOf(c.Questions.All(ctx, &padapi.QuestionListOptions{Sort: s}), questionID)
 	}},
 	{"Organization.AllPads", "/api/organization/pads", "pads", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Organization.AllPads(ctx, &padapi.OrganizationPadListOptions{Sort: s}), epPadID)
+		return idsOf(c.Organization.AllPads(ctx, &padapi.OrganizationPadListOptions{Sort: s}), padID)
 	}},
 	{"Organization.AllQuestions", "/api/organization/questions", "questions", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Organization.AllQuestions(ctx, &padapi.OrganizationQuestionListOptions{Sort: s}), epQuestionID)
+		return idsOf(c.Organization.AllQuestions(ctx, &padapi.OrganizationQuestionListOptions{Sort: s}), questionID)
 	}},
 	{"Pads.AllEvents", "/api/pads/P1/events", "events", func(ctx context.Context, c *padapi.Client, s padapi.Sort) iter.Seq2[string, error] {
-		return epIDs(c.Pads.AllEvents(ctx, "P1", &padapi.PadEventListOptions{Sort: s}), epEventID)
+		return idsOf(c.Pads.AllEvents(ctx, "P1", &padapi.PadEventListOptions{Sort: s}), eventID)
 	}},
 }
 
 // wantIDs returns the IDs of items from..to (counting from 1) of the list.
-func (it epIter) wantIDs(from, to int) []string {
-	p := epPager{key: it.key}
+func (it listIter) wantIDs(from, to int) []string {
+	p := pager{key: it.key}
 	var ids []string
 	for i := from; i <= to; i++ {
 		ids = append(ids, fmt.Sprint(p.item(i)["id"]))
@@ -163,18 +168,18 @@ func (it epIter) wantIDs(from, to int) []string {
 	return ids
 }
 
-// epYield is one value an iterator yielded: an ID or an error.
-type epYield struct {
+// yielded is one value an iterator yielded: an ID or an error.
+type yielded struct {
 	ID  string
 	Err error
 }
 
-// epCollect runs seq to its end, or until it has yielded limit values (so a
+// collectUpTo runs seq to its end, or until it has yielded limit values (so a
 // broken iterator cannot loop forever), and returns what it yielded.
-func epCollect(seq iter.Seq2[string, error], limit int) []epYield {
-	var got []epYield
+func collectUpTo(seq iter.Seq2[string, error], limit int) []yielded {
+	var got []yielded
 	for id, err := range seq {
-		got = append(got, epYield{id, err})
+		got = append(got, yielded{id, err})
 		if len(got) == limit {
 			break
 		}
@@ -182,8 +187,8 @@ func epCollect(seq iter.Seq2[string, error], limit int) []epYield {
 	return got
 }
 
-// epSplit separates the IDs yielded before the first error from the errors.
-func epSplit(got []epYield) (ids []string, errs []error) {
+// split separates the IDs yielded before the first error from the errors.
+func split(got []yielded) (ids []string, errs []error) {
 	for _, y := range got {
 		if y.Err != nil {
 			errs = append(errs, y.Err)
@@ -195,12 +200,13 @@ func epSplit(got []epYield) (ids []string, errs []error) {
 }
 
 func TestAllThreePages(t *testing.T) {
-	for _, it := range epIters {
+	t.Parallel()
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107}
+			p := &pager{path: it.path, key: it.key, n: 107}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, padapi.SortUpdatedAsc), 1000)
-			ids, errs := epSplit(got)
+			got := collectUpTo(it.all(context.Background(), c, padapi.SortUpdatedAsc), 1000)
+			ids, errs := split(got)
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -217,12 +223,13 @@ func TestAllThreePages(t *testing.T) {
 
 // Pages are fetched only when the loop reaches them, or the page before.
 func TestAllBreakEarly(t *testing.T) {
-	for _, it := range epIters {
+	t.Parallel()
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107}
+			p := &pager{path: it.path, key: it.key, n: 107}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, ""), 10)
-			ids, errs := epSplit(got)
+			got := collectUpTo(it.all(context.Background(), c, ""), 10)
+			ids, errs := split(got)
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -237,16 +244,17 @@ func TestAllBreakEarly(t *testing.T) {
 }
 
 func TestAllErrorOnSecondPage(t *testing.T) {
-	for _, it := range epIters {
+	t.Parallel()
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107, fail: 2}
+			p := &pager{path: it.path, key: it.key, n: 107, fail: 2}
 			c := p.start(t)
-			got := epCollect(it.all(context.Background(), c, ""), 1000)
-			if len(got) != epPageSize+1 {
-				t.Fatalf("yielded %d values, want %d items and then one error", len(got), epPageSize)
+			got := collectUpTo(it.all(context.Background(), c, ""), 1000)
+			if len(got) != pageSize+1 {
+				t.Fatalf("yielded %d values, want %d items and then one error", len(got), pageSize)
 			}
-			ids, errs := epSplit(got)
-			if diff := cmp.Diff(it.wantIDs(1, epPageSize), ids); diff != "" {
+			ids, errs := split(got)
+			if diff := cmp.Diff(it.wantIDs(1, pageSize), ids); diff != "" {
 				t.Errorf("IDs mismatch (-want +got):\n%s", diff)
 			}
 			if last := got[len(got)-1].Err; !errors.Is(last, padapi.ErrServer) || len(errs) != 1 {
@@ -262,7 +270,8 @@ func TestAllErrorOnSecondPage(t *testing.T) {
 // A next_page link on another host is never requested: its page is fetched
 // from the base URL, so the other host never sees the key.
 func TestAllNextPageOnAnotherHost(t *testing.T) {
-	for _, it := range epIters {
+	t.Parallel()
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
 			var elsewhere atomic.Int32
 			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -270,11 +279,11 @@ func TestAllNextPageOnAnotherHost(t *testing.T) {
 				http.NotFound(w, r)
 			}))
 			t.Cleanup(other.Close)
-			p := &epPager{path: it.path, key: it.key, n: 107, link: func(_ string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 107, link: func(_ string, next int, _ string) string {
 				return other.URL + gwPrefix + it.path + "?page=" + strconv.Itoa(next)
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, ""), 1000))
+			ids, errs := split(collectUpTo(it.all(context.Background(), c, ""), 1000))
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -295,13 +304,14 @@ func TestAllNextPageOnAnotherHost(t *testing.T) {
 // paging still goes below the prefix. (The pager's server fails the test on
 // any request outside the prefix.)
 func TestAllNextPageWithoutPrefix(t *testing.T) {
-	for _, it := range epIters {
+	t.Parallel()
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
 				return "http://" + host + it.path + "?page=" + strconv.Itoa(next)
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, ""), 1000))
+			ids, errs := split(collectUpTo(it.all(context.Background(), c, ""), 1000))
 			if len(errs) > 0 {
 				t.Fatalf("errors: %v", errs)
 			}
@@ -318,12 +328,13 @@ func TestAllNextPageWithoutPrefix(t *testing.T) {
 // A next_page that names a page already fetched ends the loop with an
 // error instead of looping forever.
 func TestAllNextPageRepeats(t *testing.T) {
-	for _, it := range epIters {
+	t.Parallel()
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, _ string) string {
 				return "http://" + host + gwPrefix + it.path + "?page=2" // page 2 names itself
 			}}
-			epCheckLoopCaught(t, it, p)
+			checkLoopCaught(t, it, p)
 		})
 	}
 }
@@ -333,15 +344,16 @@ func TestAllNextPageRepeats(t *testing.T) {
 // another sort at every turn; either way page 1 is not fetched, nor its
 // items yielded, a second time.
 func TestAllNextPageBackToFirst(t *testing.T) {
+	t.Parallel()
 	sorts := map[string]func(sent string, next int) string{
 		"no sort":           func(string, int) string { return "" },
 		"default spelt out": func(string, int) string { return string(padapi.SortCreatedDesc) },
 		"sort changes":      func(_ string, next int) string { return "created_at,desc" + strings.Repeat(" ", next) },
 	}
-	for _, it := range epIters {
+	for _, it := range listIters {
 		for name, sortOf := range sorts {
 			t.Run(it.name+"/"+name, func(t *testing.T) {
-				p := &epPager{path: it.path, key: it.key, n: 107, link: func(host string, next int, sent string) string {
+				p := &pager{path: it.path, key: it.key, n: 107, link: func(host string, next int, sent string) string {
 					if next == 3 {
 						next = 1
 					}
@@ -351,21 +363,21 @@ func TestAllNextPageBackToFirst(t *testing.T) {
 					}
 					return "http://" + host + gwPrefix + it.path + "?" + v.Encode()
 				}}
-				epCheckLoopCaught(t, it, p)
+				checkLoopCaught(t, it, p)
 			})
 		}
 	}
 }
 
-// epCheckLoopCaught lists with p, whose page 2 links back to a page already
+// checkLoopCaught lists with p, whose page 2 links back to a page already
 // fetched: the iterator yields the two pages' items once, then one error,
 // after exactly two requests.
-func epCheckLoopCaught(t *testing.T, it epIter, p *epPager) {
+func checkLoopCaught(t *testing.T, it listIter, p *pager) {
 	t.Helper()
 	c := p.start(t)
-	got := epCollect(it.all(context.Background(), c, ""), 1000)
-	ids, errs := epSplit(got)
-	if diff := cmp.Diff(it.wantIDs(1, 2*epPageSize), ids); diff != "" {
+	got := collectUpTo(it.all(context.Background(), c, ""), 1000)
+	ids, errs := split(got)
+	if diff := cmp.Diff(it.wantIDs(1, 2*pageSize), ids); diff != "" {
 		t.Errorf("IDs mismatch (-want +got):\n%s", diff)
 	}
 	if len(errs) != 1 || got[len(got)-1].Err == nil {
@@ -380,6 +392,7 @@ func epCheckLoopCaught(t *testing.T, it epIter, p *epPager) {
 // next one would let a service page the iterator forever with ever larger
 // page numbers; the iterator stops with an error instead.
 func TestAllEmptyPageWithNextPage(t *testing.T) {
+	t.Parallel()
 	var requests atomic.Int64
 	c, mux := setup(t, noRetry)
 	mux.HandleFunc("GET "+gwPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
@@ -387,8 +400,8 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 		respond(w, http.StatusOK, []byte(`{"status":"OK","pads":[],"total":5,"next_page":"http://`+r.Host+gwPrefix+
 			`/api/pads?page=`+strconv.FormatInt(n+1, 10)+`"}`))
 	})
-	got := epCollect(epIDs(c.Pads.All(context.Background(), nil), epPadID), 1000)
-	ids, errs := epSplit(got)
+	got := collectUpTo(idsOf(c.Pads.All(context.Background(), nil), padID), 1000)
+	ids, errs := split(got)
 	if len(ids) != 0 || len(errs) != 1 {
 		t.Errorf("got IDs %v and errors %v, want no IDs and one error", ids, errs)
 	}
@@ -401,13 +414,14 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 // request sends, even when it differs from the caller's (the service knows
 // which order its page numbers count in).
 func TestAllFollowsTheLinksSort(t *testing.T) {
-	for _, it := range epIters {
+	t.Parallel()
+	for _, it := range listIters {
 		t.Run(it.name, func(t *testing.T) {
-			p := &epPager{path: it.path, key: it.key, n: 60, link: func(host string, next int, _ string) string {
+			p := &pager{path: it.path, key: it.key, n: 60, link: func(host string, next int, _ string) string {
 				return "http://" + host + gwPrefix + it.path + "?page=" + strconv.Itoa(next) + "&sort=created_at%2Casc"
 			}}
 			c := p.start(t)
-			ids, errs := epSplit(epCollect(it.all(context.Background(), c, padapi.SortUpdatedDesc), 1000))
+			ids, errs := split(collectUpTo(it.all(context.Background(), c, padapi.SortUpdatedDesc), 1000))
 			if len(errs) > 0 || len(ids) != 60 {
 				t.Fatalf("%d items, errors %v; want 60 items", len(ids), errs)
 			}
@@ -467,7 +481,8 @@ func TestAllRefusesUnusableNextPage(t *testing.T) {
 		"https://x.example/api/pads?page=two":   "not a positive integer (two)",
 		"https://x.example/api/pads?cursor=&x=": "neither a page number nor a cursor",
 	} {
-		c := serveBody(t, []byte(`{"status":"OK","pads":[{"id":"P1"}],"total":9,"next_page":"`+link+`"}`), noRetry)
+		c, mux := setup(t, noRetry)
+		handle(mux, gwPrefix+"/", http.StatusOK, []byte(`{"status":"OK","pads":[{"id":"P1"}],"total":9,"next_page":"`+link+`"}`))
 		var items int
 		var last error
 		for _, err := range c.Pads.All(context.Background(), nil) {
@@ -482,5 +497,463 @@ func TestAllRefusesUnusableNextPage(t *testing.T) {
 		if items != 1 || last == nil || !strings.Contains(last.Error(), want) {
 			t.Errorf("%s: %d items, error %v; want 1 item and an error saying %q", link, items, last, want)
 		}
+	}
+}
+
+// pagedServer serves a pad list of total pads (IDs "P1", "P2", ...), per to
+// a page, with absolute next_page links. Tests change its answers with
+// next (the page a page links to) and answer (a status other than 200 for
+// a page), and read what it was asked.
+type pagedServer struct {
+	*httptest.Server
+	total, per int
+	next       func(page int) int // 0: no next page; nil: page+1 while there are more
+	answer     func(r *http.Request, page int) int
+	mu         sync.Mutex
+	asked      []int
+	inflight   atomic.Int64
+	peak       atomic.Int64
+}
+
+func newPagedServer(t *testing.T, total, per int) *pagedServer {
+	s := &pagedServer{total: total, per: per}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *pagedServer) lastPage() int { return (s.total + s.per - 1) / s.per }
+
+func (s *pagedServer) serve(w http.ResponseWriter, r *http.Request) {
+	n := s.inflight.Add(1)
+	defer s.inflight.Add(-1)
+	for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	s.mu.Lock()
+	s.asked = append(s.asked, page)
+	s.mu.Unlock()
+	if s.answer != nil {
+		if status := s.answer(r, page); status != http.StatusOK {
+			w.WriteHeader(status)
+			fmt.Fprintf(w, `{"status":"ERROR","message":"page %d failed"}`, page)
+			return
+		}
+	}
+	next := 0
+	switch {
+	case s.next != nil:
+		next = s.next(page)
+	case page < s.lastPage():
+		next = page + 1
+	}
+	var b strings.Builder
+	b.WriteString(`{"status":"OK","pads":[`)
+	for i := (page-1)*s.per + 1; i <= min(page*s.per, s.total); i++ {
+		if i > (page-1)*s.per+1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"P%d"}`, i)
+	}
+	fmt.Fprintf(&b, `],"total":%d`, s.total)
+	if next > 0 {
+		fmt.Fprintf(&b, `,"next_page":"%s/api/pads?page=%d"`, s.URL, next)
+	}
+	b.WriteString("}")
+	_, _ = w.Write([]byte(b.String()))
+}
+
+func (s *pagedServer) requests() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.asked...)
+}
+
+func (s *pagedServer) client(t *testing.T, opts ...padapi.Option) *padapi.Client {
+	t.Helper()
+	return newTestClient(t, s.URL, testKey, append([]padapi.Option{noRetry}, opts...)...)
+}
+
+// collect runs the loop to its end and returns the IDs and the errors.
+func collect(c *padapi.Client, ctx context.Context) (ids []string, errs []error) {
+	for p, err := range c.Pads.All(ctx, nil) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ids = append(ids, string(p.ID))
+	}
+	return ids, errs
+}
+
+func wantIDs(pages ...int) []string {
+	var ids []string
+	for _, p := range pages {
+		for i := (p-1)*50 + 1; i <= p*50; i++ {
+			ids = append(ids, "P"+strconv.Itoa(i))
+		}
+	}
+	return ids
+}
+
+// allPagesGoroutines counts the goroutines the iterators started that are
+// still running.
+func allPagesGoroutines() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	return strings.Count(string(buf), "padapi.allPages[")
+}
+
+// checkNoFetchLeft fails when a page fetch outlived the loop: the iterator
+// waits for every fetch it started before it returns.
+func checkNoFetchLeft(t *testing.T) {
+	t.Helper()
+	if n := allPagesGoroutines(); n != 0 {
+		t.Errorf("%d page fetches still running after the loop", n)
+	}
+}
+
+func TestAllItemsInOrderOnce(t *testing.T) {
+	t.Parallel()
+	for _, window := range []int{1, 2, 8, 64} {
+		t.Run(fmt.Sprintf("pages=%d", window), func(t *testing.T) {
+			s := newPagedServer(t, 10*50+7, 50)
+			ids, errs := collect(s.client(t, padapi.WithConcurrentPages(window)), context.Background())
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			want := append(wantIDs(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), "P501", "P502", "P503", "P504", "P505", "P506", "P507")
+			if diff := cmp.Diff(want, ids); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+			// A stable list costs one request per page, whatever the window.
+			asked := map[int]int{}
+			for _, p := range s.requests() {
+				asked[p]++
+			}
+			for p := 1; p <= 11; p++ {
+				if asked[p] != 1 {
+					t.Errorf("page %d requested %d times, want 1", p, asked[p])
+				}
+			}
+			if len(asked) != 11 {
+				t.Errorf("requested pages %v, want 1 to 11", s.requests())
+			}
+			if peak := s.peak.Load(); peak > int64(window) {
+				t.Errorf("%d requests at once, want at most %d", peak, window)
+			}
+			checkNoFetchLeft(t)
+		})
+	}
+}
+
+// TestAllPrefetchesNextPage: by default the next page is fetched while the
+// loop is still on the first, and no page beyond it.
+func TestAllPrefetchesNextPage(t *testing.T) {
+	t.Parallel()
+	s := newPagedServer(t, 5*50, 50)
+	c := s.client(t)
+	n := 0
+	for p, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.ID == "P1" {
+			deadline := time.Now().Add(5 * time.Second)
+			for len(s.requests()) < 2 && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(20 * time.Millisecond) // room for a wrong third request
+			if got := s.requests(); !cmp.Equal(got, []int{1, 2}) {
+				t.Fatalf("on page 1, pages requested: %v, want [1 2]", got)
+			}
+		}
+		// Never more than the page after the loop's.
+		page := n/50 + 1
+		for _, asked := range s.requests() {
+			if asked > page+1 {
+				t.Fatalf("on page %d, page %d was already requested", page, asked)
+			}
+		}
+		n++
+	}
+	if n != 250 {
+		t.Errorf("%d pads, want 250", n)
+	}
+	checkNoFetchLeft(t)
+}
+
+// TestConcurrentPagesWindow: with n pages at once, no more than n requests
+// run together, and none runs more than n pages past the loop's.
+func TestConcurrentPagesWindow(t *testing.T) {
+	t.Parallel()
+	const window = 4
+	s := newPagedServer(t, 30*50, 50)
+	var loopPage atomic.Int64
+	var beyond atomic.Int64
+	s.answer = func(r *http.Request, page int) int {
+		if int64(page) > loopPage.Load()+window {
+			beyond.Store(int64(page))
+		}
+		time.Sleep(2 * time.Millisecond)
+		return http.StatusOK
+	}
+	c := s.client(t, padapi.WithConcurrentPages(window))
+	n := 0
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		loopPage.Store(int64(n/50 + 1))
+		n++
+	}
+	if n != 1500 {
+		t.Errorf("%d pads, want 1500", n)
+	}
+	if p := s.peak.Load(); p > window || p < 2 {
+		t.Errorf("%d requests at once, want 2 to %d", p, window)
+	}
+	if b := beyond.Load(); b != 0 {
+		t.Errorf("page %d requested more than %d pages past the loop's", b, window)
+	}
+}
+
+// TestConcurrentPagesFollowsLinks: pages fetched ahead by number are used
+// only where a link leads to them; a list whose links skip a page (it
+// changed meanwhile) reads as following the links does.
+func TestConcurrentPagesFollowsLinks(t *testing.T) {
+	t.Parallel()
+	s := newPagedServer(t, 8*50, 50)
+	s.next = func(page int) int {
+		switch page {
+		case 2:
+			return 4 // page 3 went away
+		case 8:
+			return 0
+		}
+		return page + 1
+	}
+	for _, window := range []int{1, 8} {
+		ids, errs := collect(s.client(t, padapi.WithConcurrentPages(window)), context.Background())
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if diff := cmp.Diff(wantIDs(1, 2, 4, 5, 6, 7, 8), ids); diff != "" {
+			t.Errorf("pages=%d: items (-want +got):\n%s", window, diff)
+		}
+	}
+	checkNoFetchLeft(t)
+}
+
+// TestConcurrentPagesLoopLink: a link back to a page already read ends the
+// loop with an error, as it does one page at a time.
+func TestConcurrentPagesLoopLink(t *testing.T) {
+	t.Parallel()
+	s := newPagedServer(t, 8*50, 50)
+	s.next = func(page int) int {
+		if page == 3 {
+			return 2
+		}
+		return page + 1
+	}
+	ids, errs := collect(s.client(t, padapi.WithConcurrentPages(8)), context.Background())
+	if diff := cmp.Diff(wantIDs(1, 2, 3), ids); diff != "" {
+		t.Errorf("items (-want +got):\n%s", diff)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "links back to page 2") {
+		t.Errorf("errors %v, want one about the link back to page 2", errs)
+	}
+	checkNoFetchLeft(t)
+}
+
+// TestConcurrentPagesFirstError: the loop yields every item before the
+// first failed page, then that page's error once, and ends, even when a
+// later page failed first.
+func TestConcurrentPagesFirstError(t *testing.T) {
+	t.Parallel()
+	s := newPagedServer(t, 12*50, 50)
+	s.answer = func(r *http.Request, page int) int {
+		switch page {
+		case 4:
+			time.Sleep(50 * time.Millisecond) // fails after page 6 did
+			return http.StatusNotFound
+		case 6:
+			return http.StatusInternalServerError
+		}
+		return http.StatusOK
+	}
+	ids, errs := collect(s.client(t, padapi.WithConcurrentPages(8)), context.Background())
+	if diff := cmp.Diff(wantIDs(1, 2, 3), ids); diff != "" {
+		t.Errorf("items (-want +got):\n%s", diff)
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], padapi.ErrNotFound) {
+		t.Errorf("errors %v, want page 4's ErrNotFound once", errs)
+	}
+	checkNoFetchLeft(t)
+}
+
+// TestAllBreakCancelsFetches: breaking out of the loop cancels the pages
+// still being fetched, and waits for them: no goroutine outlives the loop.
+func TestAllBreakCancelsFetches(t *testing.T) {
+	t.Parallel()
+	for _, window := range []int{1, 8} {
+		t.Run(fmt.Sprintf("pages=%d", window), func(t *testing.T) {
+			s := newPagedServer(t, 20*50, 50)
+			var cancelled atomic.Int64
+			s.answer = func(r *http.Request, page int) int {
+				if page == 1 {
+					return http.StatusOK
+				}
+				select { // hang until the client gives up
+				case <-r.Context().Done():
+					cancelled.Add(1)
+				case <-time.After(10 * time.Second):
+				}
+				return http.StatusOK
+			}
+			c := s.client(t, padapi.WithConcurrentPages(window))
+			start := time.Now()
+			for _, err := range c.Pads.All(context.Background(), nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				deadline := time.Now().Add(5 * time.Second)
+				for s.inflight.Load() < int64(window) && time.Now().Before(deadline) {
+					time.Sleep(time.Millisecond)
+				}
+				break
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("break took %v", d)
+			}
+			checkNoFetchLeft(t)
+			deadline := time.Now().Add(5 * time.Second)
+			for cancelled.Load() < int64(window) && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if got := cancelled.Load(); got != int64(window) {
+				t.Errorf("server saw %d of %d requests cancelled", got, window)
+			}
+		})
+	}
+}
+
+// TestAllContextCancelled: cancelling the caller's context ends the loop
+// with the context's error, and no fetch outlives it.
+func TestAllContextCancelled(t *testing.T) {
+	t.Parallel()
+	s := newPagedServer(t, 20*50, 50)
+	s.answer = func(r *http.Request, page int) int {
+		if page > 1 {
+			waitHangUp(t, r)
+		}
+		return http.StatusOK
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := s.client(t, padapi.WithConcurrentPages(8))
+	n := 0
+	var last error
+	for _, err := range c.Pads.All(ctx, nil) {
+		if err != nil {
+			last = err
+			continue
+		}
+		if n++; n == 50 {
+			cancel()
+		}
+	}
+	if n != 50 || !errors.Is(last, context.Canceled) {
+		t.Errorf("%d pads, then %v; want 50, then context.Canceled", n, last)
+	}
+	checkNoFetchLeft(t)
+}
+
+func TestWithConcurrentPagesRefusesZero(t *testing.T) {
+	t.Parallel()
+	if _, err := padapi.NewClient("http://127.0.0.1", "k", padapi.WithConcurrentPages(0)); err == nil {
+		t.Error("WithConcurrentPages(0) accepted")
+	}
+}
+
+// TestConcurrentPagesFake: against the fake service, every sort reads the
+// same with 8 pages at once as page by page with List.
+func TestConcurrentPagesFake(t *testing.T) {
+	t.Parallel()
+	srv := padapitest.NewServer(t)
+	srv.Seed(420)
+	ctx := context.Background()
+	one, eight := srv.Client(), srv.Client(padapi.WithConcurrentPages(8))
+	for _, sort := range []padapi.Sort{"", padapi.SortCreatedAsc, padapi.SortUpdatedDesc} {
+		var want []padapi.ID
+		opts := &padapi.PadListOptions{Sort: sort}
+		for page := 1; ; page++ {
+			opts.Page = page
+			p, err := one.Pads.List(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pad := range p.Items {
+				want = append(want, pad.ID)
+			}
+			if p.NextPage == "" {
+				break
+			}
+		}
+		var got []padapi.ID
+		for pad, err := range eight.Pads.All(ctx, &padapi.PadListOptions{Sort: sort}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, pad.ID)
+		}
+		if len(want) != 420 || !cmp.Equal(want, got) {
+			t.Errorf("sort %q: %d pads with 8 at once, %d page by page, or another order", sort, len(got), len(want))
+		}
+	}
+}
+
+// With room for them, the pages up to the last one the total names are all
+// requested while an earlier page is still on its way: none is left for
+// later.
+func TestConcurrentPagesReachTheLastPage(t *testing.T) {
+	t.Parallel()
+	lastAsked := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		page = max(page, 1)
+		switch page {
+		case 2:
+			select {
+			case <-lastAsked:
+			case <-time.After(2 * time.Second):
+				t.Error("page 5 was not requested while page 2 was on its way")
+			}
+		case 5:
+			once.Do(func() { close(lastAsked) })
+		}
+		var pads []string
+		for i := range 50 {
+			pads = append(pads, fmt.Sprintf(`{"id":"P%d-%d"}`, page, i))
+		}
+		next := "null"
+		if page < 5 {
+			next = fmt.Sprintf(`"%s/api/pads?page=%d"`, "https://x.example", page+1)
+		}
+		respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","pads":[%s],"total":250,"next_page":%s}`, strings.Join(pads, ","), next)))
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithConcurrentPages(8))
+	n := 0
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 250 {
+		t.Errorf("%d pads, want 250", n)
 	}
 }

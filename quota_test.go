@@ -1,3 +1,5 @@
+// quota_test.go: tests of Quota: decoding, its helpers, GET /api/quota.
+
 package padapi_test
 
 import (
@@ -14,6 +16,7 @@ import (
 )
 
 func TestQuotaDecode(t *testing.T) {
+	t.Parallel()
 	mst := time.FixedZone("", -7*3600)
 	pst := time.FixedZone("", -8*3600)
 	ist := time.FixedZone("", 5*3600+30*60)
@@ -123,7 +126,9 @@ func TestQuotaDecode(t *testing.T) {
 
 			var unmarshalled padapi.Quota
 			uerr := padapi.UnmarshalForTest(body, &unmarshalled)
-			got, gerr := serveBody(t, body).Quota.Get(context.Background())
+			c, mux := setup(t)
+			handle(mux, "GET /gw/api/quota", http.StatusOK, body)
+			got, gerr := c.Quota.Get(context.Background())
 
 			if tt.wantErr != nil {
 				if uerr == nil {
@@ -200,6 +205,7 @@ func checkOffset(t *testing.T, field string, want, got time.Time) {
 }
 
 func TestQuotaMarshalOmitsLimitsWhenUnlimited(t *testing.T) {
+	t.Parallel()
 	q := padapi.Quota{Status: "OK", Unlimited: true, QuotaResetAt: time.Date(2019, 2, 1, 0, 0, 0, 0, time.UTC)}
 	out, err := json.Marshal(q)
 	if err != nil {
@@ -220,6 +226,7 @@ func TestQuotaMarshalOmitsLimitsWhenUnlimited(t *testing.T) {
 }
 
 func TestQuotaHelpers(t *testing.T) {
+	t.Parallel()
 	type count struct {
 		N  int
 		OK bool
@@ -275,7 +282,10 @@ func TestQuotaHelpers(t *testing.T) {
 // TestQuotaFromServer checks that a decoded fixture drives the helpers the
 // way the quota flow uses them: check, then create.
 func TestQuotaFromServer(t *testing.T) {
-	q, err := serveBody(t, fixture(t, "quota_fractions.json")).Quota.Get(context.Background())
+	t.Parallel()
+	c, mux := setup(t)
+	handle(mux, "GET /gw/api/quota", http.StatusOK, fixture(t, "quota_fractions.json"))
+	q, err := c.Quota.Get(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +306,9 @@ func TestQuotaBillingCyclePadLimit(t *testing.T) {
 		`{"status":"OK","pads_used":30,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"billing_cycle_pad_limit":40}`:                        40,
 		`{"status":"OK","pads_used":30,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":false,"monthly_pad_limit":50,"billing_cycle_pad_limit":40}`: 50,
 	} {
-		q, err := serveBody(t, []byte(body), noRetry).Quota.Get(context.Background())
+		c, mux := setup(t, noRetry)
+		handle(mux, "GET /gw/api/quota", http.StatusOK, []byte(body))
+		q, err := c.Quota.Get(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,3 +1,5 @@
+// readme_test.go: the README's code samples compile and run.
+
 package padapi_test
 
 import (

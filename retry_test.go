@@ -1,11 +1,16 @@
+// retry_test.go: tests of which attempts are retried, and of backoff and Retry-After.
+
 package padapi_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -23,6 +28,7 @@ var busyResponder = httpmock.NewStringResponder(http.StatusServiceUnavailable, `
 var dialError = &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 
 func TestGetRetriedOn5xxThenSucceeds(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{500, 502, 503, 504} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			c, mt := newMockClient(t)
@@ -43,6 +49,7 @@ func TestGetRetriedOn5xxThenSucceeds(t *testing.T) {
 }
 
 func TestIdempotentMethodsRetried(t *testing.T) {
+	t.Parallel()
 	calls := map[string]func(c *padapi.Client) error{
 		"PUT": func(c *padapi.Client) error {
 			_, err := c.Pads.Update(context.Background(), "DM32JWG2", &padapi.PadUpdateParams{Title: padapi.Ptr("y")})
@@ -81,6 +88,7 @@ func TestIdempotentMethodsRetried(t *testing.T) {
 }
 
 func TestGetRetriedOnConnectionError(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodGet, quotaURL,
 		httpmock.NewErrorResponder(io.ErrUnexpectedEOF).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
@@ -97,7 +105,7 @@ func TestRetriesExhausted(t *testing.T) {
 	// Default retries and waits: the test shows what a caller gets out of
 	// the box (3 retries, so 4 attempts).
 	mt := httpmock.NewMockTransport()
-	c := newTestClient(t, testBase, padapi.WithHTTPClient(&http.Client{Transport: mt}))
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: mt}))
 	var n atomic.Int32
 	mt.RegisterResponder(http.MethodGet, quotaURL, func(*http.Request) (*http.Response, error) {
 		i := n.Add(1)
@@ -126,6 +134,7 @@ func TestRetriesExhausted(t *testing.T) {
 }
 
 func TestRetryOff(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, noRetry)
 	mt.RegisterResponder(http.MethodGet, quotaURL, busyResponder)
 	_, err := c.Quota.Get(context.Background())
@@ -139,6 +148,7 @@ func TestRetryOff(t *testing.T) {
 }
 
 func TestPostNotRetriedOn5xx(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{500, 502, 503, 504} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			c, mt := newMockClient(t)
@@ -165,6 +175,7 @@ func TestPostNotRetriedOn5xx(t *testing.T) {
 }
 
 func TestPostOverQuotaNotRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 5*time.Second))
 	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"You have exceeded your monthly pad quota"}`)
 	// A Retry-After that fits under the cap still does not make a create
@@ -191,6 +202,7 @@ func TestPostOverQuotaNotRetried(t *testing.T) {
 }
 
 func TestPostRetriedWhenNeverConnected(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewErrorResponder(dialError).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
 	pad, err := createPad(c)
@@ -221,6 +233,7 @@ func TestPostRetriedWhenNeverConnected(t *testing.T) {
 }
 
 func TestPostNotRetriedAfterConnecting(t *testing.T) {
+	t.Parallel()
 	for name, cause := range map[string]error{
 		"unexpected EOF":   io.ErrUnexpectedEOF,
 		"connection reset": &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")},
@@ -251,6 +264,7 @@ func TestPostNotRetriedAfterConnecting(t *testing.T) {
 // and whose retry connected and lost the answer: that retry may have created
 // the pad.
 func TestPostDialThenDropped(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodPost, padsURL,
 		httpmock.NewErrorResponder(dialError).Then(httpmock.NewErrorResponder(io.ErrUnexpectedEOF)).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
@@ -286,6 +300,7 @@ func TestRetryAfterOverCapNotRetried(t *testing.T) {
 }
 
 func TestRetryAfterDateOverCapNotRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 50*time.Millisecond))
 	resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
 	resp.Header.Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
@@ -301,6 +316,7 @@ func TestRetryAfterDateOverCapNotRetried(t *testing.T) {
 }
 
 func TestTooManyRequestsWithoutRetryAfterNotRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`))
 	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrRateLimited) {
@@ -415,6 +431,7 @@ func TestCancelDuringRequest(t *testing.T) {
 }
 
 func TestContextDoneBeforeCall(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewStringResponder(http.StatusOK, okQuota))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -493,5 +510,211 @@ func TestRetryAfterAtTheCapRetried(t *testing.T) {
 	}
 	if n := mt.GetTotalCallCount(); n != 2 {
 		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+// connCounter starts srv counting the connections it accepts.
+func connCounter(srv *httptest.Server) *atomic.Int32 {
+	var n atomic.Int32
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			n.Add(1)
+		}
+	}
+	// The failed handshakes are the point; the server need not log them.
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	return &n
+}
+
+// A TLS handshake that failed sent no request byte: a create is not
+// outcome-unknown, and no retry can fix a certificate, so none is made.
+func TestHandshakeFailureNotOutcomeUnknown(t *testing.T) {
+	t.Parallel()
+	untrusted := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("a request reached the server: %s %s", r.Method, r.URL)
+	}))
+	untrustedConns := connCounter(untrusted)
+	untrusted.StartTLS()
+	defer untrusted.Close()
+
+	plain := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("a request reached the server: %s %s", r.Method, r.URL)
+	}))
+	plainConns := connCounter(plain)
+	plain.Start()
+	defer plain.Close()
+
+	for _, tt := range []struct {
+		name  string
+		base  string
+		conns *atomic.Int32
+		want  string
+	}{
+		{"untrusted certificate", untrusted.URL, untrustedConns, "certificate"},
+		{"plain http answering the TLS hello", strings.Replace(plain.URL, "http://", "https://", 1), plainConns, "HTTP response to HTTPS client"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, tt.base, testKey, fastRetry)
+			tt.conns.Store(0)
+			_, err := createPad(c)
+			if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) || strings.Contains(err.Error(), "outcome unknown") {
+				t.Errorf("create: error %v, want a handshake error that is not outcome-unknown", err)
+			}
+			if err != nil && !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("create: error %q does not say %q", err, tt.want)
+			}
+			_, err = c.Quota.Get(context.Background())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("get: error %v, want one saying %q", err, tt.want)
+			}
+			// One connection per call: neither was retried.
+			if n := tt.conns.Load(); n != 2 {
+				t.Errorf("%d connections for two calls, want 2 (no retries)", n)
+			}
+		})
+	}
+}
+
+// A DNS error comes before any connection, so a create that met only DNS
+// errors certainly sent nothing: a temporary one is retried and never
+// outcome-unknown, also through a transport that reports nothing through
+// httptrace.
+func TestDNSErrorNeverConnected(t *testing.T) {
+	t.Parallel()
+	dns := &net.DNSError{Err: "server misbehaving", Name: "pads.example.test", IsTemporary: true}
+	for name, cause := range map[string]error{
+		"bare":       dns,
+		"in a dial":  &net.OpError{Op: "dial", Net: "tcp", Err: dns},
+		"in a write": &net.OpError{Op: "write", Net: "tcp", Err: dns},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder(http.MethodPost, padsURL, httpmock.NewErrorResponder(cause).Then(httpmock.NewStringResponder(http.StatusOK, okPad)))
+			pad, err := createPad(c)
+			if err != nil || pad.ID != "DM32JWG2" {
+				t.Errorf("create = %v, %v; want the pad after one retry", pad, err)
+			}
+			if n := mt.GetTotalCallCount(); n != 2 {
+				t.Errorf("%d calls, want 2", n)
+			}
+		})
+	}
+}
+
+// Retry-After: 0, or a date in the past, means "now": the GET is retried.
+func TestRetryAfterNow(t *testing.T) {
+	t.Parallel()
+	for name, value := range map[string]string{
+		"zero":        "0",
+		"a past date": time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat),
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mt := newMockClient(t, padapi.WithRetry(3, time.Millisecond, 50*time.Millisecond))
+			resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+			resp.Header.Set("Retry-After", value)
+			mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+			start := time.Now()
+			if _, err := c.Quota.Get(context.Background()); err != nil {
+				t.Fatalf("error %v, want the quota after a retry", err)
+			}
+			if elapsed := time.Since(start); elapsed > time.Second {
+				t.Errorf("took %v, want no real wait", elapsed)
+			}
+			if n := mt.GetTotalCallCount(); n != 2 {
+				t.Errorf("%d calls, want 2", n)
+			}
+		})
+	}
+}
+
+// A delete whose earlier attempt may have reached the service, answered 404
+// on the retry, deleted the resource: that is success. A 404 on the first
+// attempt is still ErrNotFound.
+func TestDeleteGoneAfterUncertainAttempt(t *testing.T) {
+	t.Parallel()
+	deletes := []struct {
+		name, method, url string
+		call              func(*padapi.Client) error
+	}{
+		{"Questions.Delete", http.MethodDelete, testBase + "/api/questions/1234",
+			func(c *padapi.Client) error { return c.Questions.Delete(context.Background(), "1234") }},
+		{"Pads.Delete", http.MethodPut, testBase + "/api/pads/DM32JWG2",
+			func(c *padapi.Client) error { return c.Pads.Delete(context.Background(), "DM32JWG2") }},
+	}
+	notFound := httpmock.NewStringResponder(http.StatusNotFound, `{"status":"ERROR","message":"Not found"}`)
+	for _, d := range deletes {
+		t.Run(d.name, func(t *testing.T) {
+			for _, first := range []httpmock.Responder{
+				httpmock.NewErrorResponder(io.ErrUnexpectedEOF),
+				httpmock.NewStringResponder(http.StatusServiceUnavailable, "busy"),
+			} {
+				c, mt := newMockClient(t)
+				mt.RegisterResponder(d.method, d.url, first.Then(notFound))
+				if err := d.call(c); err != nil {
+					t.Errorf("error %v, want success: the first attempt deleted it", err)
+				}
+				if n := mt.GetTotalCallCount(); n != 2 {
+					t.Errorf("%d calls, want 2", n)
+				}
+			}
+
+			c, mt := newMockClient(t)
+			mt.RegisterResponder(d.method, d.url, notFound)
+			if err := d.call(c); !errors.Is(err, padapi.ErrNotFound) {
+				t.Errorf("404 at once: error %v, want ErrNotFound", err)
+			}
+			// A refused dial sent nothing: its 404 after it is a real one.
+			c, mt = newMockClient(t)
+			mt.RegisterResponder(d.method, d.url, httpmock.NewErrorResponder(dialError).Then(notFound))
+			if err := d.call(c); !errors.Is(err, padapi.ErrNotFound) {
+				t.Errorf("404 after a refused dial: error %v, want ErrNotFound", err)
+			}
+		})
+	}
+}
+
+// A large error page before a retry is drained, so the retry reuses the
+// connection (go-retryablehttp alone drains 4 KiB and closes the rest).
+func TestRetryReusesConnectionAfterLargeErrorPage(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	page := bytes.Repeat([]byte("x"), 10<<10)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 2 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write(page)
+			return
+		}
+		respond(w, http.StatusOK, []byte(okQuota))
+	}))
+	conns := connCounter(srv)
+	srv.Start()
+	defer srv.Close()
+	c := newTestClient(t, srv.URL, testKey, fastRetry)
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 3 {
+		t.Errorf("%d attempts, want 3", n)
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections for 3 attempts, want 1", n)
+	}
+}
+
+// A host that does not exist (NXDOMAIN) is not retried: no retry can make
+// it exist, and the caller learns at once what to check.
+func TestDNSHostNotFoundNotRetried(t *testing.T) {
+	t.Parallel()
+	dns := &net.DNSError{Err: "no such host", Name: "pads.example.test", IsNotFound: true}
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.NewErrorResponder(&net.OpError{Op: "dial", Net: "tcp", Err: dns}))
+	_, err := c.Quota.Get(context.Background())
+	var got *net.DNSError
+	if !errors.As(err, &got) || !got.IsNotFound {
+		t.Errorf("err = %v, want the DNS error", err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("%d calls, want 1 (no retry)", n)
 	}
 }

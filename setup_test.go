@@ -1,3 +1,5 @@
+// setup_test.go: the one test harness: server setup, client makers, request checks.
+
 package padapi_test
 
 // This file is the one test harness of the package: every test builds its
@@ -54,15 +56,10 @@ var fastRetry = padapi.WithRetry(3, time.Millisecond, 5*time.Millisecond)
 // noRetry makes every call one request.
 var noRetry = padapi.WithRetry(0, 0, 0)
 
-// newTestClient returns a client for base with testKey.
-func newTestClient(tb testing.TB, base string, opts ...padapi.Option) *padapi.Client {
-	tb.Helper()
-	return newKeyClient(tb, base, testKey, opts...)
-}
-
-// newKeyClient is the one place the tests construct a client: it fails the
-// test when NewClient refuses.
-func newKeyClient(tb testing.TB, base, key string, opts ...padapi.Option) *padapi.Client {
+// newTestClient is the one place the tests construct a client: it fails
+// the test when NewClient refuses. Most tests pass testKey; those that look
+// for a key in what the client prints pass one of their own.
+func newTestClient(tb testing.TB, base, key string, opts ...padapi.Option) *padapi.Client {
 	tb.Helper()
 	c, err := padapi.NewClient(base, key, opts...)
 	if err != nil {
@@ -76,35 +73,27 @@ func newKeyClient(tb testing.TB, base, key string, opts ...padapi.Option) *padap
 // handlers on the mux, with the prefix; a request no pattern matches fails
 // the test, so a wrong method or path is caught even when the call under
 // test reports no error.
-func setup(t *testing.T, opts ...padapi.Option) (*padapi.Client, *http.ServeMux) {
-	t.Helper()
+func setup(tb testing.TB, opts ...padapi.Option) (*padapi.Client, *http.ServeMux) {
+	tb.Helper()
 	mux := http.NewServeMux()
-	srv := strictServer(t, mux)
-	return newTestClient(t, srv.URL+gwPrefix, opts...), mux
-}
-
-// strictServer starts a loopback server for mux that fails the test on any
-// request no pattern matches.
-func strictServer(t *testing.T, mux *http.ServeMux) *httptest.Server {
-	t.Helper()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		t.Errorf("unexpected request %s %s", r.Method, r.RequestURI)
+		tb.Errorf("unexpected request %s %s", r.Method, r.RequestURI)
 		http.NotFound(w, r)
 	})
 	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
+	tb.Cleanup(srv.Close)
+	return newTestClient(tb, srv.URL+gwPrefix, testKey, opts...), mux
 }
 
-// serveBody starts a loopback server answering every request with 200 and
-// body, and returns a client for it.
-func serveBody(t *testing.T, body []byte, opts ...padapi.Option) *padapi.Client {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		respond(w, http.StatusOK, body)
-	}))
-	t.Cleanup(srv.Close)
-	return newTestClient(t, srv.URL, opts...)
+// handle answers the requests to pattern on mux with status and body, and
+// counts them.
+func handle(mux *http.ServeMux, pattern string, status int, body []byte) *atomic.Int32 {
+	var n atomic.Int32
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, _ *http.Request) {
+		n.Add(1)
+		respond(w, status, body)
+	})
+	return &n
 }
 
 // newMockClient returns a client for testBase whose requests go to a fresh
@@ -113,34 +102,7 @@ func newMockClient(t *testing.T, opts ...padapi.Option) (*padapi.Client, *httpmo
 	t.Helper()
 	mt := httpmock.NewMockTransport()
 	opts = append([]padapi.Option{fastRetry, padapi.WithHTTPClient(&http.Client{Transport: mt})}, opts...)
-	return newTestClient(t, testBase, opts...), mt
-}
-
-// countingClient returns a client whose every request fails the call with
-// a 500 and is counted, for calls that must fail before sending anything.
-func countingClient(t *testing.T) (*padapi.Client, *atomic.Int32) {
-	t.Helper()
-	c, mux := setup(t, noRetry)
-	var n atomic.Int32
-	mux.HandleFunc(gwPrefix+"/", func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		http.Error(w, "should not be called", http.StatusInternalServerError)
-	})
-	return c, &n
-}
-
-// fixedClient returns a client whose server answers pattern with status and
-// a testdata file, and counts the requests to it.
-func fixedClient(t *testing.T, pattern string, status int, file string, opts ...padapi.Option) (*padapi.Client, *atomic.Int32) {
-	t.Helper()
-	body := fixture(t, file)
-	c, mux := setup(t, opts...)
-	var n atomic.Int32
-	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		respond(w, status, body)
-	})
-	return c, &n
+	return newTestClient(t, testBase, testKey, opts...), mt
 }
 
 // fixture returns the contents of testdata/name.
@@ -188,7 +150,7 @@ func (memoryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // answering), without retries: every call is one request.
 func memoryClient(tb testing.TB) *padapi.Client {
 	tb.Helper()
-	return newTestClient(tb, testBase, noRetry, padapi.WithHTTPClient(&http.Client{Transport: memoryTransport{}}))
+	return newTestClient(tb, testBase, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: memoryTransport{}}))
 }
 
 // answering returns a context under which memoryTransport answers with
@@ -298,29 +260,17 @@ func checkRequest(t *testing.T, r *http.Request, tc endpointCase) {
 // file parts, each with its filename.
 func checkMultipart(t *testing.T, r *http.Request, tc endpointCase) {
 	t.Helper()
-	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/form-data" {
-		t.Fatalf("Content-Type %q, want multipart/form-data", r.Header.Get("Content-Type"))
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
 	form := url.Values{}
 	files := map[string][2]string{}
-	mr := multipart.NewReader(r.Body, params["boundary"])
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(part)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if part.FileName() != "" {
-			files[part.FormName()] = [2]string{part.FileName(), string(b)}
+	for _, p := range parts(t, r.Header.Get("Content-Type"), body) {
+		if p.Filename != "" {
+			files[p.Name] = [2]string{p.Filename, p.Body}
 		} else {
-			form.Add(part.FormName(), string(b))
+			form.Add(p.Name, p.Body)
 		}
 	}
 	if diff := cmp.Diff(tc.form, form); diff != "" {
@@ -332,8 +282,9 @@ func checkMultipart(t *testing.T, r *http.Request, tc endpointCase) {
 }
 
 // spread runs calls calls of call on workers goroutines, call i on worker
-// i % workers, and waits for them all.
-func spread(workers, calls int, call func(worker, i int)) {
+// i % workers, and waits for them all, within waitLimit.
+func spread(tb testing.TB, workers, calls int, call func(worker, i int)) {
+	tb.Helper()
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -344,5 +295,87 @@ func spread(workers, calls int, call func(worker, i int)) {
 			}
 		}()
 	}
-	wg.Wait()
+	waitAll(tb, &wg)
+}
+
+// waitLimit bounds every wait of a test on goroutines, a channel or a
+// condition, so that a bug fails the test rather than hanging the suite.
+const waitLimit = 30 * time.Second
+
+// waitHangUp holds a handler until the client hangs up (its request's
+// context ends), and fails the test if that takes over waitLimit.
+func waitHangUp(tb testing.TB, r *http.Request) {
+	tb.Helper()
+	select {
+	case <-r.Context().Done():
+	case <-time.After(waitLimit):
+		tb.Errorf("%s: the client did not hang up within %v", r.URL.Path, waitLimit)
+	}
+}
+
+// waitAll waits for wg, and fails the test if that takes over waitLimit.
+func waitAll(tb testing.TB, wg *sync.WaitGroup) {
+	tb.Helper()
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(waitLimit):
+		tb.Fatalf("goroutines still running after %v", waitLimit)
+	}
+}
+
+// part is one part of a multipart body.
+type part struct {
+	Name, Filename, ContentType, Body string
+}
+
+// parts reads a multipart/form-data request body into its parts.
+func parts(t *testing.T, contentType string, body []byte) []part {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		t.Fatalf("Content-Type %q, want multipart/form-data with a boundary", contentType)
+	}
+	var ps []part
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return ps
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, part{p.FormName(), p.FileName(), p.Header.Get("Content-Type"), string(b)})
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// waitFor waits up to 2 s for cond to hold.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Error("condition not met within 2s")
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// offset is a fixed time zone east of UTC.
+func offset(hours, minutes int) *time.Location {
+	return time.FixedZone("", (hours*60+minutes)*60)
 }

@@ -1,3 +1,5 @@
+// time_test.go: tests of the timestamp parser.
+
 package padapi
 
 import (
@@ -7,6 +9,7 @@ import (
 )
 
 func TestParseTime(t *testing.T) {
+	t.Parallel()
 	zone := func(hours, minutes int) *time.Location {
 		return time.FixedZone("", (hours*60+minutes)*60)
 	}
@@ -112,6 +115,7 @@ var rejectedTimes = []string{
 }
 
 func TestParseTimeRejects(t *testing.T) {
+	t.Parallel()
 	for _, in := range rejectedTimes {
 		if got, err := parseTime([]byte(in)); err == nil {
 			t.Errorf("parseTime(%q) = %v, want an error", in, got)

@@ -1,10 +1,8 @@
-//lint:file-ignore SA1019 x/net deprecates http2.Transport for net/http's, but net/http (Go 1.26) does not share one HTTP/2 dial among waiting requests: see router.
-
-// transport.go: the transport the client builds when the caller brings no
-// *http.Client (net/http's, with x/net/http2 for HTTPS servers that offer
-// HTTP/2), and the wrapper that reads a caller's.
+// transport.go: the transport the client builds, and the wrapper that reads a caller's.
 
 package padapi
+
+//lint:file-ignore SA1019 x/net deprecates http2.Transport for net/http's, but net/http (Go 1.26) does not share one HTTP/2 dial among waiting requests: see router.
 
 import (
 	"context"

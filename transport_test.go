@@ -1,3 +1,5 @@
+// transport_test.go: tests of the transport the client builds: connections, HTTP/2, TLS roots.
+
 package padapi_test
 
 import (
@@ -66,11 +68,7 @@ func (s *transportServer) client(t *testing.T) *padapi.Client {
 	if s.TLS != nil {
 		opts = append(opts, padapi.WithTLSConfigForTest(s.Client().Transport.(*http.Transport).TLSClientConfig))
 	}
-	c, err := padapi.NewClient(s.URL, "transport-key", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newTestClient(t, s.URL, testKey, opts...)
 }
 
 // callAtOnce makes calls calls from calls goroutines, rounds times each.
@@ -89,7 +87,7 @@ func callAtOnce(t *testing.T, c *padapi.Client, calls, rounds int) {
 			}
 		}()
 	}
-	wg.Wait()
+	waitAll(t, &wg)
 }
 
 // TestPoolHTTP2FewConnections: against a server that offers HTTP/2, 300
@@ -192,6 +190,7 @@ func (c *handshakeConn) Write(b []byte) (int, error) {
 // TestPoolBoundsDials: 200 calls at once against an HTTP/1.1 server never
 // have more than 8 connections in their TLS handshake together.
 func TestPoolBoundsDials(t *testing.T) {
+	t.Parallel()
 	s := &transportServer{}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(20 * time.Millisecond)
@@ -211,12 +210,10 @@ func TestPoolBoundsDials(t *testing.T) {
 // TestPoolTrustsOnlyItsRoots: a client whose pool does not trust the
 // server fails over either protocol, as net/http would.
 func TestPoolTrustsOnlyItsRoots(t *testing.T) {
+	t.Parallel()
 	for _, h2 := range []bool{false, true} {
 		s := newTransportServer(t, true, h2, 0)
-		c, err := padapi.NewClient(s.URL, "transport-key", padapi.WithTLSConfigForTest(&tls.Config{}), padapi.WithRetry(0, 0, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := newTestClient(t, s.URL, testKey, padapi.WithTLSConfigForTest(&tls.Config{}), noRetry)
 		if _, err := c.Quota.Get(context.Background()); err == nil {
 			t.Errorf("h2=%v: an untrusted certificate was accepted", h2)
 		}
@@ -229,6 +226,7 @@ func TestPoolTrustsOnlyItsRoots(t *testing.T) {
 // connection could not even be dialed is not outcome-unknown. (x/net/http2
 // reports GetConn and WroteHeaders to httptrace, as net/http does.)
 func TestPoolHTTP2CreateOutcome(t *testing.T) {
+	t.Parallel()
 	var posts atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		posts.Add(1)
@@ -239,11 +237,8 @@ func TestPoolHTTP2CreateOutcome(t *testing.T) {
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	cfg := srv.Client().Transport.(*http.Transport).TLSClientConfig
-	c, err := padapi.NewClient(srv.URL, "transport-key", padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(3, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
+	c := newTestClient(t, srv.URL, testKey, padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(3, 0, 0))
+	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if !errors.Is(err, padapi.ErrOutcomeUnknown) || posts.Load() != 1 {
 		t.Errorf("reset stream: %v after %d requests, want ErrOutcomeUnknown after 1", err, posts.Load())
 	}
@@ -251,10 +246,7 @@ func TestPoolHTTP2CreateOutcome(t *testing.T) {
 	srv.Close()
 	// A new client: the first one's connection may still look alive, and
 	// a create written to it is rightly outcome-unknown.
-	c, err = padapi.NewClient(srv.URL, "transport-key", padapi.WithTLSConfigForTest(cfg), padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = newTestClient(t, srv.URL, testKey, padapi.WithTLSConfigForTest(cfg), noRetry)
 	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
 		t.Errorf("closed server: %v, want an error that is not ErrOutcomeUnknown", err)

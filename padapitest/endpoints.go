@@ -1,3 +1,5 @@
+// endpoints.go: the handlers of quota, pads, questions and the organization.
+
 package padapitest
 
 import (

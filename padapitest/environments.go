@@ -1,3 +1,5 @@
+// environments.go: pad environments, their files and the edit history of each.
+
 package padapitest
 
 import (

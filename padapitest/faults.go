@@ -1,3 +1,5 @@
+// faults.go: Fault, and the failures and delays a test arms per route.
+
 package padapitest
 
 import (

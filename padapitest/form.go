@@ -1,3 +1,5 @@
+// form.go: reading the form and multipart bodies of pad and question writes.
+
 package padapitest
 
 import (

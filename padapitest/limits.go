@@ -1,3 +1,5 @@
+// limits.go: Timeouts, the fake server's read, write and idle limits.
+
 package padapitest
 
 import (

@@ -1,3 +1,5 @@
+// list.go: one page of a list: sorting, paging and next_page links.
+
 package padapitest
 
 import (

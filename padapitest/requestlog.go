@@ -1,3 +1,5 @@
+// requestlog.go: the bounded log of the requests the fake received.
+
 package padapitest
 
 import (

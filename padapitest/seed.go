@@ -1,3 +1,5 @@
+// seed.go: Seed, the sample questions and pads a test can start from.
+
 package padapitest
 
 import (

@@ -1,3 +1,5 @@
+// shape.go: Shape, and rendering resources as the docs or the live service show them.
+
 package padapitest
 
 import (

@@ -1,3 +1,5 @@
+// state.go: the fake's state: quota, pads, questions, the organization, and their setters.
+
 package padapitest
 
 import (

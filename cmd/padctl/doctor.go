@@ -1,3 +1,5 @@
+// doctor.go: padctl doctor: checks of config, network, auth and the service's shapes.
+
 package main
 
 import (

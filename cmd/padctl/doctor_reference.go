@@ -1,3 +1,5 @@
+// doctor_reference.go: the calls doctor compares, and the reference shapes from the fake.
+
 package main
 
 import (

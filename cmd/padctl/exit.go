@@ -1,3 +1,5 @@
+// exit.go: exit codes, usage and signal errors, and the one-line error message.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// export.go: padctl pads export: a pad, its events, notes and files on disk.
+
 package main
 
 import (

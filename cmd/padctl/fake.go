@@ -1,3 +1,5 @@
+// fake.go: startFake, the in-process fake service behind --fake.
+
 package main
 
 import "github.com/padinterview/padapi/padapitest"

@@ -1,3 +1,5 @@
+// mcp.go: padctl mcp: the MCP server and its options.
+
 package main
 
 import (

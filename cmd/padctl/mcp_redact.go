@@ -1,3 +1,5 @@
+// mcp_redact.go: the redactor that keeps the API key out of what padctl mcp writes.
+
 package main
 
 import (

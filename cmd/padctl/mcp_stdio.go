@@ -1,3 +1,5 @@
+// mcp_stdio.go: the stdio relay between padctl mcp and its client.
+
 package main
 
 import (

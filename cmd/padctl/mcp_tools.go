@@ -1,3 +1,5 @@
+// mcp_tools.go: the tools padctl mcp offers, their arguments and handlers.
+
 package main
 
 import (

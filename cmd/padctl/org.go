@@ -1,3 +1,5 @@
+// org.go: padctl org: the organization, its users and stats.
+
 package main
 
 import (

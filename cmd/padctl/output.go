@@ -1,3 +1,5 @@
+// output.go: printing results: tables, JSON and raw bodies.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// pads.go: padctl pads: get, list, create and update pads.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// questions.go: padctl questions: get, list, create and update questions.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// questions_sync.go: padctl questions pull, diff and apply.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// quota.go: padctl quota.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// resource.go: list and get commands shared by every resource.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// root.go: the root command, global flags, and the factory that makes clients.
+
 package main
 
 import (

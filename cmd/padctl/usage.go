@@ -1,3 +1,5 @@
+// usage.go: strictUsage, so cobra's own commands exit 2 on a usage error.
+
 package main
 
 import (

@@ -1,4 +1,4 @@
-// environments.go: PadEnvironment, FileContent, and GET /api/pad_environments/ID.
+// pads_environments.go: PadEnvironment, FileContent, and GET /api/pad_environments/ID.
 
 package padapi
 

@@ -1,3 +1,5 @@
+// pads_environments_test.go: tests of Pads.Environment and the PadEnvironment shapes.
+
 package padapi_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
@@ -16,6 +19,7 @@ import (
 // body or null is an error, never an empty struct; a malformed field is an
 // error that names it.
 func TestEnvironmentAnswers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body, wantErr string
 	}{
@@ -51,6 +55,7 @@ func TestEnvironmentAnswers(t *testing.T) {
 // Null and absent fields decode as their zero values; unknown fields are
 // ignored, at any depth.
 func TestEnvironmentNullsAndUnknowns(t *testing.T) {
+	t.Parallel()
 	body := `{"status":"OK","id":"7","pad_id":null,"question_id":null,"example_question_id":null,"language":null,
 		"file_contents":[{"path":"a.txt","contents":null,"history":null,"binary":null,"mode":"0644"},null],
 		"created_at":null,"x_new":{"deep":[1,{"file_contents":7}]}}`
@@ -75,6 +80,7 @@ func TestEnvironmentNullsAndUnknowns(t *testing.T) {
 // The IDs a pad lists are the IDs Environment takes, whatever their JSON
 // type: the request goes to the same path.
 func TestEnvironmentIDsFromPad(t *testing.T) {
+	t.Parallel()
 	var pad padapi.Pad
 	if err := padapi.UnmarshalForTest([]byte(`{"id":"P1","pad_environment_ids":[98765,"98766"],"active_environment_id":"98765"}`), &pad); err != nil {
 		t.Fatal(err)
@@ -102,7 +108,9 @@ func TestEnvironmentIDsFromPad(t *testing.T) {
 
 // An unknown environment is ErrNotFound; a refused ID sends nothing.
 func TestEnvironmentErrors(t *testing.T) {
-	c, n := fixedClient(t, "GET /gw/api/pad_environments/404", http.StatusNotFound, "error_pad_not_found.json", fastRetry)
+	t.Parallel()
+	c, mux := setup(t, fastRetry)
+	n := handle(mux, "GET /gw/api/pad_environments/404", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	if _, err := c.Pads.Environment(context.Background(), "404"); !errors.Is(err, padapi.ErrNotFound) {
 		t.Errorf("error %v, want ErrNotFound", err)
 	}
@@ -110,7 +118,8 @@ func TestEnvironmentErrors(t *testing.T) {
 		t.Errorf("%d requests for a 404, want 1", got)
 	}
 
-	c, n = countingClient(t)
+	c, mux = setup(t, noRetry)
+	n = handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 	for _, id := range []padapi.ID{"", ".", ".."} {
 		if _, err := c.Pads.Environment(context.Background(), id); !errors.Is(err, padapi.ErrInvalidArgument) {
 			t.Errorf("Environment(%q): %v, want ErrInvalidArgument", id, err)
@@ -123,6 +132,7 @@ func TestEnvironmentErrors(t *testing.T) {
 
 // An environment read is retried like any GET.
 func TestEnvironmentRetried(t *testing.T) {
+	t.Parallel()
 	c, mt := newMockClient(t)
 	mt.RegisterResponder("GET", testBase+"/api/pad_environments/98765",
 		httpmock.NewStringResponder(http.StatusBadGateway, "<html>bad gateway</html>").
@@ -131,10 +141,69 @@ func TestEnvironmentRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(ltEnvironmentLive(), got); diff != "" {
+	if diff := cmp.Diff(environmentLive(), got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 	if n := mt.GetTotalCallCount(); n != 2 {
 		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+// Each live shape decodes through its endpoint, which sends exactly the
+// request the service takes.
+func TestEnvironmentLiveShapes(t *testing.T) {
+	t.Parallel()
+	runEndpoints(t, []endpointCase{
+		{
+			name:   "Environment with integer IDs",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "98765") },
+			method: "GET", path: "/gw/api/pad_environments/98765",
+			file: "environment_live.json", want: environmentLive(),
+		},
+		{
+			name:   "Environment with string IDs",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "98766") },
+			method: "GET", path: "/gw/api/pad_environments/98766",
+			file: "environment_string_ids.json", want: environmentStringIDs(),
+		},
+		{
+			name:   "Environment ID that needs escaping",
+			call:   func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Environment(ctx, "../pads/X") },
+			method: "GET", path: "/gw/api/pad_environments/..%2Fpads%2FX",
+			file: "environment_live.json", want: environmentLive(),
+		},
+	})
+}
+
+// mainPy is the final text of main.py in testdata/environment_live.json,
+// which testdata/history_live.json replays to.
+const mainPy = "def greet():\n    # 你好, cafe\u0301 🎉\n    return 'hi there'\nprint(greet())\n"
+
+// environmentLive is testdata/environment_live.json: integer IDs, a null
+// question, null contents and history, a binary file.
+func environmentLive() *padapi.PadEnvironment {
+	return &padapi.PadEnvironment{
+		ID:         "98765",
+		PadID:      "4321",
+		QuestionID: padapi.Ptr[padapi.ID]("1234"),
+		Language:   "python3",
+		Files: []padapi.FileContent{
+			{Path: "main.py", Contents: mainPy, History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/main.json"},
+			{Path: "notes/empty.txt"},
+			{Path: "assets/logo.png", Contents: "iVBORw0KGgo=", Binary: true},
+			{Path: "README.md", Contents: "# Task\n", History: "https://pad-history.example.firebaseio.com/pads/K3P9ZR2A/readme.json"},
+		},
+		CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC),
+		UpdatedAt: time.Date(2024, 3, 5, 11, 2, 10, 987_000_000, offset(1, 0)),
+	}
+}
+
+// environmentStringIDs is testdata/environment_string_ids.json: every ID a
+// JSON string, no files, offsets without a colon.
+func environmentStringIDs() *padapi.PadEnvironment {
+	at := time.Date(2024, 3, 5, 10, 15, 30, 0, time.UTC)
+	return &padapi.PadEnvironment{
+		ID: "98766", PadID: "4321", ExampleQuestionID: padapi.Ptr[padapi.ID]("77"), Language: "go",
+		Files: []padapi.FileContent{}, CreatedAt: at, UpdatedAt: at,
 	}
 }

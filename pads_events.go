@@ -1,4 +1,4 @@
-// events.go: PadEvent, and a pad's event log (GET /api/pads/ID/events).
+// pads_events.go: PadEvent, and a pad's event log (GET /api/pads/ID/events).
 
 package padapi
 

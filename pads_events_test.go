@@ -1,21 +1,25 @@
+// pads_events_test.go: tests of a pad's event log: pages, iterators, shapes, refusals.
+
 package padapi_test
 
 import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
 )
 
-// ltEventServer serves testdata/events_page1.json for the first page of
+// eventServer serves testdata/events_page1.json for the first page of
 // pad K3P9ZR2A's events and events_last.json for page 2, and records each
 // request's query.
-func ltEventServer(t *testing.T) (*padapi.Client, func() []string) {
+func eventServer(t *testing.T) (*padapi.Client, func() []string) {
 	t.Helper()
 	c, mux := setup(t, noRetry)
 	first, last := fixture(t, "events_page1.json"), fixture(t, "events_last.json")
@@ -45,7 +49,8 @@ func ltEventServer(t *testing.T) (*padapi.Client, func() []string) {
 // AllEvents reads every page in order, asking for the next page by the
 // number and sort its next_page link names, below the client's base URL.
 func TestAllEventsPages(t *testing.T) {
-	want := append(ltEventsPage1().Items, ltEventsLast().Items...)
+	t.Parallel()
+	want := append(eventsPage1().Items, eventsLast().Items...)
 	for _, tc := range []struct {
 		name    string
 		opts    *padapi.PadEventListOptions
@@ -56,7 +61,7 @@ func TestAllEventsPages(t *testing.T) {
 		{"from page 2", &padapi.PadEventListOptions{Page: 2}, []string{"page=2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, queries := ltEventServer(t)
+			c, queries := eventServer(t)
 			var got []padapi.PadEvent
 			for ev, err := range c.Pads.AllEvents(context.Background(), "K3P9ZR2A", tc.opts) {
 				if err != nil {
@@ -66,7 +71,7 @@ func TestAllEventsPages(t *testing.T) {
 			}
 			wantEvents := want
 			if tc.opts != nil && tc.opts.Page == 2 {
-				wantEvents = ltEventsLast().Items
+				wantEvents = eventsLast().Items
 			}
 			if diff := cmp.Diff(wantEvents, got); diff != "" {
 				t.Errorf("events mismatch (-want +got):\n%s", diff)
@@ -80,7 +85,8 @@ func TestAllEventsPages(t *testing.T) {
 
 // A loop that stops early fetches no further page.
 func TestAllEventsStopsEarly(t *testing.T) {
-	c, queries := ltEventServer(t)
+	t.Parallel()
+	c, queries := eventServer(t)
 	n := 0
 	for _, err := range c.Pads.AllEvents(context.Background(), "K3P9ZR2A", nil) {
 		if err != nil {
@@ -99,6 +105,7 @@ func TestAllEventsStopsEarly(t *testing.T) {
 // with something else under it, is a decode error, never an empty log.
 // An empty or null list is an empty page.
 func TestEventsPageShapes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body string
 		wantErr    string // "" for success
@@ -156,8 +163,10 @@ func TestEventsPageShapes(t *testing.T) {
 
 // A refused pad ID sends nothing, from ListEvents or AllEvents.
 func TestEventsInvalidID(t *testing.T) {
+	t.Parallel()
 	for _, id := range []padapi.ID{"", ".", ".."} {
-		c, n := countingClient(t)
+		c, mux := setup(t, noRetry)
+		n := handle(mux, gwPrefix+"/", http.StatusInternalServerError, []byte(`should not be called`))
 		if _, err := c.Pads.ListEvents(context.Background(), id, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
 			t.Errorf("ListEvents(%q): %v, want ErrInvalidArgument", id, err)
 		}
@@ -179,12 +188,72 @@ func TestEventsInvalidID(t *testing.T) {
 
 // A pad that is not there is ErrNotFound, read once (a 404 is not retried).
 func TestEventsNotFound(t *testing.T) {
-	c, n := fixedClient(t, "GET /gw/api/pads/NOPE/events", http.StatusNotFound, "error_pad_not_found.json", fastRetry)
+	t.Parallel()
+	c, mux := setup(t, fastRetry)
+	n := handle(mux, "GET /gw/api/pads/NOPE/events", http.StatusNotFound, fixture(t, "error_pad_not_found.json"))
 	_, err := c.Pads.ListEvents(context.Background(), "NOPE", nil)
 	if !errors.Is(err, padapi.ErrNotFound) {
 		t.Fatalf("error %v, want ErrNotFound", err)
 	}
 	if got := n.Load(); got != 1 {
 		t.Errorf("%d requests, want 1", got)
+	}
+}
+
+// Each live shape decodes through its endpoint, which sends exactly the
+// request the service takes.
+func TestEventsLiveShapes(t *testing.T) {
+	t.Parallel()
+	runEndpoints(t, []endpointCase{
+		{
+			name: "Events first page",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.ListEvents(ctx, "K3P9ZR2A", nil)
+			},
+			method: "GET", path: "/gw/api/pads/K3P9ZR2A/events",
+			file: "events_page1.json", want: eventsPage1(),
+		},
+		{
+			name: "Events sorted last page",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.ListEvents(ctx, "K3P9ZR2A", &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc, Page: 2})
+			},
+			method: "GET", path: "/gw/api/pads/K3P9ZR2A/events",
+			query: url.Values{"sort": {"created_at,asc"}, "page": {"2"}},
+			file:  "events_last.json", want: eventsLast(),
+		},
+		{
+			name: "Events of a pad ID that needs escaping",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.ListEvents(ctx, "a/b c", &padapi.PadEventListOptions{})
+			},
+			method: "GET", path: "/gw/api/pads/a%2Fb%20c/events",
+			file: "events_page1.json", want: eventsPage1(),
+		},
+	})
+}
+
+// eventsPage1 and eventsLast are testdata/events_page1.json and
+// events_last.json: one log of five events in two pages.
+func eventsPage1() *padapi.Page[padapi.PadEvent] {
+	return &padapi.Page[padapi.PadEvent]{
+		Items: []padapi.PadEvent{
+			{Message: "Jane Doe joined the pad", Kind: "joined", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 15, 30, 123_000_000, time.UTC)},
+			{Message: "Candidate joined the pad", Kind: "joined", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 10, 16, 2, 0, time.UTC)},
+			{Message: "Candidate ran the code", Kind: "ran", Metadata: "python3", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 2, 20, 0, 500_000_000, offset(-8, 0))},
+		},
+		Total:    5,
+		NextPage: "https://app.coderpad.io/api/pads/K3P9ZR2A/events?page=2&sort=created_at%2Casc",
+	}
+}
+
+func eventsLast() *padapi.Page[padapi.PadEvent] {
+	return &padapi.Page[padapi.PadEvent]{
+		Items: []padapi.PadEvent{
+			{Message: "Jane Doe switched the language to Go", Kind: "language_changed", Metadata: "go", UserName: "Jane Doe", UserEmail: "jane@example.com", CreatedAt: time.Date(2024, 3, 5, 10, 40, 0, 0, offset(1, 0))},
+			{Message: "Candidate left the pad", Kind: "left", UserName: "Candidate", CreatedAt: time.Date(2024, 3, 5, 11, 1, 59, 999_999_000, time.UTC)},
+		},
+		Total:    5,
+		PrevPage: "https://app.coderpad.io/api/pads/K3P9ZR2A/events?page=1&sort=created_at%2Casc",
 	}
 }

@@ -1,0 +1,448 @@
+// auth_test.go: tests of the API key: it never leaks, through any error, log line or echo.
+
+package padapi_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/padinterview/padapi"
+)
+
+// TestAPIKeyNeverLeaks drives every error path with a unique key and a debug
+// logger, and looks for the key in every error's text and fmt forms, in the
+// log, and in fmt of the client.
+func TestAPIKeyNeverLeaks(t *testing.T) {
+	t.Parallel()
+	key := "canary-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	mt := httpmock.NewMockTransport()
+	opts := []padapi.Option{
+		padapi.WithHTTPClient(&http.Client{Transport: mt}),
+		padapi.WithLogger(logger),
+		// Backoff is 1ms and 2ms, but a Retry-After of 1s fits under the
+		// cap, so a call can be caught in a backoff.
+		padapi.WithRetry(2, time.Millisecond, time.Second),
+		padapi.WithMaxResponseBytes(4096),
+		padapi.WithUserAgent("leaktest"),
+	}
+	c := newTestClient(t, testBase, key, opts...)
+
+	// withKey counts the requests that carried the key, so the test knows
+	// the key was in play on every path.
+	var withKey atomic.Int32
+	answer := func(status int, body string, header ...string) httpmock.Responder {
+		return func(r *http.Request) (*http.Response, error) {
+			if r.Header.Get("Authorization") == `Token token="`+key+`"` {
+				withKey.Add(1)
+			}
+			resp := httpmock.NewStringResponse(status, body)
+			for i := 0; i+1 < len(header); i += 2 {
+				resp.Header.Set(header[i], header[i+1])
+			}
+			return resp, nil
+		}
+	}
+	fail := func(err error) httpmock.Responder {
+		return func(r *http.Request) (*http.Response, error) {
+			if r.Header.Get("Authorization") == `Token token="`+key+`"` {
+				withKey.Add(1)
+			}
+			return nil, err
+		}
+	}
+	hang := func(r *http.Request) (*http.Response, error) {
+		if r.Header.Get("Authorization") == `Token token="`+key+`"` {
+			withKey.Add(1)
+		}
+		select {
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		case <-time.After(time.Second):
+			return httpmock.NewStringResponse(200, `{"status":"OK","pads":[]}`), nil
+		}
+	}
+	errBody := func(msg string) string { return `{"status":"ERROR","message":"` + msg + `"}` }
+	getQuota := func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err }
+	create := func(ctx context.Context) error {
+		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t")})
+		return err
+	}
+	list := func(ctx context.Context) error {
+		_, err := c.Pads.List(ctx, &padapi.PadListOptions{Page: 2, Sort: padapi.SortUpdatedAsc})
+		return err
+	}
+
+	tests := []struct {
+		name      string
+		method    string
+		url       string
+		responder httpmock.Responder
+		call      func(context.Context) error
+		timeout   time.Duration
+	}{
+		{"GET dial error", "GET", quotaURL, fail(dialError), getQuota, 0},
+		{"GET dropped connection", "GET", quotaURL, fail(io.ErrUnexpectedEOF), getQuota, 0},
+		{"POST dial error", "POST", padsURL, fail(dialError), create, 0},
+		{"POST dropped connection", "POST", padsURL, fail(io.ErrUnexpectedEOF), create, 0},
+		{"400", "POST", padsURL, answer(400, errBody("Unsupported language")), create, 0},
+		{"401", "GET", quotaURL, answer(401, errBody("Invalid API key")), getQuota, 0},
+		{"403", "GET", padsURL, answer(403, errBody("Forbidden")), list, 0},
+		{"404", "GET", padsURL, answer(404, errBody("Not found")), list, 0},
+		{"429 POST", "POST", padsURL, answer(429, errBody("Over quota"), "Retry-After", "1"), create, 0},
+		{"429 GET", "GET", quotaURL, answer(429, errBody("Over quota"), "Retry-After", "86400"), getQuota, 0},
+		{"500 POST", "POST", padsURL, answer(500, errBody("boom")), create, 0},
+		{"503 exhausted", "GET", padsURL, answer(503, "<html>busy</html>"), list, 0},
+		{"decode error", "GET", quotaURL, answer(200, `{"status":"OK","pads_used":"x"}`), getQuota, 0},
+		{"bad timestamp", "GET", quotaURL, answer(200, `{"status":"OK","quota_reset_at":"soon","unlimited":true}`), getQuota, 0},
+		{"status ERROR", "GET", quotaURL, answer(200, errBody("nope")), getQuota, 0},
+		{"too large", "GET", padsURL, answer(200, `{"status":"OK","pads":[],"x":"`+strings.Repeat("x", 5000)+`"}`), list, 0},
+		{"redirect", "GET", quotaURL, answer(302, "", "Location", "https://evil.example/collect"), getQuota, 0},
+		{"redirect POST", "POST", padsURL, answer(307, "", "Location", "https://evil.example/collect"), create, 0},
+		{"deadline in request", "GET", padsURL, hang, list, 20 * time.Millisecond},
+		{"deadline in backoff", "GET", quotaURL, answer(503, errBody("busy"), "Retry-After", "1"), getQuota, 30 * time.Millisecond},
+	}
+	evil := httpmock.NewStringResponder(200, okQuota)
+	mt.RegisterResponder("GET", "https://evil.example/collect", evil)
+	mt.RegisterResponder("POST", "https://evil.example/collect", evil)
+
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mt.RegisterResponder(tt.method, tt.url, tt.responder)
+			ctx := context.Background()
+			if tt.timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.timeout)
+				defer cancel()
+			}
+			before := withKey.Load()
+			err := tt.call(ctx)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if withKey.Load() == before {
+				t.Errorf("no request carried the key")
+			}
+			for _, form := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+				if s := fmt.Sprintf(form, err); strings.Contains(s, key) {
+					t.Errorf("fmt %s of the error holds the key: %s", form, s)
+				}
+			}
+			var apiErr *padapi.APIError
+			if errors.As(err, &apiErr) {
+				for _, form := range []string{"%v", "%+v", "%#v"} {
+					if s := fmt.Sprintf(form, *apiErr); strings.Contains(s, key) {
+						t.Errorf("fmt %s of the APIError value holds the key: %s", form, s)
+					}
+				}
+			}
+		})
+	}
+	if n := mt.GetCallCountInfo()["GET https://evil.example/collect"] + mt.GetCallCountInfo()["POST https://evil.example/collect"]; n != 0 {
+		t.Errorf("the redirect target got %d requests", n)
+	}
+
+	if logs.Len() == 0 {
+		t.Fatal("the debug logger got nothing")
+	}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		for _, bad := range []string{key, "Token", "Authorization", "?", "page="} {
+			if strings.Contains(line, bad) {
+				t.Errorf("log line holds %q: %s", bad, line)
+			}
+		}
+	}
+
+	things := map[string]any{
+		"client": c, "*client": *c, "Quota": c.Quota, "Pads": c.Pads,
+		"Questions": c.Questions, "Organization": c.Organization, "options": opts,
+	}
+	for name, v := range things {
+		for _, form := range []string{"%v", "%+v", "%#v"} {
+			if s := fmt.Sprintf(form, v); strings.Contains(s, key) {
+				t.Errorf("fmt %s of the %s holds the key: %s", form, name, s)
+			}
+		}
+	}
+}
+
+// TestKeyHygieneOnLoopback complements TestAPIKeyNeverLeaks (which drives
+// the error paths through httpmock) with real sockets: the errors net/http
+// and crypto/tls make themselves (connection refused, a dropped or
+// truncated answer, TLS failures, a deadline) and real redirects. Each path
+// runs with a debug logger writing text and JSON, and the key, or a long
+// piece of it, must appear in no error, no log line, and no fmt of the
+// client, its options, a Page or an *APIError. The servers check that the
+// key was sent on every path that reached them, so the test cannot pass by
+// never sending it.
+func TestKeyHygieneOnLoopback(t *testing.T) {
+	key := fmt.Sprintf("rl-canary-%d-Zq7", time.Now().UnixNano())
+	var sawKey, sawOther atomic.Int32
+	var redirected atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		redirected.Add(1)
+		if strings.Contains(r.Header.Get("Authorization"), key) {
+			sawOther.Add(1)
+		}
+	}))
+	defer other.Close()
+	const quota = `{"status":"OK","pads_used":1,"quota_reset_at":"2024-03-01T00:00:00Z","unlimited":true}`
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == `Token token="`+key+`"` {
+			sawKey.Add(1)
+		}
+		status, body := http.StatusOK, quota
+		switch r.URL.Path {
+		case "/api/pads/400", "/api/pads/401", "/api/pads/403", "/api/pads/404", "/api/pads/429", "/api/pads/503":
+			fmt.Sscan(strings.TrimPrefix(r.URL.Path, "/api/pads/"), &status)
+			body = `{"status":"ERROR","message":"no"}`
+		case "/api/pads":
+			if r.Method == http.MethodPost {
+				status, body = http.StatusInternalServerError, `{"status":"ERROR","message":"boom"}`
+				break
+			}
+			body = `{"status":"OK","pads":[],"total":0,"next_page":"` + other.URL + `/api/pads?page=2"}`
+		case "/api/pads/decode":
+			body = `{"status":"OK","id":"P1","title":12}`
+		case "/api/pads/large":
+			body = `{"status":"OK","id":"` + strings.Repeat("x", 8<<10) + `"}`
+		case "/api/pads/redirect":
+			http.Redirect(w, r, other.URL+"/collect", http.StatusTemporaryRedirect)
+			return
+		case "/api/pads/drop":
+			drop(w)
+			return
+		case "/api/pads/stall":
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			waitHangUp(t, r)
+			return
+		}
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	})
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	tlsSrv := httptest.NewUnstartedServer(handler)
+	// The failed handshakes are the point; the server need not log them.
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	tlsSrv.StartTLS()
+	defer tlsSrv.Close()
+	truncated := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{")
+	closed := closedPort(t)
+
+	var logs bytes.Buffer
+	var logMu sync.Mutex
+	logWriter := lockedWriter{&logMu, &logs}
+	text := slog.NewTextHandler(logWriter, &slog.HandlerOptions{Level: slog.LevelDebug})
+	jsonLog := slog.NewJSONHandler(logWriter, &slog.HandlerOptions{Level: slog.LevelDebug})
+	// The main client logs text, the others JSON.
+	newClient := func(base string, handler slog.Handler) (*padapi.Client, []padapi.Option) {
+		opts := []padapi.Option{
+			padapi.WithRetry(2, time.Millisecond, 2*time.Millisecond),
+			padapi.WithLogger(slog.New(handler)),
+			padapi.WithMaxResponseBytes(4 << 10),
+			padapi.WithUserAgent("hygiene"),
+		}
+		c := newTestClient(t, base, key, opts...)
+		return c, opts
+	}
+	c, opts := newClient(srv.URL, text)
+	getPad := func(c *padapi.Client, id string) func(context.Context) (any, error) {
+		return func(ctx context.Context) (any, error) { return c.Pads.Get(ctx, padapi.ID(id)) }
+	}
+	create := func(c *padapi.Client) func(context.Context) (any, error) {
+		return func(ctx context.Context) (any, error) {
+			return c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t")})
+		}
+	}
+	refused, _ := newClient(closed, jsonLog)
+	cut, _ := newClient(truncated, jsonLog)
+	untrusted, _ := newClient(tlsSrv.URL, jsonLog)
+	tlsToPlain, _ := newClient(strings.Replace(srv.URL, "http://", "https://", 1), jsonLog)
+
+	var things []any // everything that will be printed with fmt
+	things = append(things, c, *c, c.Quota, c.Pads, c.Questions, c.Organization, opts)
+	for _, o := range opts {
+		things = append(things, o)
+	}
+	tests := []struct {
+		name     string
+		call     func(context.Context) (any, error)
+		reaches  bool // whether a request reaches a server that checks the key
+		deadline time.Duration
+	}{
+		{"connection refused", getPad(refused, "x"), false, 0},
+		{"POST connection refused", create(refused), false, 0},
+		{"dropped connection", getPad(c, "drop"), true, 0},
+		{"truncated body", getPad(cut, "x"), false, 0},
+		{"TLS to a plain server", getPad(tlsToPlain, "x"), false, 0},
+		{"untrusted certificate", getPad(untrusted, "x"), false, 0},
+		{"deadline", getPad(c, "stall"), true, 30 * time.Millisecond},
+		{"400", getPad(c, "400"), true, 0},
+		{"401", getPad(c, "401"), true, 0},
+		{"403", getPad(c, "403"), true, 0},
+		{"404", getPad(c, "404"), true, 0},
+		{"429", getPad(c, "429"), true, 0},
+		{"503 exhausted", getPad(c, "503"), true, 0},
+		{"POST 500", create(c), true, 0},
+		{"decode error", getPad(c, "decode"), true, 0},
+		{"too large", getPad(c, "large"), true, 0},
+		{"redirect", getPad(c, "redirect"), true, 0},
+	}
+	for _, tt := range tests {
+		ctx, cancel := context.WithCancel(context.Background())
+		if tt.deadline > 0 {
+			ctx, cancel = context.WithTimeout(context.Background(), tt.deadline)
+		}
+		before := sawKey.Load()
+		_, err := tt.call(ctx)
+		cancel()
+		if err == nil {
+			t.Errorf("%s: no error", tt.name)
+			continue
+		}
+		if tt.reaches && sawKey.Load() == before {
+			t.Errorf("%s: the server never saw the key", tt.name)
+		}
+		t.Logf("%s: %v", tt.name, err)
+		things = append(things, err)
+		var apiErr *padapi.APIError
+		if errors.As(err, &apiErr) {
+			things = append(things, apiErr, *apiErr)
+		}
+	}
+	// A page is printed too, and the iterator must not follow next_page to
+	// the other host.
+	page, err := c.Pads.List(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	things = append(things, page, *page)
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			things = append(things, err)
+		}
+	}
+
+	if n := sawOther.Load(); n != 0 || redirected.Load() != 0 {
+		t.Errorf("the other host got %d requests, %d with the key", redirected.Load(), n)
+	}
+	pieces := []string{key, key[:12], key[len(key)-12:], "Token token"}
+	for _, v := range things {
+		for _, form := range []string{"%v", "%+v", "%#v", "%q", "%s"} {
+			s := fmt.Sprintf(form, v)
+			for _, p := range pieces {
+				if strings.Contains(s, p) {
+					t.Errorf("fmt %s of a %T holds %q: %.300s", form, v, p, s)
+				}
+			}
+		}
+	}
+	logMu.Lock()
+	defer logMu.Unlock()
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) < 2*len(tests) {
+		t.Fatalf("%d log lines for %d calls: the debug logger was not used", len(lines), len(tests))
+	}
+	for _, line := range lines {
+		for _, p := range pieces {
+			if strings.Contains(line, p) {
+				t.Errorf("log line holds %q: %s", p, line)
+			}
+		}
+	}
+}
+
+// lockedWriter serializes the writes of two log handlers into one buffer.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+// closedPort returns the base URL of a loopback port nothing listens on.
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr
+}
+
+// drop closes the connection without an answer.
+func drop(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
+}
+
+// A gateway that echoes the request's headers into its answer must not put
+// the API key into an error, its body or a log line, in any spelling.
+func TestEchoedKeyScrubbed(t *testing.T) {
+	t.Parallel()
+	const key = `echo+K3y/<&>`
+	for name, echo := range map[string]func(string) string{
+		"plain": func(h string) string { return "you sent: " + h },
+		"JSON": func(h string) string {
+			return `{"status":"ERROR","message":"bad header ` + strings.ReplaceAll(h, `"`, `\"`) + `"}`
+		},
+		"JSON-HTML":  func(h string) string { return `{"status":"ERROR","message":"` + jsonHTMLEscape(h) + `"}` },
+		"URL-quoted": func(string) string { return "key=echo%2BK3y%2F%3C%26%3E" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = io.WriteString(w, echo(r.Header.Get("Authorization")))
+			}))
+			defer srv.Close()
+			var logs bytes.Buffer
+			c := newTestClient(t, srv.URL, key, noRetry, padapi.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			_, err := c.Quota.Get(context.Background())
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("error %v, want an *APIError", err)
+			}
+			for what, text := range map[string]string{"error": err.Error(), "body": string(apiErr.Body), "message": apiErr.Message, "log": logs.String()} {
+				for _, spelling := range []string{key, "echo+K3y/\\u003c\\u0026\\u003e", "echo%2BK3y%2F%3C%26%3E", "K3y"} {
+					if strings.Contains(text, spelling) {
+						t.Errorf("%s holds the key as %q: %q", what, spelling, text)
+					}
+				}
+			}
+			if !strings.Contains(string(apiErr.Body), "[REDACTED]") {
+				t.Errorf("body %q, want the key replaced by [REDACTED]", apiErr.Body)
+			}
+		})
+	}
+}
+
+// jsonHTMLEscape escapes s as encoding/json does by default, < > & as \u00xx.
+func jsonHTMLEscape(s string) string {
+	return strings.NewReplacer(`"`, `\"`, `<`, `\u003c`, `&`, `\u0026`, `>`, `\u003e`).Replace(s)
+}
