@@ -804,7 +804,6 @@ func TestSwitchingProtocolsThenSilence(t *testing.T) {
 func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
-	t.Cleanup(func() { close(release) })
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api/pads/SLOW" {
 			w.WriteHeader(http.StatusOK)
@@ -819,6 +818,9 @@ func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
 		respond(w, http.StatusOK, []byte(okQuota))
 	}))
 	t.Cleanup(srv.Close)
+	// Registered after srv.Close, so it runs first: the dripping
+	// handlers return and Close does not wait out their 3 s.
+	t.Cleanup(func() { close(release) })
 	c := newTestClient(t, srv.URL, testKey, noRetry)
 	for range 4 {
 		go func() { _, _ = c.Pads.Get(context.Background(), "SLOW") }()

@@ -282,7 +282,7 @@ func TestCloseLeavesCallersClient(t *testing.T) {
 	t.Parallel()
 	s := newTransportServer(t, false, false, 0)
 	hc := &http.Client{Transport: &http.Transport{}}
-	c := newTestClient(t, s.URL, padapi.WithHTTPClient(hc))
+	c := newTestClient(t, s.URL, testKey, padapi.WithHTTPClient(hc))
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Fatal(err)
 	}
