@@ -3,6 +3,7 @@
 package padapi
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -54,12 +55,74 @@ func newCredential(key string) *credential {
 		k.longest = max(k.longest, len(f))
 	}
 	k.redact = strings.NewReplacer(pairs...)
+	// A body may spell every character as a six-byte \u escape.
+	k.longest = max(k.longest, 6*len(key))
 	return k
 }
 
-// scrubText returns s with the key replaced by [REDACTED]: for text that
-// is already decoded (a message, a code).
-func (k *credential) scrubText(s string) string { return k.redact.Replace(s) }
+// scrubText returns s with the key replaced by [REDACTED], wherever it
+// stands in s as it is or once s's JSON escapes or percent escapes are
+// undone (a message that quotes a URL, or JSON escaped twice): then the
+// undone, scrubbed text is returned, so no reader that undoes them can find
+// the key. For text that is already decoded (a message, a code, an error).
+func (k *credential) scrubText(s string) string {
+	for range 3 { // an escape of an escape of an escape at most
+		s = k.redact.Replace(s)
+		if strings.IndexByte(s, '\\') < 0 && strings.IndexByte(s, '%') < 0 {
+			return s
+		}
+		u := unescapeLoose(percentLoose(s))
+		if k.redact.Replace(u) == u {
+			return s
+		}
+		s = u
+	}
+	return k.redact.Replace(s)
+}
+
+// percentLoose undoes %XX escapes (either case) wherever they stand in s.
+func percentLoose(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				out.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		out.WriteByte(s[i])
+	}
+	return out.String()
+}
+
+// scrubErr returns err as it is when its text does not hold the key, and
+// otherwise an error with the scrubbed text that still matches what err
+// matches (errors.Is), without exposing err itself.
+func (k *credential) scrubErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if s := err.Error(); k.scrubText(s) != s {
+		return &scrubbedError{text: k.scrubText(s), err: err}
+	}
+	return err
+}
+
+// scrubbedError is an error whose text held the key.
+type scrubbedError struct {
+	text string
+	err  error
+}
+
+func (e *scrubbedError) Error() string { return e.text }
+
+// Is matches what the scrubbed error matched: context.DeadlineExceeded,
+// a sentinel, a net error's kind.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
 
 // scrubBody returns the bytes of a body with the key replaced wherever it
 // appears, also where JSON escapes spell it ("\u0073k_live", "\/"): when
@@ -71,12 +134,7 @@ func (k *credential) scrubBody(b []byte) []byte {
 		return nil
 	}
 	s := string(b)
-	if strings.IndexByte(s, '\\') >= 0 {
-		if u := unescapeLoose(s); k.redact.Replace(u) != u {
-			return []byte(k.redact.Replace(u))
-		}
-	}
-	if r := k.redact.Replace(s); r != s {
+	if r := k.scrubText(s); r != s {
 		return []byte(r)
 	}
 	return b

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -148,9 +149,11 @@ func WithLogger(l *slog.Logger) Option {
 // callers apart.
 func WithUserAgent(ua string) Option {
 	return func(c *config) {
-		if strings.ContainsAny(ua, "\r\n") {
-			c.err = errors.New("padapi: WithUserAgent: the user agent has a line break")
-			return
+		for i := 0; i < len(ua); i++ {
+			if b := ua[i]; (b < 0x20 && b != '\t') || b == 0x7f {
+				c.err = errors.New("padapi: WithUserAgent: the user agent has a line break or another control character")
+				return
+			}
 		}
 		c.userAgent = strings.TrimSpace(ua + " " + c.userAgent)
 	}
@@ -412,7 +415,7 @@ func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
 		if resp != nil {
 			discard(resp.Body)
 		}
-		return false, st.transportError(err)
+		return false, st.transportError(c.cfg.key(), err)
 	}
 	switch {
 	case resp.StatusCode < 200:
@@ -429,13 +432,16 @@ func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
 }
 
 // transportError is the error for a call that got no HTTP answer. It wraps
-// the cause without the URL (url.Error would add it, query and all), and
-// marks a create whose request may have been written as ErrOutcomeUnknown.
-func (st *call) transportError(err error) error {
+// the cause without the URL (url.Error would add it, query and all) and
+// without the key (a malformed status line or a GOAWAY's debug data may
+// echo the Authorization header), and marks a create whose request may
+// have been written as ErrOutcomeUnknown.
+func (st *call) transportError(k *credential, err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
+	err = k.scrubErr(err)
 	if st.method == http.MethodPost && st.mayHaveSent(st.lastErr) {
 		return fmt.Errorf("padapi: %s %s: %w: %w", st.method, st.path, ErrOutcomeUnknown, err)
 	}
@@ -466,8 +472,10 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 	}
 	fail := func(msg string, cause error, body []byte) *APIError {
 		return &APIError{
-			StatusCode: resp.StatusCode, Message: msg, Method: st.method, Path: st.path,
-			Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: cause,
+			// A decoding error quotes a few bytes of the body, which
+			// may be the key.
+			StatusCode: resp.StatusCode, Message: k.scrubText(msg), Method: st.method, Path: st.path,
+			Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: k.scrubErr(cause),
 			// A create that succeeded but whose answer was lost did
 			// happen: the caller must not create again blindly.
 			outcomeUnknown: st.method == http.MethodPost,
@@ -496,7 +504,9 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 		return false, fail(describeDecodeError(err, data), err, data)
 	}
 	if env.status != "OK" {
-		status, message, code := k.scrubText(clip(env.status, maxErrorBody)), k.scrubText(clip(env.message, maxErrorBody)), k.scrubText(clip(env.code, maxErrorBody))
+		// Scrubbed before they are cut, so that no part of a key cut
+		// at the end survives.
+		status, message, code := clip(k.scrubText(env.status), maxErrorBody), clip(k.scrubText(env.message), maxErrorBody), clip(k.scrubText(env.code), maxErrorBody)
 		if message == "" {
 			message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
 		}
@@ -535,16 +545,22 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 	if resp.ContentLength > max {
 		return nil, ErrResponseTooLarge
 	}
+	// An announced length is trusted only so far: the buffer grows as
+	// the bytes come.
 	size := int64(512)
 	if resp.ContentLength >= 0 {
-		size = resp.ContentLength + 1
+		size = min(resp.ContentLength+1, 64<<10)
+	}
+	limit := max // how far to read: one byte past max, to see it exceeded
+	if limit < math.MaxInt64 {
+		limit++
 	}
 	data := make([]byte, 0, size)
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)] // room to read on
 		}
-		n, err := resp.Body.Read(data[len(data):min(int64(cap(data)), max+1)])
+		n, err := resp.Body.Read(data[len(data):min(int64(cap(data)), limit)])
 		data = data[:len(data)+n]
 		if int64(len(data)) > max {
 			return nil, ErrResponseTooLarge
@@ -665,8 +681,11 @@ func checkPath(p string) error {
 		return argError("Do: path " + quoteShort([]byte(p)) + ": need an escaped path starting with / and without a query")
 	}
 	for _, seg := range strings.Split(p[1:], "/") {
-		if seg == "." || seg == ".." {
-			return argError("Do: path " + quoteShort([]byte(p)) + ": has a . or .. segment")
+		// A server may undo the escapes before it resolves the path:
+		// %2e%2e is .., and %2f a slash.
+		u, err := url.PathUnescape(seg)
+		if err != nil || u == "." || u == ".." || strings.ContainsAny(u, "/\\") {
+			return argError("Do: path " + quoteShort([]byte(p)) + ": has a . or .. segment, an escaped slash or a bad escape")
 		}
 		for _, r := range seg {
 			if r < 0x21 || r == 0x7f {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"time"
@@ -47,8 +48,8 @@ func unmarshal(data []byte, v any) error {
 	err := json.Unmarshal(data, v, decodeOptions)
 	var se *json.SemanticError
 	if errors.As(err, &se) && se.GoType == timeType {
-		rv := reflect.ValueOf(v).Elem()
-		rv.SetZero()
+		// The second decode sets every member the body carries again;
+		// what the caller put in v beside them stays.
 		err = json.Unmarshal(data, v, timeOptions)
 	}
 	return err
@@ -120,8 +121,13 @@ func readEnvelope(data []byte, need string, whole bool) (envelope, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return env, err
 	}
+	// A status given twice is refused, so no reading of the answer can
+	// take the first and another the last: with "status" once, the scan
+	// can stop early.
+	early := !whole && bytes.Count(data, []byte(`"status"`)) < 2
+	var seen [3]bool
 	for dec.PeekKind() != '}' {
-		if !whole && env.status == "OK" && env.others > 0 && (need == "" || env.hasNeed) {
+		if early && env.status == "OK" && env.others > 0 && (need == "" || env.hasNeed) {
 			return env, nil
 		}
 		name, err := dec.ReadToken()
@@ -130,13 +136,20 @@ func readEnvelope(data []byte, need string, whole bool) (envelope, error) {
 		}
 		key := name.String()
 		var dst *string
+		var i int
 		switch key {
 		case "status":
-			dst = &env.status
+			dst, i = &env.status, 0
 		case "message":
-			dst = &env.message
+			dst, i = &env.message, 1
 		case "code":
-			dst = &env.code
+			dst, i = &env.code, 2
+		}
+		if dst != nil {
+			if seen[i] {
+				return env, fmt.Errorf("the answer gives %q twice", key)
+			}
+			seen[i] = true
 		}
 		if dst == nil {
 			env.others++

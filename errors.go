@@ -191,9 +191,11 @@ func errorFromBody(resp *http.Response, snippet []byte, k *credential) *APIError
 		Code    token  `json:"code"`
 	}
 	if unmarshal(snippet, &w) == nil {
-		e.Status = k.scrubText(clip(w.Status, maxErrorBody))
-		e.Message = k.scrubText(clip(w.Message, maxErrorBody))
-		e.Code = k.scrubText(clip(string(w.Code), maxErrorBody))
+		// Scrubbed before they are cut, so that no part of a key cut
+		// at the end survives.
+		e.Status = clip(k.scrubText(w.Status), maxErrorBody)
+		e.Message = clip(k.scrubText(w.Message), maxErrorBody)
+		e.Code = clip(k.scrubText(string(w.Code)), maxErrorBody)
 	}
 	e.Body = clipBytes(k.scrubBody(snippet))
 	switch {

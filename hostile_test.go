@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -747,10 +748,15 @@ func serveResetting(conn net.Conn, posts *atomic.Int32) {
 }
 
 func endStream(fr *http2.Framer, id uint32, methods map[uint32]string, posts *atomic.Int32) {
-	if methods[id] == http.MethodPost {
+	code := http2.ErrCodeProtocol // after which a transport resends what it can
+	switch methods[id] {
+	case http.MethodPost:
 		posts.Add(1)
+	case http.MethodGet:
+		posts.Add(1)                      // in a test that sends only GETs
+		code = http2.ErrCodeRefusedStream // which a transport retries by itself
 	}
-	_ = fr.WriteRSTStream(id, http2.ErrCodeProtocol)
+	_ = fr.WriteRSTStream(id, code)
 }
 
 // A server that answers 101 Switching Protocols and then says nothing
@@ -910,6 +916,301 @@ func TestNewClientErrorHidesSecrets(t *testing.T) {
 		}
 		if !errors.Is(err, padapi.ErrInvalidArgument) {
 			t.Errorf("NewClient(%q) error %v does not match ErrInvalidArgument", base, err)
+		}
+	}
+}
+
+// The client's own HTTP/2 connections retry nothing behind WithRetry: a
+// GET whose stream the server refuses (REFUSED_STREAM) is sent once with
+// retries off
+// (net/http's HTTP/2 Transport resends it on a new stream by itself, with
+// its own backoff).
+func TestHTTP2NoHiddenRetries(t *testing.T) {
+	t.Parallel()
+	var gets atomic.Int32
+	addr := resettingHTTP2Server(t, &gets)
+	c := newTestClient(t, "https://"+addr, testKey, noRetry, padapi.WithTLSConfigForTest(&tls.Config{InsecureSkipVerify: true}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := c.Quota.Get(ctx); err == nil {
+		t.Fatal("a reset stream gave no error")
+	}
+	if n, took := gets.Load(), time.Since(start); n != 1 || took > time.Second {
+		t.Errorf("retries off: the server saw %d requests in %v, want 1 at once", n, took)
+	}
+}
+
+// A call waiting for an HTTP/2 connection that another call is opening
+// waits within its own deadline, not the other call's: here the server
+// never answers the TLS hello.
+func TestHTTP2SharedDialKeepsEachDeadline(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c) // held, never answered
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	c := newTestClient(t, "https://"+ln.Addr().String(), testKey, noRetry)
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		_, _ = c.Quota.Get(context.Background()) // no deadline: ends when the listener closes
+	}()
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { _, err := c.Quota.Get(ctx); done <- err }()
+	select {
+	case err := <-done:
+		if took := time.Since(start); took > 400*time.Millisecond || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("a call with a 200ms deadline returned after %v: %v", took, err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("a call with a 200ms deadline is still running after 3s")
+	}
+}
+
+// reviewKey is the key of the tests below, which a hostile server echoes.
+const reviewKey = "sk_live_0123456789abcdefghijKLMNOP"
+
+// holdsKey reports whether s holds the key or its first half.
+func holdsKey(s string) bool {
+	return strings.Contains(s, reviewKey) || strings.Contains(s, reviewKey[:len(reviewKey)/2])
+}
+
+// A decoding error quotes a few bytes of the body: when they are the key,
+// it is scrubbed from the message, the error, its cause and the log.
+func TestKeyNeverInDecodeErrors(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"timestamp": `{"status":"OK","id":"X","created_at":"` + reviewKey + `"}`,
+		"id":        `{"status":"OK","id":{"echo":"` + reviewKey + `"}}`,
+		"events":    `{"status":"OK","id":"X","events":{"echo":"` + reviewKey + `"}}`,
+		"a number":  `{"status":"OK","id":"X","title":` + strings.Repeat("7", 10) + `,"x":"` + reviewKey + `"}`,
+	} {
+		var logs bytes.Buffer
+		c := serve(t, reviewKey, http.StatusOK, body, noRetry, padapi.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		_, err := c.Pads.Get(context.Background(), "X")
+		var ae *padapi.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%s: err = %v, want an *APIError", name, err)
+		}
+		for what, text := range map[string]string{"Error()": err.Error(), "Message": ae.Message, "log": logs.String()} {
+			if holdsKey(text) {
+				t.Errorf("%s: %s holds the key: %.200s", name, what, text)
+			}
+		}
+		if u := errors.Unwrap(ae); u != nil && holdsKey(u.Error()) {
+			t.Errorf("%s: the cause holds the key: %.200s", name, u)
+		}
+	}
+}
+
+// A server that echoes the Authorization header in a malformed status line
+// gets it into no transport error and no log line.
+func TestKeyNeverInTransportErrors(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+				buf := make([]byte, 4096)
+				n, _ := conn.Read(buf)
+				var auth string
+				for _, l := range strings.Split(string(buf[:n]), "\r\n") {
+					if v, ok := strings.CutPrefix(l, "Authorization: "); ok {
+						auth = v
+					}
+				}
+				_, _ = conn.Write([]byte("BAD" + strings.ReplaceAll(auth, " ", "_") + "\r\n\r\n"))
+			}()
+		}
+	}()
+	var logs bytes.Buffer
+	c := newTestClient(t, "http://"+ln.Addr().String(), reviewKey, noRetry, padapi.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	_, err = c.Quota.Get(context.Background())
+	if err == nil || holdsKey(err.Error()) || holdsKey(logs.String()) {
+		t.Errorf("err = %v\nlog:\n%s\nwant an error, and the key in neither", err, logs.String())
+	}
+}
+
+// A key that crosses the 64 KiB cut of a message or of the body snippet,
+// as it is or \u-escaped, leaves no part of itself behind.
+func TestKeyCutAtTheCap(t *testing.T) {
+	t.Parallel()
+	var esc strings.Builder
+	for _, r := range reviewKey {
+		fmt.Fprintf(&esc, `\u%04x`, r)
+	}
+	for name, body := range map[string]string{
+		"message": `{"status":"ERROR","message":"` + strings.Repeat("a", 64<<10-len(reviewKey)/2) + reviewKey + ` tail"}`,
+		"escaped": `{"message":"` + strings.Repeat("a", 64<<10-4*len(reviewKey)-len(`{"message":"`)) + esc.String() + `"}`,
+	} {
+		c := serve(t, reviewKey, http.StatusUnauthorized, body, noRetry)
+		_, err := c.Quota.Get(context.Background())
+		var ae *padapi.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%s: err = %v", name, err)
+		}
+		if holdsKey(ae.Message) || holdsKey(err.Error()) {
+			t.Errorf("%s: the message keeps part of the key: ...%s", name, ae.Message[max(0, len(ae.Message)-60):])
+		}
+		if tail := string(ae.Body[max(0, len(ae.Body)-300):]); holdsKey(unescapeJSON(tail)) || holdsKey(tail) {
+			t.Errorf("%s: the body keeps part of the key: ...%s", name, tail)
+		}
+	}
+}
+
+// The key echoed percent-escaped (either case, or in part), or JSON-escaped
+// twice, is scrubbed as well.
+func TestKeyInOtherEscapes(t *testing.T) {
+	t.Parallel()
+	const key = "sk/live+key=abc0123456789"
+	var twice strings.Builder
+	for _, r := range key {
+		fmt.Fprintf(&twice, `\\u%04x`, r)
+	}
+	for _, echo := range []string{"sk%2flive%2bkey%3dabc0123456789", "sk/live+key%3Dabc0123456789", "%73%6b/live+key=abc0123456789", twice.String()} {
+		c := serve(t, key, http.StatusForbidden, `{"status":"ERROR","message":"denied for /x?key=`+echo+`"}`, noRetry)
+		_, err := c.Quota.Get(context.Background())
+		var ae *padapi.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%s: err = %v", echo, err)
+		}
+		for _, view := range []string{ae.Message, unescapeJSON(ae.Message), strings.ToLower(ae.Message)} {
+			if strings.Contains(view, echo) || strings.Contains(view, key) {
+				t.Errorf("echo %q: the message keeps the key: %q", echo, ae.Message)
+			}
+		}
+	}
+}
+
+// A cap near the largest int64, and a Content-Length far over what comes,
+// neither panic nor allocate what the header announces.
+func TestHugeCapsAndLengths(t *testing.T) {
+	t.Parallel()
+	c := serve(t, testKey, http.StatusOK, okQuota, noRetry, padapi.WithMaxResponseBytes(math.MaxInt64))
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Errorf("cap MaxInt64: %v", err)
+	}
+	for _, announced := range []int64{1 << 50, 32 << 20} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			_, _ = conn.Read(make([]byte, 4096))
+			_, _ = fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n{}", announced)
+		}()
+		c := newTestClient(t, "http://"+ln.Addr().String(), testKey, noRetry, padapi.WithMaxResponseBytes(1<<60))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = c.Quota.Get(context.Background())
+		runtime.ReadMemStats(&after)
+		_ = ln.Close()
+		if err == nil {
+			t.Errorf("Content-Length %d with 2 bytes: no error", announced)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+			t.Errorf("Content-Length %d with 2 bytes: %d bytes allocated", announced, got)
+		}
+	}
+}
+
+// A Do path whose escapes spell a . or .. segment or a slash is refused:
+// a server that undoes them would resolve the path above the base URL's
+// prefix.
+func TestDoRefusesEscapedDotSegments(t *testing.T) {
+	t.Parallel()
+	c, _ := setup(t, noRetry) // any request fails the test
+	for _, p := range []string{"/api/%2e%2e/%2e%2e/admin", "/api/pads/..%2f..%2fadmin", "/api/%2E/x", "/api/a%5cb", "/api/%zz"} {
+		if err := c.Do(context.Background(), http.MethodGet, p, nil, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Do(%q) = %v, want ErrInvalidArgument", p, err)
+		}
+	}
+}
+
+// The timestamp fallback decodes into the caller's value without wiping
+// what the body does not carry.
+func TestTimestampFallbackKeepsTheCallersValue(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	handle(mux, "GET /gw/api/pads/X", http.StatusOK, []byte(`{"status":"OK","id":"X","created_at":"2024-01-02 03:04:05+0000"}`))
+	type withExtra struct {
+		ID        string    `json:"id"`
+		CreatedAt time.Time `json:"created_at"`
+		Extra     string    `json:"-"`
+		Keep      string    `json:"keep"`
+	}
+	v := withExtra{Extra: "mine", Keep: "preset"}
+	if err := c.Do(context.Background(), http.MethodGet, "/api/pads/X", nil, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Extra != "mine" || v.Keep != "preset" || v.ID != "X" || v.CreatedAt.Year() != 2024 {
+		t.Errorf("got %+v, want the body's fields and the caller's own kept", v)
+	}
+}
+
+// A body that gives its status twice is malformed, whichever way it is
+// read: no reading may take the first and another the last.
+func TestRepeatedStatusRefused(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	handle(mux, "GET /gw/api/pads/X", http.StatusOK, []byte(`{"status":"OK","id":"X","status":"ERROR","message":"pad is locked"}`))
+	_, errGet := c.Pads.Get(context.Background(), "X")
+	errDo := c.Do(context.Background(), http.MethodGet, "/api/pads/X", nil, nil)
+	for name, err := range map[string]error{"Pads.Get": errGet, "Do": errDo} {
+		if err == nil || !strings.Contains(err.Error(), `gives "status" twice`) {
+			t.Errorf("%s: err = %v, want a malformed answer", name, err)
+		}
+	}
+}
+
+// A user agent with a control character is refused by NewClient, not by
+// every call after it.
+func TestWithUserAgentControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, ua := range []string{"tool\x00v1", "tool\x7f", "a\rb", "a\nb"} {
+		if _, err := padapi.NewClient(testBase, testKey, padapi.WithUserAgent(ua)); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("WithUserAgent(%q): %v, want ErrInvalidArgument", ua, err)
 		}
 	}
 }

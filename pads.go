@@ -120,7 +120,7 @@ func (p Pad) MarshalJSON() ([]byte, error) {
 	}
 	return marshal(struct {
 		plain
-		Events any `json:"events,omitempty"`
+		Events any `json:"events,omitzero"`
 	}{plain(p), events})
 }
 

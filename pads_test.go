@@ -559,3 +559,25 @@ func padNotifications() *padapi.Pad {
 		},
 	}
 }
+
+// An empty list of events survives a round trip: it is not the absent
+// list, which marshals to no "events" at all.
+func TestPadEmptyEventsRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{`{"id":"X","events":[]}`, `{"id":"X"}`, `{"id":"X","events":"https://x.example/e"}`} {
+		var p, q padapi.Pad
+		if err := padapi.UnmarshalForTest([]byte(body), &p); err != nil {
+			t.Fatal(err)
+		}
+		b, err := p.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := padapi.UnmarshalForTest(b, &q); err != nil {
+			t.Fatal(err)
+		}
+		if (p.Events == nil) != (q.Events == nil) || p.EventsURL != q.EventsURL {
+			t.Errorf("%s: events %#v %q -> %s -> %#v %q", body, p.Events, p.EventsURL, b, q.Events, q.EventsURL)
+		}
+	}
+}

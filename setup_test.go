@@ -85,6 +85,17 @@ func setup(tb testing.TB, opts ...padapi.Option) (*padapi.Client, *http.ServeMux
 	return newTestClient(tb, srv.URL+gwPrefix, testKey, opts...), mux
 }
 
+// serve starts a loopback server that answers every request with status
+// and body, and returns a client for it with key.
+func serve(tb testing.TB, key string, status int, body string, opts ...padapi.Option) *padapi.Client {
+	tb.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		respond(w, status, []byte(body))
+	}))
+	tb.Cleanup(srv.Close)
+	return newTestClient(tb, srv.URL, key, opts...)
+}
+
 // handle answers the requests to pattern on mux with status and body, and
 // counts them.
 func handle(mux *http.ServeMux, pattern string, status int, body []byte) *atomic.Int32 {

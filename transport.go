@@ -2,18 +2,15 @@
 
 package padapi
 
-//lint:file-ignore SA1019 x/net deprecates http2.Transport for net/http's, but net/http (Go 1.26) does not share one HTTP/2 dial among waiting requests: see router.
-
 import (
 	"context"
 	"crypto/tls"
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
 	"time"
-
-	"golang.org/x/net/http2"
 )
 
 // Connection settings of the client's own transport.
@@ -32,6 +29,9 @@ const (
 	// is dropped within 30 s and later calls open a new one.
 	pingAfter   = 15 * time.Second
 	pingTimeout = 15 * time.Second
+	// handshakeTimeout bounds a TLS handshake, as net/http's
+	// TLSHandshakeTimeout does for the dials it makes itself.
+	handshakeTimeout = 10 * time.Second
 )
 
 // newTransport returns the client's own transport: HTTP/1.1 over net/http,
@@ -45,22 +45,20 @@ func newTransport(tlsConfig *tls.Config) *router {
 		MaxIdleConns:          0, // no limit across hosts
 		MaxIdleConnsPerHost:   idlePerHost,
 		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
+		TLSHandshakeTimeout:   handshakeTimeout,
 		ExpectContinueTimeout: time.Second,
 		DialContext:           d.dial,
-		// HTTP/2 goes through the router's h2; an empty map keeps
-		// net/http from starting its own.
-		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
+		Protocols:             new(http.Protocols),
 	}
+	h1.Protocols.SetHTTP1(true) // HTTP/2 goes through the router's own connections
 	h1.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return d.dialTLS(ctx, network, addr, tlsConfig, "http/1.1")
 	}
-	r := &router{h1: h1, h1only: map[string]bool{}}
-	r.h2 = &http2.Transport{
-		ReadIdleTimeout: pingAfter,
-		PingTimeout:     pingTimeout,
+	h2 := &http.Transport{
 		IdleConnTimeout: h1.IdleConnTimeout,
-		DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
+		Protocols:       new(http.Protocols),
+		HTTP2:           &http.HTTP2Config{SendPingTimeout: pingAfter, PingTimeout: pingTimeout},
+		DialTLSContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := d.dialTLS(ctx, network, addr, tlsConfig, "h2", "http/1.1")
 			if err == nil && c.(*tls.Conn).ConnectionState().NegotiatedProtocol != "h2" {
 				_ = c.Close()
@@ -69,24 +67,39 @@ func newTransport(tlsConfig *tls.Config) *router {
 			return c, err
 		},
 	}
-	return r
+	h2.Protocols.SetHTTP2(true)
+	return &router{h1: h1, h2: h2, hosts: map[string]*h2Host{}}
 }
 
-// router sends HTTPS requests to a server that offers HTTP/2 through
-// x/net/http2, and everything else through net/http's HTTP/1.1.
+// router sends HTTPS requests to a server that offers HTTP/2 over
+// connections it shares among calls (net/http's ClientConn), and everything
+// else through net/http's Transport over HTTP/1.1.
 //
 // Why not net/http's own HTTP/2: on Go 1.26 it dials one connection per
-// request waiting for one, and keeps only the first; 300 calls at once to an
+// call waiting for one and keeps only the first: 300 calls at once to an
 // HTTP/2 server opened 69 connections and closed 59 of them
-// (TestPoolHTTP2FewConnections). x/net/http2's pool shares one dial per host
-// among the waiting requests, and opens another connection only when the
-// server's stream limit is reached: 1 connection for the same 300 calls.
-// Remove the router when net/http shares HTTP/2 dials.
+// (TestPoolHTTP2FewConnections). The router dials one connection per host at
+// a time, and another only when those it has are full: 1 or 2 for the same
+// 300 calls. Each call waits for a dial within its own context, and is sent
+// once: ClientConn retries nothing. Remove it when net/http shares dials.
 type router struct {
-	h1     *http.Transport
-	h2     *http2.Transport
+	h1, h2 *http.Transport
 	mu     sync.Mutex
-	h1only map[string]bool // hosts whose TLS answer did not pick HTTP/2
+	hosts  map[string]*h2Host
+}
+
+// h2Host is what the router knows of one host: its HTTP/2 connections,
+// the dial in flight, and whether the host speaks HTTP/1.1 only.
+type h2Host struct {
+	conns  []*http.ClientConn
+	dial   *h2Dial
+	h1only bool
+}
+
+// h2Dial is a connection being opened; done is closed when err is set.
+type h2Dial struct {
+	done chan struct{}
+	err  error
 }
 
 // errNoHTTP2 is a dial for HTTP/2 that the server answered with HTTP/1.1:
@@ -95,32 +108,107 @@ var errNoHTTP2 = errors.New("padapi: the server does not offer HTTP/2")
 
 // RoundTrip sends r over HTTP/2 or HTTP/1.1, as the server offers.
 func (t *router) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.URL.Scheme != "https" || t.isH1(r.URL.Host) {
-		return t.h1.RoundTrip(r)
+	if p, err := t.h1.Proxy(r); r.URL.Scheme != "https" || err != nil || p != nil {
+		return t.h1.RoundTrip(r) // the proxy's CONNECT is net/http's business
 	}
-	if p, err := t.h1.Proxy(r); err != nil || p != nil {
-		return t.h1.RoundTrip(r) // x/net/http2 does not speak to proxies
+	if trace := httptrace.ContextClientTrace(r.Context()); trace != nil && trace.GetConn != nil {
+		// As net/http's Transport does: a create that fails before
+		// WroteHeaders then certainly was not sent.
+		trace.GetConn(r.URL.Host)
 	}
-	resp, err := t.h2.RoundTrip(r)
+	cc, err := t.conn(r.Context(), r.URL.Host)
 	if errors.Is(err, errNoHTTP2) {
-		t.mu.Lock()
-		t.h1only[r.URL.Host] = true
-		t.mu.Unlock()
 		return t.h1.RoundTrip(r)
 	}
-	return resp, err
+	if err != nil {
+		return nil, err
+	}
+	return cc.RoundTrip(r) // uses the slot conn reserved
 }
 
-func (t *router) isH1(host string) bool {
+// conn returns an HTTP/2 connection to host with a slot reserved for one
+// request, dialing one when none has room.
+func (t *router) conn(ctx context.Context, host string) (*http.ClientConn, error) {
+	addr := host
+	if _, _, err := net.SplitHostPort(host); err != nil {
+		addr = net.JoinHostPort(host, "443")
+	}
+	for {
+		t.mu.Lock()
+		h := t.hosts[host]
+		if h == nil {
+			h = &h2Host{}
+			t.hosts[host] = h
+		}
+		if h.h1only {
+			t.mu.Unlock()
+			return nil, errNoHTTP2
+		}
+		for _, cc := range h.conns {
+			if cc.Reserve() == nil {
+				t.mu.Unlock()
+				return cc, nil
+			}
+		}
+		d := h.dial
+		if d == nil {
+			d = &h2Dial{done: make(chan struct{})}
+			h.dial = d
+			go t.open(h, d, addr)
+		}
+		t.mu.Unlock()
+		select {
+		case <-d.done:
+			if d.err != nil {
+				return nil, d.err
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// open dials a connection for h, within the TLS handshake's time rather
+// than any one caller's context: the callers waiting for it may give up,
+// and the connection serves the next ones.
+func (t *router) open(h *h2Host, d *h2Dial, addr string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*handshakeTimeout)
+	defer cancel()
+	cc, err := t.h2.NewClientConn(ctx, "https", addr)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.h1only[host]
+	h.dial, d.err = nil, err
+	switch {
+	case errors.Is(err, errNoHTTP2):
+		h.h1only = true
+	case err == nil:
+		live := h.conns[:0]
+		for _, c := range h.conns {
+			if c.Err() == nil {
+				live = append(live, c)
+			}
+		}
+		h.conns = append(live, cc)
+	}
+	close(d.done)
 }
 
 // CloseIdleConnections closes the idle connections of both protocols.
 func (t *router) CloseIdleConnections() {
 	t.h1.CloseIdleConnections()
-	t.h2.CloseIdleConnections()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, h := range t.hosts {
+		busy := h.conns[:0]
+		for _, cc := range h.conns {
+			if cc.InFlight() == 0 {
+				_ = cc.Close()
+			} else {
+				busy = append(busy, cc)
+			}
+		}
+		h.conns = busy
+	}
 }
 
 // dialer opens connections, at most dialsAtOnce at a time, each within the
@@ -173,7 +261,12 @@ func (d *dialer) dialTLS(ctx context.Context, network, addr string, base *tls.Co
 	}
 	cfg.NextProtos = protos
 	conn := tls.Client(raw, cfg)
-	if err := conn.HandshakeContext(ctx); err != nil {
+	// net/http dials with the request's values but not its cancellation:
+	// without a bound, a server that never answers the hello holds the
+	// dial (and its slot) for good.
+	hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
+	defer cancel()
+	if err := conn.HandshakeContext(hctx); err != nil {
 		_ = raw.Close()
 		return nil, err
 	}

@@ -1,5 +1,3 @@
-//lint:file-ignore SA1019 the router configures x/net/http2.Transport on purpose: see transport.go.
-
 package padapi
 
 import (
@@ -13,8 +11,8 @@ import (
 // room for the concurrency the client is tested at.
 func TestTransportSettings(t *testing.T) {
 	r := newTransport(nil)
-	if r.h2.ReadIdleTimeout != 15*time.Second || r.h2.PingTimeout != 15*time.Second {
-		t.Errorf("HTTP/2 health check: ping after %v, answer within %v; want 15s and 15s", r.h2.ReadIdleTimeout, r.h2.PingTimeout)
+	if c := r.h2.HTTP2; c == nil || c.SendPingTimeout != 15*time.Second || c.PingTimeout != 15*time.Second {
+		t.Errorf("HTTP/2 health check %+v: want a ping after 15s, answered within 15s", c)
 	}
 	if r.h1.MaxIdleConnsPerHost < 256 || r.h1.MaxConnsPerHost != 0 {
 		t.Errorf("HTTP/1.1: %d idle per host, %d per host at most; want >= 256 and no bound", r.h1.MaxIdleConnsPerHost, r.h1.MaxConnsPerHost)
