@@ -111,7 +111,9 @@ type Option func(*config)
 // changes hc, and never follows redirects whatever hc.CheckRedirect says, so
 // the API key only goes to the base URL's host. httpmock.ActivateNonDefault(hc)
 // therefore intercepts every request, retries included, even when it is called
-// after NewClient.
+// after NewClient. A caller's transport may also retry by itself, outside
+// WithRetry (net/http's HTTP/2 resends a request the server refused), but
+// never a create: the client gives no transport a way to send one again.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) {
 		if hc == nil {

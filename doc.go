@@ -152,9 +152,10 @@
 // Without WithHTTPClient the client builds its own transport: net/http's,
 // with room for 512 idle connections per host and at most 8 connections
 // being opened (TLS included) to a host at once; HTTPS to a server that
-// offers HTTP/2 goes through golang.org/x/net/http2, which shares one
-// connection among concurrent calls and pings a connection silent for 15 s,
-// dropping it when no answer comes within 15 s more. There is no default
+// offers HTTP/2 goes over connections the client shares among concurrent
+// calls (net/http's ClientConn), dialed one at a time per host, each call
+// waiting within its own context, and pinged after 15 s of silence, dropped
+// when no answer comes within 15 s more. There is no default
 // timeout: the caller's context bounds every call, dial, TLS, headers,
 // body and decode included.
 //
