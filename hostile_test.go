@@ -1121,7 +1121,7 @@ func TestKeyInOtherEscapes(t *testing.T) {
 // A cap near the largest int64, and a Content-Length far over what comes,
 // neither panic nor allocate what the header announces.
 func TestHugeCapsAndLengths(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it reads the process's allocations.
 	c := serve(t, testKey, http.StatusOK, okQuota, noRetry, padapi.WithMaxResponseBytes(math.MaxInt64))
 	if _, err := c.Quota.Get(context.Background()); err != nil {
 		t.Errorf("cap MaxInt64: %v", err)
