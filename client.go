@@ -513,8 +513,11 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 			message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
 		}
 		e := fail(message, nil, data)
-		// The service answered, and said no: nothing was created.
-		e.Status, e.Code, e.outcomeUnknown = status, code, false
+		// A status other than OK is the service saying no: nothing was
+		// created. An answer with no status at all (null, {}) says
+		// nothing of the sort, and a create stays outcome-unknown.
+		e.Status, e.Code = status, code
+		e.outcomeUnknown = e.outcomeUnknown && env.status == ""
 		return false, e
 	}
 	if isRaw {

@@ -1214,3 +1214,22 @@ func TestWithUserAgentControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// A create answered 2xx without a status (null, {}, an id that is not one)
+// may have happened: outcome unknown. A status other than OK is the
+// service saying no: nothing was created.
+func TestCreateAnsweredWithoutStatus(t *testing.T) {
+	t.Parallel()
+	for body, unknown := range map[string]bool{
+		`null`:                              true,
+		`{}`:                                true,
+		`{"id":{}}`:                         true,
+		`{"status":"ERROR","message":"no"}`: false,
+	} {
+		c := serve(t, testKey, http.StatusOK, body, noRetry)
+		_, err := c.Pads.Create(context.Background(), nil)
+		if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) != unknown {
+			t.Errorf("create answered %s: err = %v, want outcome unknown %v", body, err, unknown)
+		}
+	}
+}

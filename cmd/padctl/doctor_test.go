@@ -310,3 +310,26 @@ func TestDoctorAgainstFakes(t *testing.T) {
 		})
 	}
 }
+
+// A hostile service echoes the key as a JSON field name: doctor --shapes
+// prints field names, so a key that looks like one (a lower-case hex key
+// starting with a letter) is printed.
+func TestDoctorKeyAsFieldName(t *testing.T) {
+	const key = "a3f9c2e17b4d4e0f9a1c2b3d4e5f6a7b"
+	routes := map[string]http.HandlerFunc{}
+	for _, r := range recorded {
+		b := readTestdata(t, "recorded/"+r.file)
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		m[key] = true
+		b, _ = json.Marshal(m)
+		routes["GET "+r.path] = reply(200, string(b))
+	}
+	srv := newStub(t, routes)
+	r := padctl(t, map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": key}, "doctor", "--shapes")
+	if strings.Contains(r.stdout+r.stderr, key) {
+		t.Errorf("exit %d: doctor printed the key:\n%s", r.code, r.stdout)
+	}
+}

@@ -153,6 +153,8 @@ func advice(cmd *cobra.Command, err error, code int) string {
 	switch {
 	case code == exitUsage:
 		return fmt.Sprintf("Run '%s --help' for usage.", cmd.CommandPath())
+	case code == exitUnknown && cmd.Name() == "apply":
+		return "Run the same 'padctl questions apply' again: it finds the question if the service made it, and creates it otherwise, never twice."
 	case code == exitUnknown:
 		noun, list := "pad", "padctl pads list"
 		if cmd.Parent() != nil && cmd.Parent().Name() == "questions" {

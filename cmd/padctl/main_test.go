@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
@@ -491,5 +492,25 @@ func TestInterrupted(t *testing.T) {
 	r = invoke(t, opts{env: s.env(), ctx: ctx}, "pads", "create")
 	if r.code != exitUnknown || !strings.Contains(r.stderr, "outcome unknown") || !strings.Contains(r.stderr, "padctl pads list") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// padctl (not mcp) against a service that echoes the key encoded.
+func TestKeyNeverPrintedEncoded(t *testing.T) {
+	var esc strings.Builder
+	for _, c := range testKey {
+		fmt.Fprintf(&esc, "\\u%04x", c)
+	}
+	b64 := base64.StdEncoding.EncodeToString([]byte(testKey))
+	s := newStub(t, map[string]http.HandlerFunc{
+		"GET /api/quota":     reply(http.StatusUnauthorized, `{"status":"ERROR","message":"bad key `+b64+`"}`),
+		"GET /api/pads/ECHO": reply(http.StatusOK, `{"status":"OK","id":"ECHO","title":"`+esc.String()+`","notes":"`+b64+`"}`),
+	})
+	for _, args := range [][]string{{"quota"}, {"pads", "get", "ECHO"}, {"pads", "get", "ECHO", "--json"}} {
+		r := padctl(t, s.env(), args...)
+		out := r.stdout + r.stderr
+		if strings.Contains(out, b64) || strings.Contains(out, testKey) || strings.Contains(out, esc.String()) {
+			t.Errorf("padctl %v: exit %d, the key (encoded) in:\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+		}
 	}
 }

@@ -180,7 +180,12 @@ func (ts *mcpTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			for _, c := range r.Content {
 				if t, ok := c.(*mcp.TextContent); ok {
 					if r.IsError {
+						// An error built from the service's data (a
+						// list of IDs) is bounded like a result.
 						t.Text = schemaErrorText(t.Text)
+						if len(t.Text) > mcpDefaultBytes {
+							t.Text = mcpCutUTF8(t.Text, mcpDefaultBytes-64) + "\n[error text truncated]"
+						}
 					}
 					t.Text = ts.cfg.redact.redact(t.Text)
 				}

@@ -32,8 +32,22 @@ func newRedactor(keys ...string) *redactor {
 			continue
 		}
 		r.keys = append(r.keys, k)
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		encodings := []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding}
+		for _, enc := range encodings {
 			r.whole = append(r.whole, enc.EncodeToString([]byte(k)))
+		}
+		// Inside a longer blob ("Basic " + base64("user:" + key)), the
+		// key starts at any of three offsets of a base64 group: the
+		// characters that depend on its bytes alone are the same
+		// whatever surrounds it. After the whole forms, so that those
+		// are replaced whole.
+		for _, enc := range encodings[:2] {
+			for shift := range 3 {
+				full := enc.EncodeToString(append(make([]byte, shift), k...))
+				if from, to := (shift*8+5)/6, (shift+len(k))*8/6; to-from >= 8 {
+					r.whole = append(r.whole, full[from:to])
+				}
+			}
 		}
 	}
 	return r
@@ -173,18 +187,20 @@ func mcpDecodeChar(s string) (c byte, n int) {
 // writer returns w with the keys redacted from every Write. Each Write must
 // hold whole messages or lines, as slog and the MCP transport write them.
 func (r *redactor) writer(w io.Writer) io.Writer {
-	return mcpRedactWriter{r, w}
+	return mcpRedactWriter{r.redact, w}
 }
 
+// mcpRedactWriter holds its redactor behind a func, so that fmt of the
+// writer (or of the factory that holds it) cannot print the keys.
 type mcpRedactWriter struct {
-	r *redactor
-	w io.Writer
+	redact func(string) string
+	w      io.Writer
 }
 
 // Write writes p redacted, and reports p's length when all of it was
 // written, so that callers see a whole write.
 func (w mcpRedactWriter) Write(p []byte) (int, error) {
-	s := w.r.redact(string(p))
+	s := w.redact(string(p))
 	if _, err := io.WriteString(w.w, s); err != nil {
 		return 0, err
 	}

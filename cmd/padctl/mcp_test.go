@@ -997,3 +997,72 @@ func BenchmarkGetQuotaDirect(b *testing.B) {
 		}
 	}
 }
+
+// A tool error built from what the service sent is cut like a result.
+func TestMCPErrorOverCap(t *testing.T) {
+	var ids, files []string
+	for i := range 20000 {
+		ids = append(ids, fmt.Sprintf(`"ENV%06d"`, i))
+		files = append(files, fmt.Sprintf(`{"path":"dir/file%06d.py","contents":"x"}`, i))
+	}
+	s := newStub(t, map[string]http.HandlerFunc{
+		"GET /api/pads/BIG":                   reply(http.StatusOK, `{"status":"OK","id":"BIG","title":"t","pad_environment_ids":[`+strings.Join(ids, ",")+`],"active_environment_id":"ENV000000"}`),
+		"GET /api/pad_environments/ENV000000": reply(http.StatusOK, `{"status":"OK","id":"ENV000000","files":[`+strings.Join(files, ",")+`]}`),
+	})
+	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMCPTest(t, c, mcpConfig{redact: newRedactor(testKey)})
+	for _, args := range []map[string]any{
+		{"id": "BIG", "environment_id": "NOPE"},
+		{"id": "BIG", "path": "nope.py"},
+	} {
+		text, isErr := m.call("get_pad_history", args)
+		if len(text) > mcpDefaultBytes {
+			t.Errorf("get_pad_history(%v): isError=%v, %d bytes, over the %d cap: %.200s...", args, isErr, len(text), mcpDefaultBytes, text)
+		}
+	}
+}
+
+// The key inside a base64 blob the service echoes (Basic auth "user:KEY",
+// "Bearer KEY") must not reach the model.
+func TestMCPBase64Misaligned(t *testing.T) {
+	var blobs []string
+	for _, prefix := range []string{"", "u:", "x", "Bearer "} {
+		blobs = append(blobs, base64.StdEncoding.EncodeToString([]byte(prefix+testKey)))
+	}
+	s := newStub(t, map[string]http.HandlerFunc{
+		"GET /api/pads/ECHO": reply(http.StatusOK, `{"status":"OK","id":"ECHO","title":"t","notes":"`+strings.Join(blobs, " ")+`"}`),
+	})
+	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMCPTest(t, c, mcpConfig{redact: newRedactor(testKey)})
+	text, _ := m.call("get_pad", map[string]any{"id": "ECHO"})
+	for _, word := range strings.Fields(text) {
+		for _, tok := range strings.FieldsFunc(word, func(r rune) bool { return r == '"' || r == ',' || r == ':' }) {
+			if b, err := base64.StdEncoding.DecodeString(tok); err == nil && strings.Contains(string(b), testKey) {
+				t.Errorf("the key leaks as base64 %q (decodes to %q)", tok, b)
+			}
+		}
+	}
+}
+
+// A service error's message goes into the tool error uncut.
+func TestMCPServiceErrorOverCap(t *testing.T) {
+	s := newStub(t, map[string]http.HandlerFunc{
+		"GET /api/quota": reply(http.StatusBadRequest, `{"status":"ERROR","message":"`+strings.Repeat("\\u0001", 70<<10)+`"}`),
+	})
+	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMCPTest(t, c, mcpConfig{redact: newRedactor(testKey)})
+	text, isErr := m.call("get_quota", nil)
+	enc, _ := json.Marshal(text)
+	if len(text) > mcpDefaultBytes || len(enc) > mcpDefaultBytes+100 {
+		t.Errorf("isError=%v: text %d bytes, %d as JSON, over the %d cap", isErr, len(text), len(enc), mcpDefaultBytes)
+	}
+}

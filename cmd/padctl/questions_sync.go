@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/qfolder"
@@ -887,24 +886,15 @@ func folderableID(id string) bool {
 // escapeControls escapes the control characters of a line of text from the
 // service (all but tab), so that none reaches a terminal raw.
 func escapeControls(line string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || !unicode.IsControl(r) {
-			return r
+	var b strings.Builder
+	for _, r := range line {
+		if r != '\t' && unsafeRune(r) { // control, bidi and line-separator characters
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+			continue
 		}
-		return -1
-	}, strings.NewReplacer(controlEscapePairs()...).Replace(line))
-}
-
-// controlEscapePairs are old-new pairs that show each control character
-// (but tab) as a Go escape.
-func controlEscapePairs() []string {
-	var pairs []string
-	for r := rune(0); r < 0xa0; r++ {
-		if r != '\t' && unicode.IsControl(r) {
-			pairs = append(pairs, string(r), strings.Trim(strconv.QuoteRune(r), "'"))
-		}
+		b.WriteRune(r)
 	}
-	return pairs
+	return b.String()
 }
 
 // adoptPending writes into each folder with a pending create the id of the

@@ -979,3 +979,61 @@ func TestQuestionsApplySettleBeyondTimeout(t *testing.T) {
 		t.Errorf("%d questions, want 1", n)
 	}
 }
+
+type garbledCreate struct {
+	base http.RoundTripper
+	body string
+	n    int
+}
+
+func (m *garbledCreate) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := m.base.RoundTrip(r)
+	if err == nil && r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/questions") && m.n > 0 {
+		m.n--
+		resp.Body.Close()
+		resp.Body = io.NopCloser(strings.NewReader(m.body))
+		resp.ContentLength = int64(len(m.body))
+		if m.body == "HUGE" {
+			resp.ContentLength = 1 << 40
+		}
+	}
+	return resp, err
+}
+
+// A create the service made, whose 201 body cannot be decoded, must not be
+// made a second time by the re-run.
+func TestQuestionsCreateAnsweredGarbageNotTwice(t *testing.T) {
+	for _, body := range []string{`{"question":`, `null`, `{"id": {}}`, `<html>ok</html>`, `HUGE`, `{"status":"OK"}`, `{"status":"OK","id":null}`} {
+		t.Run(body, func(t *testing.T) {
+			e := newSyncEnv(t)
+			e.write(map[string]string{"bare/question.json": `{"title": "Bare", "language": "go"}`})
+			e.base = &garbledCreate{base: http.DefaultTransport, body: body, n: 1}
+			code, out, errs := e.run("apply", syncOptions{}, -1)
+			t.Logf("first apply: exit %d\n%s\n%s", code, out, errs)
+			t.Logf("question.json after first apply:\n%s", readText(t, e.dir+"/bare/question.json"))
+			e.base = nil
+			code, out, errs = e.run("apply", syncOptions{}, -1)
+			t.Logf("second apply: exit %d\n%s\n%s", code, out, errs)
+			if n := len(e.srv.Questions()); n != 1 {
+				t.Errorf("the service holds %d questions for one folder", n)
+			}
+		})
+	}
+}
+
+// diff prints the service's text; a bidi override from the service must not
+// reach the terminal raw (oneLine escapes it; the diff lines do not).
+func TestQuestionsDiffEscapesBidi(t *testing.T) {
+	e := newSyncEnv(t)
+	e.write(map[string]string{"q/question.json": `{"title": "Q", "language": "go"}`, "q/description.md": "line one\n"})
+	e.must("apply", syncOptions{})
+	qs := e.srv.Questions()
+	_, err := e.srv.Client().Questions.Update(context.Background(), qs[0].ID, &padapi.QuestionUpdateParams{Description: padapi.Ptr("evil \u202eexe.txt\x1b[2J\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := e.run("diff", syncOptions{}, -1)
+	if strings.ContainsRune(out, '\u202e') {
+		t.Errorf("diff printed U+202E raw:\n%q", out)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -115,6 +116,9 @@ Exit codes:
   5 rate limited, 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			f.startClock(cmd)
+			if cmd.Name() != "mcp" { // mcp redacts its own streams, JSON-RPC lines apart
+				f.redactStreams()
+			}
 			return nil
 		},
 		Version:       padapi.Version,
@@ -292,4 +296,16 @@ func (f *factory) close() {
 // it holds (see oneLine).
 func (f *factory) note(format string, args ...any) {
 	fmt.Fprintln(f.err, oneLine(fmt.Sprintf(format, args...)))
+}
+
+// redactStreams takes the API key out of everything the command writes:
+// a hostile service may echo it in a pad's title or an error, escaped or
+// encoded, and the library keeps a success body's text as it came.
+func (f *factory) redactStreams() {
+	keys := []string{cmp.Or(f.flags.apiKey.get(), f.getenv("PAD_API_KEY"))}
+	if f.flags.fake {
+		keys = append(keys, padapitest.DefaultAPIKey)
+	}
+	red := newRedactor(keys...)
+	f.out, f.err = red.writer(f.out), red.writer(f.err)
 }
