@@ -5,6 +5,7 @@ package padapi
 import (
 	"cmp"
 	"context"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -137,6 +138,37 @@ func WithConcurrentPages(n int) Option {
 // WithConcurrentPages pages at once.
 func all[T any](ctx context.Context, c *Client, path, key string, first url.Values) iter.Seq2[*T, error] {
 	return allPages[T](ctx, c, path, key, first, max(c.cfg.pages, 1))
+}
+
+// DoAll iterates over every item of the list at path (an API path, as for
+// Do) whose items come under key ("pads", "questions", "events" or
+// "users"), each as the service sent it, through the same pipeline and the
+// same paging as the typed All methods: next_page links are followed by
+// sending their paging parameters to path below the base URL, and the same
+// bounds end a list that does not. params is the first page's query (nil:
+// none). It stops at the first error, which it yields once.
+func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values) iter.Seq2[stdjson.RawMessage, error] {
+	return func(yield func(stdjson.RawMessage, error) bool) {
+		if err := checkPath(path); err != nil {
+			yield(nil, err)
+			return
+		}
+		switch key {
+		case "pads", "questions", "events", "users":
+		default:
+			yield(nil, argError("DoAll: key "+quoteShort([]byte(key))+": need pads, questions, events or users"))
+			return
+		}
+		for item, err := range all[stdjson.RawMessage](ctx, c, path, key, params) {
+			var v stdjson.RawMessage
+			if item != nil {
+				v = *item
+			}
+			if !yield(v, err) {
+				return
+			}
+		}
+	}
 }
 
 // pageFetch is one page being fetched by a goroutine of allPages.

@@ -957,3 +957,41 @@ func TestConcurrentPagesReachTheLastPage(t *testing.T) {
 		t.Errorf("%d pads, want 250", n)
 	}
 }
+
+// DoAll yields every item of a list as the service sent it (nulls, unknown
+// fields, spacing), following next_page as the typed All methods do; a key
+// no list has is refused before any request.
+func TestDoAllRawItems(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	var queries []string
+	mux.HandleFunc("GET /gw/api/pads", func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.RawQuery)
+		if r.URL.Query().Get("cursor") == "" {
+			respond(w, http.StatusOK, []byte(`{"status":"OK","pads":[{"id":"A","notes":null},{"id":"B","x":1}],"total":3,"next_page":"https://elsewhere.example/api/pads?cursor=c2"}`))
+			return
+		}
+		respond(w, http.StatusOK, []byte(`{"status":"OK","pads":[{"id": "C", "notes": ""}],"total":3}`))
+	})
+	var got []string
+	for item, err := range c.DoAll(context.Background(), "/api/pads", "pads", url.Values{"sort": {"created_at,asc"}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(item))
+	}
+	want := []string{`{"id":"A","notes":null}`, `{"id":"B","x":1}`, `{"id": "C", "notes": ""}`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("items (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"sort=created_at%2Casc", "cursor=c2&sort=created_at%2Casc"}, queries); diff != "" {
+		t.Errorf("queries (-want +got):\n%s", diff)
+	}
+	for _, key := range []string{"items", ""} {
+		for _, err := range c.DoAll(context.Background(), "/api/pads", key, nil) {
+			if !errors.Is(err, padapi.ErrInvalidArgument) {
+				t.Errorf("key %q: %v, want ErrInvalidArgument", key, err)
+			}
+		}
+	}
+}

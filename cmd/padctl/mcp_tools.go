@@ -6,10 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -367,28 +365,9 @@ func (ts *mcpTools) registerReads(s *mcp.Server) {
 		})
 }
 
-// listPads reads one page of pads: through Pads.List, or with a cursor
-// (which the typed options do not carry) through Client.Do.
+// listPads reads one page of pads, from a cursor when next_page gave one.
 func (ts *mcpTools) listPads(ctx context.Context, a listPadsArgs) (*padapi.Page[padapi.Pad], error) {
-	if a.Cursor == "" {
-		return ts.c.Pads.List(ctx, &padapi.PadListOptions{Sort: padapi.Sort(a.Sort), Page: a.Page})
-	}
-	q := url.Values{"cursor": {a.Cursor}}
-	if a.Sort != "" {
-		q.Set("sort", a.Sort)
-	}
-	if a.Page > 0 {
-		q.Set("page", strconv.Itoa(a.Page))
-	}
-	var wire struct {
-		Pads     []padapi.Pad `json:"pads"`
-		Total    int          `json:"total"`
-		NextPage string       `json:"next_page"`
-	}
-	if err := ts.c.Do(ctx, http.MethodGet, "/api/pads", q, &wire); err != nil {
-		return nil, err
-	}
-	return &padapi.Page[padapi.Pad]{Items: wire.Pads, Total: wire.Total, NextPage: wire.NextPage}, nil
+	return ts.c.Pads.List(ctx, &padapi.PadListOptions{Sort: padapi.Sort(a.Sort), Page: a.Page, Cursor: a.Cursor})
 }
 
 // listQuestions reads one page, or with search filters pages from a.Page on

@@ -127,15 +127,10 @@ func runList[T any](ctx context.Context, f *factory, o *listOptions, v view[T], 
 	return printList(f, v, items)
 }
 
-// maxPages bounds the pages a list follows, whatever links the service
-// sends: 500 000 items at 50 a page.
-const maxPages = 10_000
-
 // runRawList is runList for --json: the items as the service sent them
 // (null stays null, "" stays "", unknown fields stay), one page or with
-// --all or --limit every page's concatenated, in one JSON array. A next
-// page is asked for by sending its link's parameters (page, a cursor) to
-// the same path below the base URL, never to the link's host.
+// --all or --limit every page's concatenated, in one JSON array. The pages
+// are followed by the library (Client.DoAll), as for the typed lists.
 func runRawList(ctx context.Context, f *factory, c *padapi.Client, o *listOptions, noun, path, key string) error {
 	q := url.Values{}
 	if o.sort != "" {
@@ -144,44 +139,32 @@ func runRawList(ctx context.Context, f *factory, c *padapi.Client, o *listOption
 	if o.page > 0 {
 		q.Set("page", strconv.FormatUint(uint64(o.page), 10))
 	}
-	follow := o.all || o.limit > 0
-	items := []json.RawMessage{}
-	update, done := f.progress(noun)
-	defer done()
-	for pages := 0; ; pages++ {
-		if pages == maxPages {
-			return fmt.Errorf("GET %s: stopped after %d pages: the service keeps sending a next page", path, maxPages)
-		}
-		page, got, err := rawPage(ctx, c, path, key, q)
+	if !o.all && o.limit == 0 {
+		page, items, err := rawPage(ctx, c, path, key, q)
 		if err != nil {
 			return err
 		}
-		items = append(items, got...)
+		var next string
+		var total int
+		_ = json.Unmarshal(page["next_page"], &next) // absent or null: none
+		_ = json.Unmarshal(page["total"], &total)
+		if next != "" {
+			f.note("showing %d of %d %s; --all, --limit N or --page N for more", len(items), total, noun)
+		}
+		return printRawList(f, items)
+	}
+	items := []json.RawMessage{}
+	update, done := f.progress(noun)
+	defer done()
+	for item, err := range c.DoAll(ctx, path, key, q) {
+		if err != nil {
+			return err
+		}
+		items = append(items, item)
 		update(len(items))
 		if o.limit > 0 && len(items) >= int(o.limit) {
-			items = items[:o.limit]
 			break
 		}
-		var next string
-		_ = json.Unmarshal(page["next_page"], &next) // absent or null: none
-		var total int
-		_ = json.Unmarshal(page["total"], &total)
-		if !follow {
-			if next != "" {
-				f.note("showing %d of %d %s; --all, --limit N or --page N for more", len(items), total, noun)
-			}
-			break
-		}
-		// An empty page, or every item the total promised, ends the list
-		// whatever the links say.
-		if next == "" || len(got) == 0 || (total > 0 && len(items) >= total) {
-			break
-		}
-		link, err := url.Parse(next)
-		if err != nil {
-			return fmt.Errorf("GET %s: the next_page link is not a URL", path)
-		}
-		q = link.Query()
 	}
 	done() // before the output goes to the same terminal
 	return printRawList(f, items)
