@@ -314,6 +314,11 @@ func TestHostileSilentServer(t *testing.T) {
 // of response, then closes the connection: for answers net/http would not
 // write, such as a body shorter than its Content-Length.
 func rawServer(t *testing.T, response string) string {
+	return rawServerFunc(t, func(*http.Request) string { return response })
+}
+
+// rawServerFunc is rawServer with the response made from each request.
+func rawServerFunc(t *testing.T, answer func(*http.Request) string) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +342,7 @@ func rawServer(t *testing.T, response string) string {
 					return
 				}
 				_, _ = io.Copy(io.Discard, r.Body)
-				_, _ = io.WriteString(conn, response)
+				_, _ = io.WriteString(conn, answer(r))
 			}()
 		}
 	}()
@@ -1033,35 +1038,12 @@ func TestKeyNeverInDecodeErrors(t *testing.T) {
 // gets it into no transport error and no log line.
 func TestKeyNeverInTransportErrors(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
-				buf := make([]byte, 4096)
-				n, _ := conn.Read(buf)
-				var auth string
-				for _, l := range strings.Split(string(buf[:n]), "\r\n") {
-					if v, ok := strings.CutPrefix(l, "Authorization: "); ok {
-						auth = v
-					}
-				}
-				_, _ = conn.Write([]byte("BAD" + strings.ReplaceAll(auth, " ", "_") + "\r\n\r\n"))
-			}()
-		}
-	}()
+	base := rawServerFunc(t, func(r *http.Request) string {
+		return "BAD" + strings.ReplaceAll(r.Header.Get("Authorization"), " ", "_") + "\r\n\r\n"
+	})
 	var logs bytes.Buffer
-	c := newTestClient(t, "http://"+ln.Addr().String(), reviewKey, noRetry, padapi.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	_, err = c.Quota.Get(context.Background())
+	c := newTestClient(t, base, reviewKey, noRetry, padapi.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	_, err := c.Quota.Get(context.Background())
 	if err == nil || holdsKey(err.Error()) || holdsKey(logs.String()) {
 		t.Errorf("err = %v\nlog:\n%s\nwant an error, and the key in neither", err, logs.String())
 	}
@@ -1127,25 +1109,12 @@ func TestHugeCapsAndLengths(t *testing.T) {
 		t.Errorf("cap MaxInt64: %v", err)
 	}
 	for _, announced := range []int64{1 << 50, 32 << 20} {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-			_, _ = conn.Read(make([]byte, 4096))
-			_, _ = fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n{}", announced)
-		}()
-		c := newTestClient(t, "http://"+ln.Addr().String(), testKey, noRetry, padapi.WithMaxResponseBytes(1<<60))
+		base := rawServer(t, fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n{}", announced))
+		c := newTestClient(t, base, testKey, noRetry, padapi.WithMaxResponseBytes(1<<60))
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err = c.Quota.Get(context.Background())
+		_, err := c.Quota.Get(context.Background())
 		runtime.ReadMemStats(&after)
-		_ = ln.Close()
 		if err == nil {
 			t.Errorf("Content-Length %d with 2 bytes: no error", announced)
 		}
