@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -667,7 +669,13 @@ func (c *Client) Do(ctx context.Context, method, path string, params url.Values,
 	case http.MethodGet, http.MethodDelete:
 		r.query = params
 	case http.MethodPost, http.MethodPut:
-		r.body = &body{contentType: "application/x-www-form-urlencoded", data: []byte(params.Encode())}
+		var f form // the one body encoder, keys in order as url.Values.Encode has them
+		for _, name := range slices.Sorted(maps.Keys(params)) {
+			for _, v := range params[name] {
+				f.set(name, v)
+			}
+		}
+		r.body = f.encode()
 		r.quota = method == http.MethodPost && strings.TrimSuffix(path, "/") == "/api/pads"
 	default:
 		return argError("Do: method " + quoteShort([]byte(method)) + ": need GET, POST, PUT or DELETE")
