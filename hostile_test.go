@@ -869,16 +869,9 @@ func TestAllBoundedByTotal(t *testing.T) {
 	for _, window := range []int{1, 4} {
 		requests.Store(0)
 		c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithConcurrentPages(window))
-		var items int
-		var last error
-		for _, err := range c.Pads.All(context.Background(), nil) {
-			if err != nil {
-				last = err
-				break
-			}
-			if items++; items > 1000 {
-				t.Fatalf("window %d: still paging after 1000 items", window)
-			}
+		items, last, over := drain(c.Pads.All(context.Background(), nil), 1000)
+		if over {
+			t.Fatalf("window %d: still paging after 1000 items", window)
 		}
 		if last == nil || !strings.Contains(last.Error(), "more than a total of 120 allows") {
 			t.Errorf("window %d: error %v, want one about the total", window, last)

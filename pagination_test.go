@@ -187,6 +187,21 @@ func collectUpTo(seq iter.Seq2[string, error], limit int) []yielded {
 	return got
 }
 
+// drain counts the items seq yields before its first error, which it
+// returns; past limit items it stops and says so (over), so that a list
+// that never ends fails its test rather than hanging it.
+func drain[T any](seq iter.Seq2[*T, error], limit int) (n int, err error, over bool) {
+	for _, err := range seq {
+		if err != nil {
+			return n, err, false
+		}
+		if n++; n > limit {
+			return n, nil, true
+		}
+	}
+	return n, nil, false
+}
+
 // split separates the IDs yielded before the first error from the errors.
 func split(got []yielded) (ids []string, errs []error) {
 	for _, y := range got {
@@ -483,16 +498,9 @@ func TestAllRefusesUnusableNextPage(t *testing.T) {
 	} {
 		c, mux := setup(t, noRetry)
 		handle(mux, gwPrefix+"/", http.StatusOK, []byte(`{"status":"OK","pads":[{"id":"P1"}],"total":9,"next_page":"`+link+`"}`))
-		var items int
-		var last error
-		for _, err := range c.Pads.All(context.Background(), nil) {
-			if err != nil {
-				last = err
-				break
-			}
-			if items++; items > 10 {
-				t.Fatalf("%s: still paging", link)
-			}
+		items, last, over := drain(c.Pads.All(context.Background(), nil), 10)
+		if over {
+			t.Fatalf("%s: still paging", link)
 		}
 		if items != 1 || last == nil || !strings.Contains(last.Error(), want) {
 			t.Errorf("%s: %d items, error %v; want 1 item and an error saying %q", link, items, last, want)
