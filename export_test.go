@@ -18,7 +18,7 @@ func DecodePadPageForTest(b []byte) (*Page[Pad], error) {
 	if err := unmarshal(b, &p); err != nil {
 		return nil, err
 	}
-	return &Page[Pad]{Items: p.Pads, Total: p.Total, NextPage: p.NextPage, PrevPage: p.PrevPage}, nil
+	return p.page("pads"), nil
 }
 
 // UnmarshalForTest decodes data into v as the pipeline does: with the

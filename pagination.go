@@ -101,11 +101,16 @@ func list[T any](ctx context.Context, c *Client, path, key string, q url.Values)
 	if err != nil {
 		return nil, err
 	}
+	return b.page(key), nil
+}
+
+// page is the decoded answer as a Page of the items under key.
+func (b *pageBody[T]) page(key string) *Page[T] {
 	items := b.items(key)
 	if items == nil {
 		items = []T{} // a null list is an empty page
 	}
-	return &Page[T]{Items: items, Total: b.Total, NextPage: b.NextPage, PrevPage: b.PrevPage}, nil
+	return &Page[T]{Items: items, Total: b.Total, NextPage: b.NextPage, PrevPage: b.PrevPage}
 }
 
 // WithConcurrentPages lets the iterators (Pads.All, Pads.AllEvents,
