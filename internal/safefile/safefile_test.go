@@ -1,0 +1,128 @@
+package safefile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func open(t *testing.T) (*Dir, string) {
+	t.Helper()
+	dir := t.TempDir()
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, dir
+}
+
+func TestWriteFileMakesFoldersAndReplaces(t *testing.T) {
+	d, dir := open(t)
+	for _, text := range []string{"one", "two"} {
+		if err := d.WriteFile("a/b/c.txt", []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "a/b/c.txt"))
+		if err != nil || string(got) != text {
+			t.Fatalf("read %q, %v; want %q", got, err, text)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "a/b"))
+	if len(entries) != 1 {
+		t.Errorf("folder holds %d entries, want 1 (no temporary file left)", len(entries))
+	}
+}
+
+func TestWriteFileRefusesWhatIsNotAFile(t *testing.T) {
+	d, dir := open(t)
+	outside := t.TempDir()
+	must(t, os.Symlink(outside, filepath.Join(dir, "link")))
+	must(t, os.Symlink(filepath.Join(outside, "f"), filepath.Join(dir, "flink")))
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o644))
+	for _, name := range []string{"link/x", "flink", "fifo", "file/x", "../x", "/abs", "a/../../x", "", ".", `a\b`} {
+		if err := d.WriteFile(name, []byte("k")); err == nil {
+			t.Errorf("WriteFile(%q) = nil, want an error", name)
+		}
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("something was written outside: %v", entries)
+	}
+}
+
+func TestWriteFileReplacesAHardLinkWithoutWritingThroughIt(t *testing.T) {
+	d, dir := open(t)
+	victim := filepath.Join(t.TempDir(), "victim")
+	must(t, os.WriteFile(victim, []byte("keep"), 0o644))
+	must(t, os.Link(victim, filepath.Join(dir, "f")))
+	must(t, d.WriteFile("f", []byte("new")))
+	if got, _ := os.ReadFile(victim); string(got) != "keep" {
+		t.Errorf("the linked file now holds %q", got)
+	}
+}
+
+func TestRenameReplacesAFolderWhole(t *testing.T) {
+	d, dir := open(t)
+	must(t, d.WriteFile("pads/x/old.txt", []byte("old")))
+	tmp, err := d.MkdirTemp("pads")
+	must(t, err)
+	if !strings.HasPrefix(filepath.Base(tmp), TempPrefix) {
+		t.Errorf("temporary folder %q lacks the prefix", tmp)
+	}
+	must(t, d.WriteFile(tmp+"/new.txt", []byte("new")))
+	must(t, d.Rename(tmp, "pads/x"))
+	entries, _ := os.ReadDir(filepath.Join(dir, "pads/x"))
+	if len(entries) != 1 || entries[0].Name() != "new.txt" {
+		t.Errorf("pads/x holds %v, want only new.txt", entries)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "pads")); len(entries) != 1 {
+		t.Errorf("pads holds %v, want only x", entries)
+	}
+}
+
+func TestReadFileAndRemoveRefuseLinks(t *testing.T) {
+	d, dir := open(t)
+	outside := filepath.Join(t.TempDir(), "secret")
+	must(t, os.WriteFile(outside, []byte("s"), 0o644))
+	must(t, os.Symlink(outside, filepath.Join(dir, "l")))
+	if _, err := d.ReadFile("l"); err == nil {
+		t.Error("ReadFile followed a link")
+	}
+	if err := d.Remove("l"); err == nil {
+		t.Error("Remove took a link")
+	}
+	must(t, d.Remove("missing"))
+	must(t, d.RemoveAll("missing"))
+}
+
+func TestName(t *testing.T) {
+	long := strings.Repeat("a", 70)
+	for _, c := range []struct{ id, want string }{
+		{"abc-1_2", "abc-1_2"},
+		{"ABC", "%41%42%43"},
+		{"..", "%2e%2e"},
+		{"a/b", "a%2fb"},
+		{"notes.md", "notes%2emd"},
+		{"history", "%68istory"},
+	} {
+		if got := Name(c.id, "history"); got != c.want {
+			t.Errorf("Name(%q) = %q, want %q", c.id, got, c.want)
+		}
+	}
+	if got := Name(long); len(got) > maxNameLen || !strings.Contains(got, "~") || got == Name(long+"b") {
+		t.Errorf("Name(long) = %q", got)
+	}
+	if got := Name(""); got == "" || strings.ContainsAny(got, "/.") {
+		t.Errorf("Name(\"\") = %q", got)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
