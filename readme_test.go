@@ -160,3 +160,58 @@ func main() {
 		})
 	}
 }
+
+// TestReadmeDependencies checks README.md's dependency table against the
+// module graph: every module a package of this module links, its tests
+// included, has a row, and every row names a module the build lists
+// (`go list -m all`; a row may name one linked only on another system,
+// such as cobra's Windows-only mousetrap).
+func TestReadmeDependencies(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go tool is needed to list the modules: %v", err)
+	}
+	list := func(args ...string) map[string]bool {
+		out, err := exec.Command(goTool, args...).Output()
+		if err != nil {
+			t.Fatalf("go %s: %v", strings.Join(args, " "), err)
+		}
+		set := map[string]bool{}
+		for _, line := range strings.Fields(string(out)) {
+			set[line] = true
+		}
+		return set
+	}
+	linked := list("list", "-deps", "-test", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "./...")
+	known := list("list", "-m", "-f", "{{.Path}}", "all")
+
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Dependencies\n")
+	if !ok {
+		t.Fatal("README.md has no Dependencies section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first, _, _ := strings.Cut(line[1:], "|")
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(first, -1) {
+			rows[m[1]] = true
+		}
+	}
+	for m := range linked {
+		if !rows[m] {
+			t.Errorf("README's dependency table has no row for %s, which the build links", m)
+		}
+	}
+	for m := range rows {
+		if !known[m] {
+			t.Errorf("README's dependency table names %s, which is not in the build's module list", m)
+		}
+	}
+}
