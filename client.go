@@ -357,7 +357,10 @@ func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err err
 	if ctx == nil {
 		return false, argError("nil context")
 	}
-	st := &call{request: r}
+	st := &call{request: r, response: responseFrom(ctx)}
+	if st.response != nil {
+		*st.response = Response{}
+	}
 	found, err = c.send(ctx, st, v)
 	if c.cfg.logger != nil {
 		c.logResult(ctx, st, err)
@@ -410,6 +413,9 @@ func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
 		}
 		st.answer, st.answerErr = readBody(resp, c.cfg.maxBody)
 		if errors.Is(st.answerErr, ErrResponseTooLarge) {
+			if st.response == nil {
+				st.answer = nil // kept only for WithResponse
+			}
 			return nil // a definite answer, for decode to report
 		}
 		return st.answerErr
@@ -469,11 +475,13 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 			// its connection belongs to whoever asked for the switch.
 			snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
 		}
+		st.capture(resp, snippet)
 		e := errorFromBody(resp, snippet, k)
 		e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
 		e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
 		return false, e
 	}
+	st.capture(resp, st.answer)
 	fail := func(msg string, cause error, body []byte) *APIError {
 		return &APIError{
 			// A decoding error quotes a few bytes of the body, which
@@ -570,7 +578,7 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 		n, err := resp.Body.Read(data[len(data):min(int64(cap(data)), limit)])
 		data = data[:len(data)+n]
 		if int64(len(data)) > max {
-			return nil, ErrResponseTooLarge
+			return data[:max], ErrResponseTooLarge // what was read, for WithResponse
 		}
 		if err == io.EOF {
 			return data, nil

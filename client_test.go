@@ -715,3 +715,73 @@ func TestNewClientRefusalsAreInvalidArgument(t *testing.T) {
 		}
 	}
 }
+
+// TestWithResponseCapturesLastAttempt checks that WithResponse holds the
+// status, header and body bytes of the last attempt, as the service sent
+// them, on a success and on an error answer after a retry.
+func TestWithResponseCapturesLastAttempt(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, fastRetry)
+	var n atomic.Int32
+	// Spacing the codec would drop: the capture must keep the bytes.
+	okBody := "{ \"status\" : \"OK\", \"pads_used\":1, \"unlimited\":false }\n"
+	mux.HandleFunc("GET /gw/api/quota", func(w http.ResponseWriter, _ *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("X-Attempt", "1")
+			respond(w, http.StatusServiceUnavailable, []byte(`{"status":"error","message":"busy"}`))
+			return
+		}
+		w.Header().Set("X-Attempt", "2")
+		respond(w, http.StatusOK, []byte(okBody))
+	})
+	var resp padapi.Response
+	if _, err := c.Quota.Get(padapi.WithResponse(context.Background(), &resp)); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Attempt") != "2" || string(resp.Body) != okBody {
+		t.Errorf("captured %d %q %q, want 200, attempt 2 and %q", resp.StatusCode, resp.Header.Get("X-Attempt"), resp.Body, okBody)
+	}
+
+	errBody := `{"status":"error","message":"no such pad"}`
+	handle(mux, "GET /gw/api/pads/NOPE", http.StatusNotFound, []byte(errBody))
+	var eresp padapi.Response
+	_, err := c.Pads.Get(padapi.WithResponse(context.Background(), &eresp), "NOPE")
+	if !errors.Is(err, padapi.ErrNotFound) {
+		t.Fatalf("err = %v, want ErrNotFound", err)
+	}
+	if eresp.StatusCode != http.StatusNotFound || string(eresp.Body) != errBody || eresp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("captured %d %q %v, want 404 and %q", eresp.StatusCode, eresp.Body, eresp.Header, errBody)
+	}
+}
+
+// TestWithResponseDo checks that Do fills a Response too, with the bytes
+// of a body the typed decode would not keep.
+func TestWithResponseDo(t *testing.T) {
+	t.Parallel()
+	body := `{"status":"OK","extra":[1, 2,  3]}`
+	c := serve(t, testKey, http.StatusOK, body)
+	var resp padapi.Response
+	var v struct{}
+	if err := c.Do(padapi.WithResponse(context.Background(), &resp), http.MethodGet, "/api/anything", nil, &v); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || string(resp.Body) != body {
+		t.Errorf("captured %d %q, want 200 %q", resp.StatusCode, resp.Body, body)
+	}
+}
+
+// TestWithResponseTooLarge checks that a body over the cap leaves at most
+// the cap's worth of bytes in the Response.
+func TestWithResponseTooLarge(t *testing.T) {
+	t.Parallel()
+	body := `{"status":"OK","pads_used":1,"padding":"` + strings.Repeat("x", 4096) + `"}`
+	c := serve(t, testKey, http.StatusOK, body, padapi.WithMaxResponseBytes(1024))
+	var resp padapi.Response
+	_, err := c.Quota.Get(padapi.WithResponse(context.Background(), &resp))
+	if !errors.Is(err, padapi.ErrResponseTooLarge) {
+		t.Fatalf("err = %v, want ErrResponseTooLarge", err)
+	}
+	if resp.StatusCode != http.StatusOK || len(resp.Body) > 1024 || !strings.HasPrefix(body, string(resp.Body)) {
+		t.Errorf("captured %d and %d bytes, want 200 and a prefix of at most 1024", resp.StatusCode, len(resp.Body))
+	}
+}
