@@ -357,6 +357,9 @@ func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err err
 	if ctx == nil {
 		return false, argError("nil context")
 	}
+	if err := r.dryRun(ctx); err != nil {
+		return false, err
+	}
 	st := &call{request: r, response: responseFrom(ctx)}
 	if st.response != nil {
 		*st.response = Response{}

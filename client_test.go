@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -783,5 +784,84 @@ func TestWithResponseTooLarge(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusOK || len(resp.Body) > 1024 || !strings.HasPrefix(body, string(resp.Body)) {
 		t.Errorf("captured %d and %d bytes, want 200 and a prefix of at most 1024", resp.StatusCode, len(resp.Body))
+	}
+}
+
+// dialCounter is a transport that counts the requests it is given and
+// fails them: a dry run must give it none.
+type dialCounter struct{ n atomic.Int32 }
+
+func (d *dialCounter) RoundTrip(*http.Request) (*http.Response, error) {
+	d.n.Add(1)
+	return nil, errors.New("dialCounter: no request may be sent")
+}
+
+// TestWithDryRun checks that a dry run validates and encodes as the call
+// would, fills the Request without the key, returns ErrDryRun and sends
+// nothing, for typed methods and Do.
+func TestWithDryRun(t *testing.T) {
+	t.Parallel()
+	var dc dialCounter
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: &dc}))
+	for _, tt := range []struct {
+		name string
+		call func(context.Context) error
+		want padapi.Request
+	}{
+		{"quota", func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err },
+			padapi.Request{Method: "GET", Path: "/api/quota"}},
+		{"list", func(ctx context.Context) error {
+			_, err := c.Pads.List(ctx, &padapi.PadListOptions{Sort: padapi.SortCreatedAsc, Page: 3})
+			return err
+		}, padapi.Request{Method: "GET", Path: "/api/pads", Query: url.Values{"sort": {"created_at,asc"}, "page": {"3"}}}},
+		{"create", func(ctx context.Context) error {
+			_, _ = createPad(c) // sent, to show the transport counts
+			_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("x")})
+			return err
+		},
+			padapi.Request{Method: "POST", Path: "/api/pads", ContentType: "application/x-www-form-urlencoded", Body: []byte("title=x")}},
+		{"do put", func(ctx context.Context) error {
+			return c.Do(ctx, http.MethodPut, "/api/pads/AB", url.Values{"b": {"2"}, "a": {"1"}}, nil)
+		}, padapi.Request{Method: "PUT", Path: "/api/pads/AB", ContentType: "application/x-www-form-urlencoded", Body: []byte("a=1&b=2")}},
+		{"do delete", func(ctx context.Context) error { return c.Do(ctx, http.MethodDelete, "/api/questions/7", nil, nil) },
+			padapi.Request{Method: "DELETE", Path: "/api/questions/7"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var req padapi.Request
+			err := tt.call(padapi.WithDryRun(context.Background(), &req))
+			if !errors.Is(err, padapi.ErrDryRun) {
+				t.Fatalf("err = %v, want ErrDryRun", err)
+			}
+			if diff := cmp.Diff(tt.want, req); diff != "" {
+				t.Errorf("Request (-want +got):\n%s", diff)
+			}
+			if strings.Contains(fmt.Sprint(req), testKey) {
+				t.Error("the dry run's Request holds the key")
+			}
+		})
+	}
+	// createPad above sent one real request, through dialCounter, which
+	// failed it; every dry run sent none.
+	if got := dc.n.Load(); got != 1 {
+		t.Errorf("%d requests reached the transport, want 1 (the one real create)", got)
+	}
+}
+
+// TestWithDryRunValidates checks that a dry run still refuses bad
+// arguments with ErrInvalidArgument, not ErrDryRun.
+func TestWithDryRunValidates(t *testing.T) {
+	t.Parallel()
+	var dc dialCounter
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: &dc}))
+	var req padapi.Request
+	ctx := padapi.WithDryRun(context.Background(), &req)
+	if _, err := c.Pads.Get(ctx, ".."); !errors.Is(err, padapi.ErrInvalidArgument) {
+		t.Errorf("Get(..) = %v, want ErrInvalidArgument", err)
+	}
+	if err := c.Do(ctx, http.MethodGet, "/api/../quota", nil, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
+		t.Errorf("Do(/api/../quota) = %v, want ErrInvalidArgument", err)
+	}
+	if req.Method != "" || dc.n.Load() != 0 {
+		t.Errorf("a refused call filled %+v and sent %d requests", req, dc.n.Load())
 	}
 }
