@@ -351,3 +351,28 @@ func copyValues(v url.Values) url.Values {
 	}
 	return out
 }
+
+// Next returns the options that ask for the page after p: cur (the options
+// p was listed with) with the page number and cursor of p's next_page link,
+// and its sort where the link names one. It reports false on the last page,
+// and on a link that names neither a positive page number nor a cursor.
+// So a caller pages on without reading the link:
+//
+//	next, ok := page.Next(padapi.ListOptions(opts))
+//	if ok {
+//		opts = padapi.PadListOptions(next) // and List again
+//	}
+//
+// It reads the link as the iterators (All) do.
+func (p *Page[T]) Next(cur ListOptions) (ListOptions, bool) {
+	if p == nil || p.NextPage == "" {
+		return ListOptions{}, false
+	}
+	q, err := follow(cur.query(), p.NextPage)
+	if err != nil {
+		return ListOptions{}, false
+	}
+	next := ListOptions{Sort: Sort(q.Get("sort")), Cursor: q.Get("cursor")}
+	next.Page, _ = strconv.Atoi(q.Get("page")) // follow checked it
+	return next, true
+}

@@ -1003,3 +1003,71 @@ func TestDoAllRawItems(t *testing.T) {
 		}
 	}
 }
+
+// TestPageNext checks that Next turns a next_page link into the options of
+// the next call: the link's page, cursor and sort, the caller's sort where
+// the link names none, and false on the last page or a link it cannot use.
+func TestPageNext(t *testing.T) {
+	t.Parallel()
+	cur := padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Page: 1}
+	for _, tt := range []struct {
+		link   string
+		want   padapi.ListOptions
+		wantOK bool
+	}{
+		{"https://x.test/api/pads?page=2", padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Page: 2}, true},
+		{"https://x.test/api/pads?page=3&sort=created_at%2Casc", padapi.ListOptions{Sort: padapi.SortCreatedAsc, Page: 3}, true},
+		{"https://x.test/api/pads?cursor=abc", padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Cursor: "abc"}, true},
+		{"/api/pads?page=4&cursor=c%26d", padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Page: 4, Cursor: "c&d"}, true},
+		{"", padapi.ListOptions{}, false},
+		{"https://x.test/api/pads", padapi.ListOptions{}, false},
+		{"https://x.test/api/pads?page=0", padapi.ListOptions{}, false},
+		{"https://x.test/api/pads?page=x", padapi.ListOptions{}, false},
+		{"%zz", padapi.ListOptions{}, false},
+	} {
+		p := &padapi.Page[padapi.Pad]{NextPage: tt.link}
+		got, ok := p.Next(cur)
+		if ok != tt.wantOK || got != tt.want {
+			t.Errorf("Next(%q) = %+v, %v; want %+v, %v", tt.link, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+// TestPageNextWalksAList checks that List with the options Next gives
+// reaches every item of a list once, in order, as All does.
+func TestPageNextWalksAList(t *testing.T) {
+	t.Parallel()
+	srv := padapitest.NewServer(t)
+	srv.Seed(120)
+	c := srv.Client()
+	ctx := context.Background()
+	var want []padapi.ID
+	for p, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedAsc}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p.ID)
+	}
+	opts := padapi.PadListOptions{Sort: padapi.SortUpdatedAsc}
+	var got []padapi.ID
+	for range 10 {
+		page, err := c.Pads.List(ctx, &opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range page.Items {
+			got = append(got, p.ID)
+		}
+		next, ok := page.Next(padapi.ListOptions(opts))
+		if !ok {
+			break
+		}
+		opts = padapi.PadListOptions(next)
+	}
+	if len(want) != 120 {
+		t.Fatalf("All gave %d pads, want 120", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("walk with Next (-All +Next):\n%s", diff)
+	}
+}
