@@ -97,6 +97,7 @@ type config struct {
 	maxBody   int64
 	insecure  bool
 	pages     int         // WithConcurrentPages
+	listLimit int         // WithListLimit
 	tls       *tls.Config // for the client's own transport; tests only
 	err       error
 
@@ -197,6 +198,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		waitMin:   defaultWaitMin,
 		waitMax:   defaultWaitMax,
 		maxBody:   defaultMaxBody,
+		listLimit: defaultListLimit,
 	}
 	for _, opt := range opts {
 		opt(cfg)

@@ -234,7 +234,9 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 		// sort it names.
 		fetched, fetchedPages := map[string]bool{}, map[string]bool{}
 		next := first
-		limit := -1 // pages the total allows, once the first page says
+		limit := -1             // pages the total allows, once the first page says
+		room := c.cfg.listLimit // items the caller still allows
+		lastGuess := 0          // the last page number worth fetching ahead
 		start(next)
 		for pages := 1; ; pages++ {
 			f := ahead[0]
@@ -255,7 +257,21 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 			page := f.page
 			if limit < 0 && len(page.Items) > 0 {
 				limit = (page.Total+len(page.Items)-1)/len(page.Items) + 1
+				// No page past the one that holds the caller's last item
+				// is guessed, whatever the total says.
+				lastGuess = min(limit-1, (c.cfg.listLimit+len(page.Items)-1)/len(page.Items))
 			}
+			if over := len(page.Items) > room || (len(page.Items) == room && page.NextPage != ""); over {
+				// The caller's bound, before any further page is fetched.
+				for i := range page.Items[:room] {
+					if !yield(&page.Items[i], nil) {
+						return
+					}
+				}
+				yield(nil, fmt.Errorf("padapi: GET %s: %w of %d items (WithListLimit)", path, ErrListLimit, c.cfg.listLimit))
+				return
+			}
+			room -= len(page.Items)
 			// Work out the page after this one, and set it (and those
 			// after it) fetching before the caller reads this one.
 			var stop error
@@ -282,9 +298,10 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 						start(next)
 					}
 					if window > 1 && next.Get("cursor") == "" {
-						last := limit - 1 // a page with a next page is full
+						// A page with a next page is full, so page k
+						// starts at item (k-1) × its size.
 						k, _ := strconv.Atoi(ahead[len(ahead)-1].pageNumber())
-						for k++; len(ahead) < window && k <= last; k++ {
+						for k++; len(ahead) < window && k <= lastGuess; k++ {
 							guess := copyValues(next)
 							guess.Set("page", strconv.Itoa(k))
 							start(guess)
@@ -305,6 +322,28 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 				return
 			}
 		}
+	}
+}
+
+// ErrListLimit ends a list iteration (the All methods, DoAll, the events
+// of a transcript) that reached the client's WithListLimit with items
+// still to come.
+var ErrListLimit = errors.New("list limit reached")
+
+// defaultListLimit is the default of WithListLimit.
+const defaultListLimit = 100_000
+
+// WithListLimit caps how many items one list iteration yields (default
+// 100 000): the All methods, DoAll, and the events a transcript reads. A
+// list with more ends, after n items, with an error matching ErrListLimit
+// that names n, so memory never follows what a service says its total is.
+func WithListLimit(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.err = fmt.Errorf("padapi: WithListLimit(%d): need at least 1", n)
+			return
+		}
+		c.listLimit = n
 	}
 }
 

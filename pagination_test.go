@@ -1071,3 +1071,84 @@ func TestPageNextWalksAList(t *testing.T) {
 		t.Errorf("walk with Next (-All +Next):\n%s", diff)
 	}
 }
+
+// TestListLimitEndsAnEndlessList checks that a list whose first page
+// claims a total of 1e9 and that serves pages without end stops at the
+// caller's WithListLimit, with an error that names the limit, for the
+// typed iterators and DoAll, page by page and several pages at once.
+func TestListLimitEndsAnEndlessList(t *testing.T) {
+	t.Parallel()
+	for _, window := range []int{1, 4} {
+		for _, raw := range []bool{false, true} {
+			t.Run(fmt.Sprintf("pages %d raw %v", window, raw), func(t *testing.T) {
+				t.Parallel()
+				p := &pager{path: "/api/pads", key: "pads", n: 1e9}
+				c, mux := setup(t, noRetry, padapi.WithListLimit(120), padapi.WithConcurrentPages(window))
+				mux.HandleFunc("GET "+gwPrefix+p.path, p.serve)
+				var items int
+				var errs []error
+				seq := func(yield func(error) bool) {
+					if raw {
+						for _, err := range c.DoAll(context.Background(), "/api/pads", "pads", nil) {
+							if !yield(err) {
+								return
+							}
+						}
+						return
+					}
+					for _, err := range c.Pads.All(context.Background(), nil) {
+						if !yield(err) {
+							return
+						}
+					}
+				}
+				for err := range seq {
+					if err != nil {
+						errs = append(errs, err)
+						continue
+					}
+					items++
+					if items > 1000 {
+						t.Fatal("the list went on past its limit")
+					}
+				}
+				if items != 120 || len(errs) != 1 || !errors.Is(errs[0], padapi.ErrListLimit) || !strings.Contains(errs[0].Error(), "120") {
+					t.Fatalf("got %d items and errors %v, want 120 and one ErrListLimit naming 120", items, errs)
+				}
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				if len(p.queries) > 3+window {
+					t.Errorf("fetched %d pages for 120 items", len(p.queries))
+				}
+			})
+		}
+	}
+}
+
+// TestListLimitExactFit checks that a list of exactly the limit's length
+// ends without an error.
+func TestListLimitExactFit(t *testing.T) {
+	t.Parallel()
+	p := &pager{path: "/api/pads", key: "pads", n: 100}
+	c, mux := setup(t, noRetry, padapi.WithListLimit(100))
+	mux.HandleFunc("GET "+gwPrefix+p.path, p.serve)
+	n := 0
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 100 {
+		t.Errorf("got %d items, want 100", n)
+	}
+}
+
+// TestWithListLimitRefusesZero checks that a limit below 1 is a
+// configuration error.
+func TestWithListLimitRefusesZero(t *testing.T) {
+	t.Parallel()
+	if _, err := padapi.NewClient(testBase, testKey, padapi.WithListLimit(0)); err == nil {
+		t.Error("WithListLimit(0) was accepted")
+	}
+}
