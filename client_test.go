@@ -865,3 +865,68 @@ func TestWithDryRunValidates(t *testing.T) {
 		t.Errorf("a refused call filled %+v and sent %d requests", req, dc.n.Load())
 	}
 }
+
+// TestDoRefusesHostilePaths checks that Do refuses, as ErrInvalidArgument
+// and without sending anything, every path a server could read as another
+// one once it undoes escapes any number of times: dot segments, NUL and
+// control characters, ';' parameters, escaped slashes and backslashes,
+// overlong UTF-8, in every form.
+func TestDoRefusesHostilePaths(t *testing.T) {
+	t.Parallel()
+	var dc dialCounter
+	c := newTestClient(t, testBase, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: &dc}))
+	for _, p := range []string{
+		"/api/../quota",
+		"/api/./quota",
+		"/api/%2e%2e/quota",
+		"/api/%2E%2E/quota",
+		"/api/.%2e/quota",
+		"/api/%252e%252e/quota",
+		"/api/%25252e%25252e/quota",
+		"/api/%2525252e%2525252e/quota",
+		"/api/..;/quota",
+		"/api/pads;x=1/AB",
+		"/api/%3b/quota",
+		"/api/%253b/quota",
+		"/api/%c0%ae%c0%ae/quota",
+		"/api/%25c0%25ae%25c0%25ae/quota",
+		"/api/%e0%80%ae%e0%80%ae/quota",
+		"/api/%c0%af/quota",
+		"/api/pads/AB%00",
+		"/api/pads/AB%2500",
+		"/api/pads/AB%0a",
+		"/api/pads/AB%250d%250a",
+		"/api/pads/AB%7f",
+		"/api/..%2fquota",
+		"/api/..%252fquota",
+		"/api/..%5cquota",
+		"/api/..%255cquota",
+		"/api/...",
+		"/api/%2e%2e%20/quota",
+		"/api/pads/%ff",
+		"/api/pads/\x00",
+		"/api/%u002e%u002e/quota",
+		"/api/%252",
+		"api/quota",
+	} {
+		if err := c.Do(context.Background(), http.MethodGet, p, nil, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Do(%q) = %v, want ErrInvalidArgument", p, err)
+		}
+	}
+	if n := dc.n.Load(); n != 0 {
+		t.Errorf("%d hostile paths reached the transport", n)
+	}
+}
+
+// TestDoAcceptsPlainPaths checks that the path check lets ordinary API
+// paths through, escapes included.
+func TestDoAcceptsPlainPaths(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	mt.RegisterNoResponder(httpmock.NewStringResponder(http.StatusOK, `{"status":"OK","id":"x"}`))
+	for _, p := range []string{"/api/quota", "/api/pads/AB12", "/api/pads/a%20b", "/api/questions/42/", "/api/pads/a.b", "/api/pads/caf%C3%A9"} {
+		if err := c.Do(context.Background(), http.MethodGet, p, nil, nil); err != nil {
+			t.Errorf("Do(%q) = %v", p, err)
+		}
+	}
+}
