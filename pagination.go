@@ -5,7 +5,7 @@ package padapi
 import (
 	"cmp"
 	"context"
-	stdjson "encoding/json"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -152,8 +152,8 @@ func all[T any](ctx context.Context, c *Client, path, key string, first url.Valu
 // sending their paging parameters to path below the base URL, and the same
 // bounds end a list that does not. params is the first page's query (nil:
 // none). It stops at the first error, which it yields once.
-func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values) iter.Seq2[stdjson.RawMessage, error] {
-	return func(yield func(stdjson.RawMessage, error) bool) {
+func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
 		if err := checkPath(path); err != nil {
 			yield(nil, err)
 			return
@@ -164,8 +164,8 @@ func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values)
 			yield(nil, argError("DoAll: key "+quoteShort([]byte(key))+": need pads, questions, events or users"))
 			return
 		}
-		for item, err := range all[stdjson.RawMessage](ctx, c, path, key, params) {
-			var v stdjson.RawMessage
+		for item, err := range all[json.RawMessage](ctx, c, path, key, params) {
+			var v json.RawMessage
 			if item != nil {
 				v = *item
 			}

@@ -7,10 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"iter"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -1150,5 +1155,39 @@ func TestWithListLimitRefusesZero(t *testing.T) {
 	t.Parallel()
 	if _, err := padapi.NewClient(testBase, testKey, padapi.WithListLimit(0)); err == nil {
 		t.Error("WithListLimit(0) was accepted")
+	}
+}
+
+// TestExportedSignaturesNameJSONPlainly checks that no exported function's
+// signature names encoding/json by an import alias: go doc shows the
+// alias, and a reader sees stdjson.RawMessage where json.RawMessage is meant.
+func TestExportedSignaturesNameJSONPlainly(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !fd.Name.IsExported() {
+				continue
+			}
+			var b strings.Builder
+			if err := printer.Fprint(&b, fset, fd.Type); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "stdjson") {
+				t.Errorf("%s: %s's signature shows the alias: %s", name, fd.Name.Name, b.String())
+			}
+		}
 	}
 }
