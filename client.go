@@ -20,8 +20,10 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -97,6 +99,7 @@ type config struct {
 	maxBody   int64
 	insecure  bool
 	pages     int         // WithConcurrentPages
+	listLimit int         // WithListLimit
 	tls       *tls.Config // for the client's own transport; tests only
 	err       error
 
@@ -197,6 +200,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		waitMin:   defaultWaitMin,
 		waitMax:   defaultWaitMax,
 		maxBody:   defaultMaxBody,
+		listLimit: defaultListLimit,
 	}
 	for _, opt := range opts {
 		opt(cfg)
@@ -357,7 +361,13 @@ func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err err
 	if ctx == nil {
 		return false, argError("nil context")
 	}
-	st := &call{request: r}
+	if err := r.dryRun(ctx); err != nil {
+		return false, err
+	}
+	st := &call{request: r, response: responseFrom(ctx)}
+	if st.response != nil {
+		*st.response = Response{}
+	}
 	found, err = c.send(ctx, st, v)
 	if c.cfg.logger != nil {
 		c.logResult(ctx, st, err)
@@ -410,6 +420,9 @@ func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
 		}
 		st.answer, st.answerErr = readBody(resp, c.cfg.maxBody)
 		if errors.Is(st.answerErr, ErrResponseTooLarge) {
+			if st.response == nil {
+				st.answer = nil // kept only for WithResponse
+			}
 			return nil // a definite answer, for decode to report
 		}
 		return st.answerErr
@@ -469,11 +482,13 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 			// its connection belongs to whoever asked for the switch.
 			snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
 		}
+		st.capture(resp, snippet)
 		e := errorFromBody(resp, snippet, k)
 		e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
 		e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
 		return false, e
 	}
+	st.capture(resp, st.answer)
 	fail := func(msg string, cause error, body []byte) *APIError {
 		return &APIError{
 			// A decoding error quotes a few bytes of the body, which
@@ -570,7 +585,7 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 		n, err := resp.Body.Read(data[len(data):min(int64(cap(data)), limit)])
 		data = data[:len(data)+n]
 		if int64(len(data)) > max {
-			return nil, ErrResponseTooLarge
+			return data[:max], ErrResponseTooLarge // what was read, for WithResponse
 		}
 		if err == io.EOF {
 			return data, nil
@@ -687,24 +702,66 @@ func (c *Client) Do(ctx context.Context, method, path string, params url.Values,
 	return err
 }
 
-// checkPath refuses a Do path that would leave the base URL or hide a
-// query: the pipeline appends it to the base URL as it is.
+// checkPath refuses a Do path that would leave the base URL, hide a query,
+// or read as another path to a server: the pipeline appends it to the base
+// URL as it is, and a server, a proxy or a framework in front of the
+// service may undo its escapes once, twice or more before it resolves it.
+// So the path is unescaped until it stops changing (at most maxUnescape
+// times), and every form it takes on the way must be free of dot segments
+// (".", "..", "...", ". ."), escaped slashes and backslashes, NUL and other
+// control characters, ';' parameters ("..;", Tomcat's path parameters) and
+// bytes that are not UTF-8 (an overlong "%c0%ae" is a dot to some decoders).
 func checkPath(p string) error {
 	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#\\") || strings.Contains(p, "//") {
 		return argError("Do: path " + quoteShort([]byte(p)) + ": need an escaped path starting with / and without a query")
 	}
-	for _, seg := range strings.Split(p[1:], "/") {
-		// A server may undo the escapes before it resolves the path:
-		// %2e%2e is .., and %2f a slash.
-		u, err := url.PathUnescape(seg)
-		if err != nil || u == "." || u == ".." || strings.ContainsAny(u, "/\\") {
-			return argError("Do: path " + quoteShort([]byte(p)) + ": has a . or .. segment, an escaped slash or a bad escape")
-		}
-		for _, r := range seg {
-			if r < 0x21 || r == 0x7f {
-				return argError("Do: path has a space or control character")
-			}
+	for _, r := range p {
+		if r < 0x21 || r == 0x7f {
+			return argError("Do: path has a space or control character")
 		}
 	}
-	return nil
+	slashes := strings.Count(p, "/")
+	for form, round := p, 0; ; round++ {
+		if round == maxUnescape {
+			return argError("Do: path " + quoteShort([]byte(p)) + ": escaped more than " + strconv.Itoa(maxUnescape) + " times over")
+		}
+		if why := pathFormProblem(form, slashes); why != "" {
+			return argError("Do: path " + quoteShort([]byte(p)) + ": " + why)
+		}
+		u, err := url.PathUnescape(form)
+		if err != nil {
+			return argError("Do: path " + quoteShort([]byte(p)) + ": has a bad escape, once unescaped " + strconv.Itoa(round) + " times")
+		}
+		if u == form {
+			return nil
+		}
+		form = u
+	}
+}
+
+// maxUnescape bounds how many times checkPath unescapes a path.
+const maxUnescape = 8
+
+// pathFormProblem says what is wrong with one form of a Do path (the path
+// as given, or unescaped one or more times), or "" when nothing is. slashes
+// is the number of slashes of the path as given: more in a form is an
+// escaped slash.
+func pathFormProblem(form string, slashes int) string {
+	switch {
+	case !utf8.ValidString(form):
+		return "has bytes that are not UTF-8 (an overlong or broken sequence)"
+	case strings.ContainsFunc(form, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return "has a NUL or another control character"
+	case strings.ContainsRune(form, ';'):
+		return "has a ';' parameter"
+	case strings.ContainsRune(form, '\\') || strings.Count(form, "/") != slashes:
+		return "has an escaped slash or a backslash"
+	}
+	for _, seg := range strings.Split(form, "/") {
+		// "...", ". ." and full-width dots resolve to ".." on some servers.
+		if seg != "" && strings.Trim(seg, ". \uff0e\u2024") == "" {
+			return "has a . or .. segment"
+		}
+	}
+	return ""
 }

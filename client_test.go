@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -712,6 +713,220 @@ func TestNewClientRefusalsAreInvalidArgument(t *testing.T) {
 		err := call()
 		if !errors.Is(err, padapi.ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "padapi: ") || strings.Contains(err.Error(), "invalid argument") {
 			t.Errorf("%s: error %v, want ErrInvalidArgument with the refusal's own text", name, err)
+		}
+	}
+}
+
+// TestWithResponseCapturesLastAttempt checks that WithResponse holds the
+// status, header and body bytes of the last attempt, as the service sent
+// them, on a success and on an error answer after a retry.
+func TestWithResponseCapturesLastAttempt(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, fastRetry)
+	var n atomic.Int32
+	// Spacing the codec would drop: the capture must keep the bytes.
+	okBody := "{ \"status\" : \"OK\", \"pads_used\":1, \"unlimited\":false }\n"
+	mux.HandleFunc("GET /gw/api/quota", func(w http.ResponseWriter, _ *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("X-Attempt", "1")
+			respond(w, http.StatusServiceUnavailable, []byte(`{"status":"error","message":"busy"}`))
+			return
+		}
+		w.Header().Set("X-Attempt", "2")
+		respond(w, http.StatusOK, []byte(okBody))
+	})
+	var resp padapi.Response
+	if _, err := c.Quota.Get(padapi.WithResponse(context.Background(), &resp)); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Attempt") != "2" || string(resp.Body) != okBody {
+		t.Errorf("captured %d %q %q, want 200, attempt 2 and %q", resp.StatusCode, resp.Header.Get("X-Attempt"), resp.Body, okBody)
+	}
+
+	errBody := `{"status":"error","message":"no such pad"}`
+	handle(mux, "GET /gw/api/pads/NOPE", http.StatusNotFound, []byte(errBody))
+	var eresp padapi.Response
+	_, err := c.Pads.Get(padapi.WithResponse(context.Background(), &eresp), "NOPE")
+	if !errors.Is(err, padapi.ErrNotFound) {
+		t.Fatalf("err = %v, want ErrNotFound", err)
+	}
+	if eresp.StatusCode != http.StatusNotFound || string(eresp.Body) != errBody || eresp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("captured %d %q %v, want 404 and %q", eresp.StatusCode, eresp.Body, eresp.Header, errBody)
+	}
+}
+
+// TestWithResponseDo checks that Do fills a Response too, with the bytes
+// of a body the typed decode would not keep.
+func TestWithResponseDo(t *testing.T) {
+	t.Parallel()
+	body := `{"status":"OK","extra":[1, 2,  3]}`
+	c := serve(t, testKey, http.StatusOK, body)
+	var resp padapi.Response
+	var v struct{}
+	if err := c.Do(padapi.WithResponse(context.Background(), &resp), http.MethodGet, "/api/anything", nil, &v); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || string(resp.Body) != body {
+		t.Errorf("captured %d %q, want 200 %q", resp.StatusCode, resp.Body, body)
+	}
+}
+
+// TestWithResponseTooLarge checks that a body over the cap leaves at most
+// the cap's worth of bytes in the Response.
+func TestWithResponseTooLarge(t *testing.T) {
+	t.Parallel()
+	body := `{"status":"OK","pads_used":1,"padding":"` + strings.Repeat("x", 4096) + `"}`
+	c := serve(t, testKey, http.StatusOK, body, padapi.WithMaxResponseBytes(1024))
+	var resp padapi.Response
+	_, err := c.Quota.Get(padapi.WithResponse(context.Background(), &resp))
+	if !errors.Is(err, padapi.ErrResponseTooLarge) {
+		t.Fatalf("err = %v, want ErrResponseTooLarge", err)
+	}
+	if resp.StatusCode != http.StatusOK || len(resp.Body) > 1024 || !strings.HasPrefix(body, string(resp.Body)) {
+		t.Errorf("captured %d and %d bytes, want 200 and a prefix of at most 1024", resp.StatusCode, len(resp.Body))
+	}
+}
+
+// dialCounter is a transport that counts the requests it is given and
+// fails them: a dry run must give it none.
+type dialCounter struct{ n atomic.Int32 }
+
+func (d *dialCounter) RoundTrip(*http.Request) (*http.Response, error) {
+	d.n.Add(1)
+	return nil, errors.New("dialCounter: no request may be sent")
+}
+
+// TestWithDryRun checks that a dry run validates and encodes as the call
+// would, fills the Request without the key, returns ErrDryRun and sends
+// nothing, for typed methods and Do.
+func TestWithDryRun(t *testing.T) {
+	t.Parallel()
+	var dc dialCounter
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: &dc}))
+	for _, tt := range []struct {
+		name string
+		call func(context.Context) error
+		want padapi.Request
+	}{
+		{"quota", func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err },
+			padapi.Request{Method: "GET", Path: "/api/quota"}},
+		{"list", func(ctx context.Context) error {
+			_, err := c.Pads.List(ctx, &padapi.PadListOptions{Sort: padapi.SortCreatedAsc, Page: 3})
+			return err
+		}, padapi.Request{Method: "GET", Path: "/api/pads", Query: url.Values{"sort": {"created_at,asc"}, "page": {"3"}}}},
+		{"create", func(ctx context.Context) error {
+			_, _ = createPad(c) // sent, to show the transport counts
+			_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("x")})
+			return err
+		},
+			padapi.Request{Method: "POST", Path: "/api/pads", ContentType: "application/x-www-form-urlencoded", Body: []byte("title=x")}},
+		{"do put", func(ctx context.Context) error {
+			return c.Do(ctx, http.MethodPut, "/api/pads/AB", url.Values{"b": {"2"}, "a": {"1"}}, nil)
+		}, padapi.Request{Method: "PUT", Path: "/api/pads/AB", ContentType: "application/x-www-form-urlencoded", Body: []byte("a=1&b=2")}},
+		{"do delete", func(ctx context.Context) error { return c.Do(ctx, http.MethodDelete, "/api/questions/7", nil, nil) },
+			padapi.Request{Method: "DELETE", Path: "/api/questions/7"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var req padapi.Request
+			err := tt.call(padapi.WithDryRun(context.Background(), &req))
+			if !errors.Is(err, padapi.ErrDryRun) {
+				t.Fatalf("err = %v, want ErrDryRun", err)
+			}
+			if diff := cmp.Diff(tt.want, req); diff != "" {
+				t.Errorf("Request (-want +got):\n%s", diff)
+			}
+			if strings.Contains(fmt.Sprint(req), testKey) {
+				t.Error("the dry run's Request holds the key")
+			}
+		})
+	}
+	// createPad above sent one real request, through dialCounter, which
+	// failed it; every dry run sent none.
+	if got := dc.n.Load(); got != 1 {
+		t.Errorf("%d requests reached the transport, want 1 (the one real create)", got)
+	}
+}
+
+// TestWithDryRunValidates checks that a dry run still refuses bad
+// arguments with ErrInvalidArgument, not ErrDryRun.
+func TestWithDryRunValidates(t *testing.T) {
+	t.Parallel()
+	var dc dialCounter
+	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: &dc}))
+	var req padapi.Request
+	ctx := padapi.WithDryRun(context.Background(), &req)
+	if _, err := c.Pads.Get(ctx, ".."); !errors.Is(err, padapi.ErrInvalidArgument) {
+		t.Errorf("Get(..) = %v, want ErrInvalidArgument", err)
+	}
+	if err := c.Do(ctx, http.MethodGet, "/api/../quota", nil, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
+		t.Errorf("Do(/api/../quota) = %v, want ErrInvalidArgument", err)
+	}
+	if req.Method != "" || dc.n.Load() != 0 {
+		t.Errorf("a refused call filled %+v and sent %d requests", req, dc.n.Load())
+	}
+}
+
+// TestDoRefusesHostilePaths checks that Do refuses, as ErrInvalidArgument
+// and without sending anything, every path a server could read as another
+// one once it undoes escapes any number of times: dot segments, NUL and
+// control characters, ';' parameters, escaped slashes and backslashes,
+// overlong UTF-8, in every form.
+func TestDoRefusesHostilePaths(t *testing.T) {
+	t.Parallel()
+	var dc dialCounter
+	c := newTestClient(t, testBase, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: &dc}))
+	for _, p := range []string{
+		"/api/../quota",
+		"/api/./quota",
+		"/api/%2e%2e/quota",
+		"/api/%2E%2E/quota",
+		"/api/.%2e/quota",
+		"/api/%252e%252e/quota",
+		"/api/%25252e%25252e/quota",
+		"/api/%2525252e%2525252e/quota",
+		"/api/..;/quota",
+		"/api/pads;x=1/AB",
+		"/api/%3b/quota",
+		"/api/%253b/quota",
+		"/api/%c0%ae%c0%ae/quota",
+		"/api/%25c0%25ae%25c0%25ae/quota",
+		"/api/%e0%80%ae%e0%80%ae/quota",
+		"/api/%c0%af/quota",
+		"/api/pads/AB%00",
+		"/api/pads/AB%2500",
+		"/api/pads/AB%0a",
+		"/api/pads/AB%250d%250a",
+		"/api/pads/AB%7f",
+		"/api/..%2fquota",
+		"/api/..%252fquota",
+		"/api/..%5cquota",
+		"/api/..%255cquota",
+		"/api/...",
+		"/api/%2e%2e%20/quota",
+		"/api/pads/%ff",
+		"/api/pads/\x00",
+		"/api/%u002e%u002e/quota",
+		"/api/%252",
+		"api/quota",
+	} {
+		if err := c.Do(context.Background(), http.MethodGet, p, nil, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Do(%q) = %v, want ErrInvalidArgument", p, err)
+		}
+	}
+	if n := dc.n.Load(); n != 0 {
+		t.Errorf("%d hostile paths reached the transport", n)
+	}
+}
+
+// TestDoAcceptsPlainPaths checks that the path check lets ordinary API
+// paths through, escapes included.
+func TestDoAcceptsPlainPaths(t *testing.T) {
+	t.Parallel()
+	c, mt := newMockClient(t)
+	mt.RegisterNoResponder(httpmock.NewStringResponder(http.StatusOK, `{"status":"OK","id":"x"}`))
+	for _, p := range []string{"/api/quota", "/api/pads/AB12", "/api/pads/a%20b", "/api/questions/42/", "/api/pads/a.b", "/api/pads/caf%C3%A9"} {
+		if err := c.Do(context.Background(), http.MethodGet, p, nil, nil); err != nil {
+			t.Errorf("Do(%q) = %v", p, err)
 		}
 	}
 }

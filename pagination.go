@@ -5,7 +5,7 @@ package padapi
 import (
 	"cmp"
 	"context"
-	stdjson "encoding/json"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -152,8 +152,8 @@ func all[T any](ctx context.Context, c *Client, path, key string, first url.Valu
 // sending their paging parameters to path below the base URL, and the same
 // bounds end a list that does not. params is the first page's query (nil:
 // none). It stops at the first error, which it yields once.
-func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values) iter.Seq2[stdjson.RawMessage, error] {
-	return func(yield func(stdjson.RawMessage, error) bool) {
+func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
 		if err := checkPath(path); err != nil {
 			yield(nil, err)
 			return
@@ -164,8 +164,8 @@ func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values)
 			yield(nil, argError("DoAll: key "+quoteShort([]byte(key))+": need pads, questions, events or users"))
 			return
 		}
-		for item, err := range all[stdjson.RawMessage](ctx, c, path, key, params) {
-			var v stdjson.RawMessage
+		for item, err := range all[json.RawMessage](ctx, c, path, key, params) {
+			var v json.RawMessage
 			if item != nil {
 				v = *item
 			}
@@ -234,7 +234,9 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 		// sort it names.
 		fetched, fetchedPages := map[string]bool{}, map[string]bool{}
 		next := first
-		limit := -1 // pages the total allows, once the first page says
+		limit := -1             // pages the total allows, once the first page says
+		room := c.cfg.listLimit // items the caller still allows
+		lastGuess := 0          // the last page number worth fetching ahead
 		start(next)
 		for pages := 1; ; pages++ {
 			f := ahead[0]
@@ -255,7 +257,21 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 			page := f.page
 			if limit < 0 && len(page.Items) > 0 {
 				limit = (page.Total+len(page.Items)-1)/len(page.Items) + 1
+				// No page past the one that holds the caller's last item
+				// is guessed, whatever the total says.
+				lastGuess = min(limit-1, (c.cfg.listLimit+len(page.Items)-1)/len(page.Items))
 			}
+			if over := len(page.Items) > room || (len(page.Items) == room && page.NextPage != ""); over {
+				// The caller's bound, before any further page is fetched.
+				for i := range page.Items[:room] {
+					if !yield(&page.Items[i], nil) {
+						return
+					}
+				}
+				yield(nil, fmt.Errorf("padapi: GET %s: %w of %d items (WithListLimit)", path, ErrListLimit, c.cfg.listLimit))
+				return
+			}
+			room -= len(page.Items)
 			// Work out the page after this one, and set it (and those
 			// after it) fetching before the caller reads this one.
 			var stop error
@@ -282,9 +298,10 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 						start(next)
 					}
 					if window > 1 && next.Get("cursor") == "" {
-						last := limit - 1 // a page with a next page is full
+						// A page with a next page is full, so page k
+						// starts at item (k-1) × its size.
 						k, _ := strconv.Atoi(ahead[len(ahead)-1].pageNumber())
-						for k++; len(ahead) < window && k <= last; k++ {
+						for k++; len(ahead) < window && k <= lastGuess; k++ {
 							guess := copyValues(next)
 							guess.Set("page", strconv.Itoa(k))
 							start(guess)
@@ -305,6 +322,28 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 				return
 			}
 		}
+	}
+}
+
+// ErrListLimit ends a list iteration (the All methods, DoAll, the events
+// of a transcript) that reached the client's WithListLimit with items
+// still to come.
+var ErrListLimit = errors.New("list limit reached")
+
+// defaultListLimit is the default of WithListLimit.
+const defaultListLimit = 100_000
+
+// WithListLimit caps how many items one list iteration yields (default
+// 100 000): the All methods, DoAll, and the events a transcript reads. A
+// list with more ends, after n items, with an error matching ErrListLimit
+// that names n, so memory never follows what a service says its total is.
+func WithListLimit(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.err = fmt.Errorf("padapi: WithListLimit(%d): need at least 1", n)
+			return
+		}
+		c.listLimit = n
 	}
 }
 
@@ -350,4 +389,29 @@ func copyValues(v url.Values) url.Values {
 		out[k] = append([]string(nil), vs...)
 	}
 	return out
+}
+
+// Next returns the options that ask for the page after p: cur (the options
+// p was listed with) with the page number and cursor of p's next_page link,
+// and its sort where the link names one. It reports false on the last page,
+// and on a link that names neither a positive page number nor a cursor.
+// So a caller pages on without reading the link:
+//
+//	next, ok := page.Next(padapi.ListOptions(opts))
+//	if ok {
+//		opts = padapi.PadListOptions(next) // and List again
+//	}
+//
+// It reads the link as the iterators (All) do.
+func (p *Page[T]) Next(cur ListOptions) (ListOptions, bool) {
+	if p == nil || p.NextPage == "" {
+		return ListOptions{}, false
+	}
+	q, err := follow(cur.query(), p.NextPage)
+	if err != nil {
+		return ListOptions{}, false
+	}
+	next := ListOptions{Sort: Sort(q.Get("sort")), Cursor: q.Get("cursor")}
+	next.Page, _ = strconv.Atoi(q.Get("page")) // follow checked it
+	return next, true
 }

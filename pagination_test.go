@@ -7,10 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"iter"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -999,6 +1004,189 @@ func TestDoAllRawItems(t *testing.T) {
 		for _, err := range c.DoAll(context.Background(), "/api/pads", key, nil) {
 			if !errors.Is(err, padapi.ErrInvalidArgument) {
 				t.Errorf("key %q: %v, want ErrInvalidArgument", key, err)
+			}
+		}
+	}
+}
+
+// TestPageNext checks that Next turns a next_page link into the options of
+// the next call: the link's page, cursor and sort, the caller's sort where
+// the link names none, and false on the last page or a link it cannot use.
+func TestPageNext(t *testing.T) {
+	t.Parallel()
+	cur := padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Page: 1}
+	for _, tt := range []struct {
+		link   string
+		want   padapi.ListOptions
+		wantOK bool
+	}{
+		{"https://x.test/api/pads?page=2", padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Page: 2}, true},
+		{"https://x.test/api/pads?page=3&sort=created_at%2Casc", padapi.ListOptions{Sort: padapi.SortCreatedAsc, Page: 3}, true},
+		{"https://x.test/api/pads?cursor=abc", padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Cursor: "abc"}, true},
+		{"/api/pads?page=4&cursor=c%26d", padapi.ListOptions{Sort: padapi.SortUpdatedAsc, Page: 4, Cursor: "c&d"}, true},
+		{"", padapi.ListOptions{}, false},
+		{"https://x.test/api/pads", padapi.ListOptions{}, false},
+		{"https://x.test/api/pads?page=0", padapi.ListOptions{}, false},
+		{"https://x.test/api/pads?page=x", padapi.ListOptions{}, false},
+		{"%zz", padapi.ListOptions{}, false},
+	} {
+		p := &padapi.Page[padapi.Pad]{NextPage: tt.link}
+		got, ok := p.Next(cur)
+		if ok != tt.wantOK || got != tt.want {
+			t.Errorf("Next(%q) = %+v, %v; want %+v, %v", tt.link, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+// TestPageNextWalksAList checks that List with the options Next gives
+// reaches every item of a list once, in order, as All does.
+func TestPageNextWalksAList(t *testing.T) {
+	t.Parallel()
+	srv := padapitest.NewServer(t)
+	srv.Seed(120)
+	c := srv.Client()
+	ctx := context.Background()
+	var want []padapi.ID
+	for p, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedAsc}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p.ID)
+	}
+	opts := padapi.PadListOptions{Sort: padapi.SortUpdatedAsc}
+	var got []padapi.ID
+	for range 10 {
+		page, err := c.Pads.List(ctx, &opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range page.Items {
+			got = append(got, p.ID)
+		}
+		next, ok := page.Next(padapi.ListOptions(opts))
+		if !ok {
+			break
+		}
+		opts = padapi.PadListOptions(next)
+	}
+	if len(want) != 120 {
+		t.Fatalf("All gave %d pads, want 120", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("walk with Next (-All +Next):\n%s", diff)
+	}
+}
+
+// TestListLimitEndsAnEndlessList checks that a list whose first page
+// claims a total of 1e9 and that serves pages without end stops at the
+// caller's WithListLimit, with an error that names the limit, for the
+// typed iterators and DoAll, page by page and several pages at once.
+func TestListLimitEndsAnEndlessList(t *testing.T) {
+	t.Parallel()
+	for _, window := range []int{1, 4} {
+		for _, raw := range []bool{false, true} {
+			t.Run(fmt.Sprintf("pages %d raw %v", window, raw), func(t *testing.T) {
+				t.Parallel()
+				p := &pager{path: "/api/pads", key: "pads", n: 1e9}
+				c, mux := setup(t, noRetry, padapi.WithListLimit(120), padapi.WithConcurrentPages(window))
+				mux.HandleFunc("GET "+gwPrefix+p.path, p.serve)
+				var items int
+				var errs []error
+				seq := func(yield func(error) bool) {
+					if raw {
+						for _, err := range c.DoAll(context.Background(), "/api/pads", "pads", nil) {
+							if !yield(err) {
+								return
+							}
+						}
+						return
+					}
+					for _, err := range c.Pads.All(context.Background(), nil) {
+						if !yield(err) {
+							return
+						}
+					}
+				}
+				for err := range seq {
+					if err != nil {
+						errs = append(errs, err)
+						continue
+					}
+					items++
+					if items > 1000 {
+						t.Fatal("the list went on past its limit")
+					}
+				}
+				if items != 120 || len(errs) != 1 || !errors.Is(errs[0], padapi.ErrListLimit) || !strings.Contains(errs[0].Error(), "120") {
+					t.Fatalf("got %d items and errors %v, want 120 and one ErrListLimit naming 120", items, errs)
+				}
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				if len(p.queries) > 3+window {
+					t.Errorf("fetched %d pages for 120 items", len(p.queries))
+				}
+			})
+		}
+	}
+}
+
+// TestListLimitExactFit checks that a list of exactly the limit's length
+// ends without an error.
+func TestListLimitExactFit(t *testing.T) {
+	t.Parallel()
+	p := &pager{path: "/api/pads", key: "pads", n: 100}
+	c, mux := setup(t, noRetry, padapi.WithListLimit(100))
+	mux.HandleFunc("GET "+gwPrefix+p.path, p.serve)
+	n := 0
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 100 {
+		t.Errorf("got %d items, want 100", n)
+	}
+}
+
+// TestWithListLimitRefusesZero checks that a limit below 1 is a
+// configuration error.
+func TestWithListLimitRefusesZero(t *testing.T) {
+	t.Parallel()
+	if _, err := padapi.NewClient(testBase, testKey, padapi.WithListLimit(0)); err == nil {
+		t.Error("WithListLimit(0) was accepted")
+	}
+}
+
+// TestExportedSignaturesNameJSONPlainly checks that no exported function's
+// signature names encoding/json by an import alias: go doc shows the
+// alias, and a reader sees stdjson.RawMessage where json.RawMessage is meant.
+func TestExportedSignaturesNameJSONPlainly(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !fd.Name.IsExported() {
+				continue
+			}
+			var b strings.Builder
+			if err := printer.Fprint(&b, fset, fd.Type); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "stdjson") {
+				t.Errorf("%s: %s's signature shows the alias: %s", name, fd.Name.Name, b.String())
 			}
 		}
 	}

@@ -26,6 +26,8 @@ type call struct {
 	uncertain bool   // an attempt may have reached the service and got no definite answer
 	answer    []byte // the success body
 	answerErr error
+	// response is the caller's WithResponse, nil when it asked for none.
+	response *Response
 	// What httptrace reported of the current attempt (creates only): the
 	// transport took the request (traced), and wrote its headers (wrote).
 	// Atomic, because a transport may report from its own goroutines.
