@@ -106,11 +106,14 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 		return nil, err
 	}
 	now := s.now()
-	if ch.del != nil && *ch.del {
+	if ch.del != nil {
 		s.deletePad(ps)
 		return struct{}{}, nil // the status alone, as the service answers a delete
 	}
 	p := &ps.pad
+	if ch.executionEnabled != nil && *ch.executionEnabled != p.ExecutionEnabled {
+		ps.events = append(ps.events, s.toggleEvent(*ch.executionEnabled, now))
+	}
 	ch.setFields(p)
 	ps.notesSet = ps.notesSet || ch.notes != nil
 	if ch.language != nil && *ch.language != p.Language {
@@ -123,8 +126,8 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 		s.setContents(ps, es, *ch.contents, now)
 		s.activate(ps, es)
 	}
-	// ended=false leaves the pad as it is: an ended pad stays ended.
-	if ch.ended != nil && *ch.ended && p.EndedAt == nil {
+	// Only ended=true ends a pad; an ended pad stays ended.
+	if ch.ended != nil && p.EndedAt == nil {
 		p.EndedAt = padapi.Ptr(now)
 		if p.State != "" {
 			p.State = "ended"
@@ -133,6 +136,15 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 	}
 	p.UpdatedAt = now
 	return s.writeAnswer(s.padOut(ps)), nil
+}
+
+// toggleEvent is the event of the key's user switching code execution
+// on (kind "enabled") or off ("disabled").
+func (s *Server) toggleEvent(enabled bool, now time.Time) padapi.PadEvent {
+	if enabled {
+		return s.event("enabled", "enabled code execution", s.user(), now)
+	}
+	return s.event("disabled", "disabled code execution", s.user(), now)
 }
 
 // writeAnswer is the answer to a PUT that succeeded: in the live shape the

@@ -22,16 +22,27 @@ import (
 // The languages the fake takes in a pad's or a question's language: the
 // service's identifiers, an open set on the service's side, so a test that
 // needs another one adds its pads and questions with AddPad and
-// AddQuestion, which take any language.
+// AddQuestion, which take any language. Each name has evidence behind it
+// (API-REFERENCE.md): the vendor's language pages, its Postman collection
+// (gin, node), or the language list of a client fixed against the live
+// service (the multifile_* names, kubernetes, react-native-web, universal,
+// gsheets, hack, powershell). A name none of them shows stays a 400.
 var (
 	singleFileLanguages = []string{
 		"bash", "c", "clojure", "coffeescript", "cpp", "csharp", "dart", "elixir", "erlang", "fsharp",
-		"go", "haskell", "java", "javascript", "julia", "kotlin", "lua", "markdown", "mysql", "objc",
-		"ocaml", "perl", "php", "plaintext", "postgresql", "python", "python3", "r", "ruby", "rust",
-		"scala", "solidity", "swift", "tcl", "typescript", "vb", "verilog",
+		"go", "gsheets", "hack", "haskell", "java", "javascript", "julia", "kotlin", "lua", "markdown",
+		"mysql", "node", "objc", "ocaml", "perl", "php", "plaintext", "postgresql", "powershell",
+		"python", "python3", "r", "ruby", "rust", "scala", "solidity", "swift", "tcl", "typescript",
+		"universal", "vb", "verilog",
 	}
+	// Multi-file questions are created with the multifile_* languages,
+	// together with question[file_contents] or question[zip_file].
 	multiFileLanguages = []string{
-		"angular", "django", "html", "nextjs", "nodejs", "rails", "react", "spring", "svelte", "vue",
+		"angular", "django", "gin", "html", "kubernetes", "multifile_c", "multifile_cpp",
+		"multifile_csharp", "multifile_go", "multifile_java", "multifile_kotlin", "multifile_php",
+		"multifile_python", "multifile_ruby", "multifile_rust", "multifile_scala", "multifile_swift",
+		"multifile_terraform", "multifile_typescript", "nextjs", "nodejs", "rails", "react",
+		"react-native-web", "spring", "svelte", "vue",
 	}
 )
 
@@ -101,6 +112,16 @@ func boolean(form url.Values, name string) (*bool, error) {
 	}
 }
 
+// onlyTrue reads a field of which the service heeds only true (a pad
+// update's ended and deleted: "values other than true will be ignored"):
+// true when the value is "true", nil for any other value or none.
+func onlyTrue(form url.Values, name string) *bool {
+	if form.Get(name) == "true" {
+		return padapi.Ptr(true)
+	}
+	return nil
+}
+
 // integerID returns the field as an integer ID (a question's), or nil when
 // it was not given.
 func integerID(form url.Values, name string) (*padapi.ID, error) {
@@ -115,7 +136,7 @@ func integerID(form url.Values, name string) (*padapi.ID, error) {
 }
 
 // padChange is what a pad create or update asks for, checked whole before
-// anything changes.
+// anything changes. ended and del are set only by the value true.
 type padChange struct {
 	title, language, contents, notes, owner *string
 	private, executionEnabled, ended, del   *bool
@@ -139,12 +160,13 @@ func (s *Server) readPadChange(form url.Values) (ch padChange, err error) {
 	bools := []struct {
 		dst  **bool
 		name string
-	}{{&ch.private, "private"}, {&ch.executionEnabled, "execution_enabled"}, {&ch.ended, "ended"}, {&ch.del, "deleted"}}
+	}{{&ch.private, "private"}, {&ch.executionEnabled, "execution_enabled"}}
 	for _, f := range bools {
 		if *f.dst, err = boolean(form, f.name); err != nil {
 			return ch, err
 		}
 	}
+	ch.ended, ch.del = onlyTrue(form, "ended"), onlyTrue(form, "deleted")
 	if ch.owner != nil && !s.hasUser(*ch.owner) {
 		return ch, badRequest("user_email is not a user of the organization")
 	}

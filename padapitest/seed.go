@@ -22,17 +22,29 @@ var (
 )
 
 // Seed adds n sample questions and n sample pads, as AddQuestion and AddPad
-// do (so they do not count against the quota). The pads start from the
-// questions, belong to the organization's users in turn, were created an
-// hour apart up to the clock's time, and every third one has ended, with
-// notes. Each pad has one environment holding the question's code, and an
-// event log: created, the candidate joined and ran the code, and for an
-// ended pad left and ended. The same n always gives the same data.
+// do (so they do not count against the quota). The questions belong to the
+// organization's users in turn, with their author name, the
+// organization's name and the pad type "live", as questions created
+// through the API do. The pads start from the questions, belong to the
+// organization's users in turn, were created an hour apart up to the
+// clock's time, and every third one has ended, with notes. Each pad has
+// one environment holding the question's code, and an event log: created,
+// the candidate joined and ran the code, and for an ended pad left and
+// ended; in every second pad another user of the organization joined
+// invisibly (a joined event with metadata "invisible"). The same n always
+// gives the same data.
 func (s *Server) Seed(n int) {
 	s.mu.Lock()
 	users := append([]padapi.OrganizationUser(nil), s.org.Users...)
+	orgName := s.org.Name
 	s.mu.Unlock()
 	now := s.now()
+	userOf := func(i int) padapi.OrganizationUser {
+		if len(users) == 0 {
+			return padapi.OrganizationUser{Name: "Someone"}
+		}
+		return users[i%len(users)]
+	}
 
 	questions := make([]padapi.Question, n)
 	for i := range n {
@@ -42,8 +54,10 @@ func (s *Server) Seed(n int) {
 			title = fmt.Sprintf("%s %d", sq.title, i/len(seedQuestions)+1)
 		}
 		created := now.Add(-time.Duration(2*n-i) * time.Hour)
+		owner := userOf(i)
 		questions[i] = s.AddQuestion(padapi.Question{
 			Title: title, Language: sq.language, Contents: sq.contents,
+			OwnerEmail: owner.Email, AuthorName: owner.Name, OrganizationName: orgName, PadType: "live",
 			Description:           "Sample question " + title + ".",
 			CandidateInstructions: []padapi.CandidateInstruction{},
 			CustomFiles:           []padapi.CustomFile{},
@@ -67,16 +81,18 @@ func (s *Server) Seed(n int) {
 			UpdatedAt:        updated,
 		}
 		p.QuestionIDs = []padapi.ID{q.ID}
-		owner := padapi.OrganizationUser{Name: "Someone"}
-		if len(users) > 0 {
-			owner = users[i%len(users)]
-			p.OwnerEmail = owner.Email
-		}
+		owner := userOf(i)
+		p.OwnerEmail = owner.Email
 		p.Events = []padapi.PadEvent{
 			{Message: owner.Name + " created the pad", Kind: "created", UserName: owner.Name, UserEmail: owner.Email, CreatedAt: created},
 			{Message: candidate + " joined the pad", Kind: "joined", UserName: candidate, CreatedAt: created.Add(5 * time.Minute)},
-			{Message: candidate + " ran the code", Kind: "ran", Metadata: q.Language, UserName: candidate, CreatedAt: created.Add(30 * time.Minute)},
 		}
+		if observer := userOf(i + 1); i%2 == 1 && len(users) > 1 {
+			p.Events = append(p.Events, padapi.PadEvent{Message: observer.Name + " joined the pad", Kind: "joined", Metadata: "invisible",
+				UserName: observer.Name, UserEmail: observer.Email, CreatedAt: created.Add(10 * time.Minute)})
+		}
+		p.Events = append(p.Events,
+			padapi.PadEvent{Message: candidate + " ran the code", Kind: "ran", Metadata: q.Language, UserName: candidate, CreatedAt: created.Add(30 * time.Minute)})
 		if i%3 == 0 {
 			p.EndedAt = padapi.Ptr(updated)
 			p.Notes = "Solid on the basics; ran out of time on the follow-up."

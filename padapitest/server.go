@@ -17,14 +17,30 @@
 // # Two shapes
 //
 // The service answers in two shapes: the one its documentation shows and the
-// one live responses have (see WithShape). The fake answers in the live shape
-// unless told otherwise: pads carry state, type, team, question_ids,
-// pad_environment_ids and active_environment_id, their events as a link,
-// and null for empty language, contents, notes, history and drawing; the
-// quota carries overages_enabled; the organization and its users carry
-// teams. In the documented shape pads carry their events as a list and
-// none of the live fields, the quota has no overages_enabled, and the
-// organization names its default language default_language.
+// one live responses have (see WithShape). Each follows one source:
+//
+//   - LiveShape (the default) follows the answers recorded from the live
+//     service (API-REFERENCE.md, "Differences between the documented
+//     examples and live responses", and testdata/recorded): pads carry
+//     state, type, team, question_ids, pad_environment_ids and
+//     active_environment_id, their events as a link, and null for empty
+//     language, contents, notes, history and drawing; the quota carries
+//     overages_enabled; the organization and its users carry teams. The
+//     vendor's current Postman collection shows the same pad fields.
+//   - DocumentedShape follows the vendor's older reference pages (the
+//     "Pad Resource", quota and organization pages with their inline
+//     examples): pads carry their events as a list and none of the live
+//     fields (no state, type, pad_environment_ids,
+//     active_environment_id, question_ids or team), the quota has no
+//     overages_enabled, and the organization names its default language
+//     default_language. It does not follow the current collection, whose
+//     pads have the live fields and their events as a link: a client
+//     that reads LiveShape reads those.
+//
+// Both shapes send the quota's trial_expires_at (a timestamp, on every
+// plan), event kinds created, joined, ran, left, ended, and enabled and
+// disabled when a PUT switches code execution, and metadata "invisible"
+// on the join of a seeded interviewer watching invisibly.
 //
 // # Strict about what it is sent
 //
@@ -35,8 +51,9 @@
 //   - a form field or query parameter it does not take, such as a flat title
 //     on a question create (questions take question[title], as a Rails form
 //     sends it) or a shared that no endpoint takes; and any field given twice;
-//   - a boolean other than true or false, or a question_id that is not an
-//     integer or names no question;
+//   - a boolean other than true or false (but a pad update's ended and
+//     deleted, of which the service heeds only true), or a question_id
+//     that is not an integer or names no question;
 //   - a question create without question[title] or question[language], an
 //     empty title or language, or more than one of question[contents],
 //     question[file_contents] and question[zip_file]; candidate instructions
@@ -56,7 +73,8 @@
 //     accepted; any other key or header gets 401 with
 //     {"status":"ERROR","message":"Invalid API key"}.
 //   - Quota: a new fake has a limited plan of 120 pads a month, none used,
-//     last reset at the start of the current month (UTC). Each successful
+//     last reset at the start of the current month (UTC), and a trial
+//     that ended a month before (SetTrialExpiresAt). Each successful
 //     POST /api/pads adds one to pads_used; when no pads remain a create gets
 //     429 {"status":"ERROR","message":"Over quota"} and creates nothing,
 //     unless overages are enabled (SetOveragesEnabled). AddPad and Seed do
@@ -78,9 +96,12 @@
 //     environment of that language, or a new one; a question_id adds an
 //     environment with the question's files.
 //   - Every pad has an event log at /api/pads/ID/events: a creation event,
-//     then one when the pad ends; AddEvent adds more.
+//     then one when code execution is switched off (kind "disabled") or on
+//     ("enabled") and one when the pad ends; AddEvent adds more.
 //   - PUT /api/pads/ID with deleted=true deletes the pad with its
-//     environments, events and histories: they are 404 afterwards.
+//     environments, events and histories: they are 404 afterwards. Only
+//     the value true ends or deletes: ended and deleted with any other
+//     value are ignored, as the service's docs say, not refused.
 //   - Lists give 50 items a page, the total, and absolute next_page and
 //     prev_page links on the fake's own URL; sort is created_at or
 //     updated_at with ,asc or ,desc (default created_at,desc). Items with
@@ -94,7 +115,9 @@
 //     the first, who owns new pads and questions unless user_email says
 //     otherwise. The key is an owner's, so /api/pads and
 //     /api/organization/pads both list every pad (and the same for
-//     questions). /api/organization/users?email=E lists only that user.
+//     questions); SetCallerIsOwner(false) makes it a user's, who gets 403
+//     from the organization endpoints. /api/organization/users?email=E
+//     lists only that user.
 //   - Stats count the pads created in [start_time, end_time) per owner
 //     email, computed from the state; the default window is the 7 days up to
 //     now.
@@ -176,6 +199,7 @@ type Server struct {
 	requests  requestLog
 	faults    map[string]*counted
 	draw      func(route string, r Request) Fault // set by SetFaults
+	notOwner  bool                                // set by SetCallerIsOwner(false)
 }
 
 // Request is a request the fake received, on either listener. The API key
@@ -298,7 +322,8 @@ func Listen(opts ...Option) (*Server, error) {
 	}
 	s.next.question, s.next.env = 1, 1001
 	now := s.now()
-	s.quota = quotaState{limit: 120, resetAt: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)}
+	resetAt := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	s.quota = quotaState{limit: 120, resetAt: resetAt, trialExpiresAt: padapi.Ptr(resetAt.AddDate(0, -1, 0))}
 
 	apiL, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -442,13 +467,15 @@ func badRequest(format string, args ...any) error {
 }
 
 // route is one endpoint: its handler, the form fields or query parameters
-// it takes (any other is a 400), the fields that are file uploads, and
-// whether the history listener serves it rather than the API.
+// it takes (any other is a 400), the fields that are file uploads,
+// whether the history listener serves it rather than the API, and whether
+// it needs an organization owner (403 otherwise).
 type route struct {
 	h       handler
 	params  []string
 	files   []string
 	history bool
+	owner   bool
 }
 
 var (
@@ -481,11 +508,11 @@ func (s *Server) routes() map[string]route {
 		"POST /api/questions":             {h: s.createQuestion, params: questionFields, files: []string{zipField}},
 		"PUT /api/questions/{id}":         {h: s.updateQuestion, params: questionFields, files: []string{zipField}},
 		"DELETE /api/questions/{id}":      {h: s.deleteQuestion},
-		"GET /api/organization":           {h: s.getOrganization},
-		"GET /api/organization/stats":     {h: s.getStats, params: []string{"start_time", "end_time"}},
-		"GET /api/organization/pads":      {h: s.listPads, params: listParams},
-		"GET /api/organization/questions": {h: s.listQuestions, params: listParams},
-		"GET /api/organization/users":     {h: s.listUsers, params: []string{"email"}},
+		"GET /api/organization":           {h: s.getOrganization, owner: true},
+		"GET /api/organization/stats":     {h: s.getStats, params: []string{"start_time", "end_time"}, owner: true},
+		"GET /api/organization/pads":      {h: s.listPads, params: listParams, owner: true},
+		"GET /api/organization/questions": {h: s.listQuestions, params: listParams, owner: true},
+		"GET /api/organization/users":     {h: s.listUsers, params: []string{"email"}, owner: true},
 		"GET /history/{env}/{file}":       {h: s.getHistory, history: true},
 	}
 }
@@ -698,6 +725,9 @@ func (s *Server) answer(rt route, r *http.Request) (status int, body []byte) {
 	case !rt.history && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte(s.auth)) != 1:
 		return http.StatusUnauthorized, errorBody("Invalid API key")
 	}
+	if rt.owner && !s.callerIsOwner() {
+		return http.StatusForbidden, errorBody(notOwnerMessage)
+	}
 	if err := checkParams(r, rt); err != nil {
 		return s.encodeError(rt, err)
 	}
@@ -713,6 +743,28 @@ func (s *Server) answer(rt route, r *http.Request) (status int, body []byte) {
 		return s.encodeError(rt, err)
 	}
 	return http.StatusOK, b
+}
+
+// notOwnerMessage is the message of the 403 the organization endpoints
+// answer a caller who is not an owner.
+const notOwnerMessage = "You must be an organization owner to access this resource"
+
+// SetCallerIsOwner makes the API key's user an owner of the organization
+// (true, the default) or not (false). A caller who is not an owner gets
+// 403 with the service's error body from every organization endpoint
+// (GET /api/organization and the paths below it), as the service answers
+// one whose organization does not let users see all pads; the caller's
+// own endpoints (quota, pads, questions) answer as before.
+func (s *Server) SetCallerIsOwner(owner bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notOwner = !owner
+}
+
+func (s *Server) callerIsOwner() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.notOwner
 }
 
 // locked runs h with the state locked. The deferred Unlock releases the

@@ -34,7 +34,8 @@ func TestQuota(t *testing.T) {
 		}
 		want := &padapi.Quota{
 			Status: "OK", PadsUsed: 0, QuotaResetAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
-			PadsRemaining: padapi.Ptr(120), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: overages,
+			TrialExpiresAt: padapi.Ptr(time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)),
+			PadsRemaining:  padapi.Ptr(120), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: overages,
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("default quota (-want +got):\n%s", diff)
@@ -92,7 +93,8 @@ func TestQuotaOveragesAndOmittedCounts(t *testing.T) {
 	srv.SetQuota(1, 1)
 	srv.SetOmitQuotaCounts(true)
 	status, body := raw(t, srv, "GET", "/api/quota", authOf(srv), nil)
-	want := map[string]any{"status": "OK", "pads_used": 1.0, "quota_reset_at": "2026-10-01T00:00:00Z", "unlimited": false, "overages_enabled": false}
+	want := map[string]any{"status": "OK", "pads_used": 1.0, "quota_reset_at": "2026-10-01T00:00:00Z", "unlimited": false, "overages_enabled": false,
+		"trial_expires_at": "2026-09-01T00:00:00Z"}
 	if diff := cmp.Diff(want, body); status != 200 || diff != "" {
 		t.Errorf("quota without counts: %d (-want +got):\n%s", status, diff)
 	}

@@ -17,7 +17,8 @@ import (
 type Shape int
 
 const (
-	// LiveShape is the shape of current live responses, the default: pads
+	// LiveShape is the shape of current live responses as recorded (the
+	// shape of the vendor's current collection too), the default: pads
 	// with state, type, team, question_ids, pad_environment_ids and
 	// active_environment_id (null in a create's answer), events as a link,
 	// null for empty texts (notes and a question's solution: null until
@@ -27,9 +28,11 @@ const (
 	// missing metadata, user_name and user_email; PUT on a pad or question
 	// answered with the status alone.
 	LiveShape Shape = iota
-	// DocumentedShape is the shape of the service's documented examples:
-	// pads with their events as a list and no live fields, the quota
-	// without overages_enabled, the organization's default_language.
+	// DocumentedShape is the shape of the examples in the service's older
+	// reference pages (not the current Postman collection, whose pads
+	// are in the live shape): pads with their events as a list and no
+	// live fields, the quota without overages_enabled, the
+	// organization's default_language.
 	DocumentedShape
 )
 

@@ -103,8 +103,11 @@ func (s *Server) SetQuotaResetAt(t time.Time) {
 	s.quota.resetAt = t
 }
 
-// SetTrialExpiresAt sets when the trial ends or ended; nil (the default)
-// means the plan has no trial, and trial_expires_at is left out.
+// SetTrialExpiresAt sets when the trial ends or ended. A new fake's trial
+// ended a month before the quota's last reset: the quota always carries
+// trial_expires_at, as the service's does, even on an unlimited plan. nil
+// leaves trial_expires_at out, for a test of a client that must accept its
+// absence.
 func (s *Server) SetTrialExpiresAt(t *time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

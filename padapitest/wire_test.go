@@ -62,7 +62,7 @@ func TestWireShapes(t *testing.T) {
 		"history": "HISTORY/history/1001/0.json", "drawing": null, "state": "started", "type": "live",
 		"question_ids": [], "pad_environment_ids": [1001], "active_environment_id": 1001,
 		"team": {"id": "TEAM", "name": "Hiring"}, "restrict_interviewer_access": null}`, p.ID)
-	wantJSON(t, live, "live quota", get(t, live, "/api/quota"), `{"status": "OK", "pads_used": 1,
+	wantJSON(t, live, "live quota", get(t, live, "/api/quota"), `{"status": "OK", "pads_used": 1, "trial_expires_at": "2026-09-01T00:00:00Z",
 		"quota_reset_at": "2026-10-01T00:00:00Z", "unlimited": false, "pads_remaining": 119,
 		"monthly_pad_limit": 120, "overages_enabled": false}`, "")
 	wantJSON(t, live, "live organization", get(t, live, "/api/organization"), `{"status": "OK", "id": 1,
@@ -109,7 +109,7 @@ func TestWireShapes(t *testing.T) {
 		"created_at": "2026-10-14T09:30:00Z"}], "private": false, "execution_enabled": true,
 		"created_at": "2026-10-14T09:30:00Z", "updated_at": "2026-10-14T09:30:00Z", "ended_at": null,
 		"url": "URL/ID", "playback": "URL/ID/playback", "history": "HISTORY/history/1001/0.json"}`, p.ID)
-	wantJSON(t, doc, "documented quota", get(t, doc, "/api/quota"), `{"status": "OK", "pads_used": 1,
+	wantJSON(t, doc, "documented quota", get(t, doc, "/api/quota"), `{"status": "OK", "pads_used": 1, "trial_expires_at": "2026-09-01T00:00:00Z",
 		"quota_reset_at": "2026-10-01T00:00:00Z", "unlimited": false, "pads_remaining": 119, "monthly_pad_limit": 120}`, "")
 	wantJSON(t, doc, "documented organization", get(t, doc, "/api/organization"), `{"status": "OK",
 		"organization_name": "Example Organization", "user_count": 2, "users": [
