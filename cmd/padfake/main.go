@@ -22,6 +22,10 @@
 //	-unlimited           an unmetered plan instead of a limit
 //	-overages            allow creates past the limit, as a plan billing overages does
 //	-omit-quota-counts   leave pads_remaining and monthly_pad_limit out of the quota
+//	-trial-expires-at T  when the trial ends or ended, an RFC 3339 time (default: a month
+//	                     before the quota's last reset); "none" leaves trial_expires_at out
+//	-not-owner           the key's user is not an organization owner: the organization
+//	                     endpoints answer 403
 //	-shape live|documented   answer in the service's live shape (default) or its documented one
 //	-read-header-timeout D   how long a client may take to send a request's header (default 10s)
 //	-read-timeout D      how long a client may take to send a whole request (default 1m)
@@ -47,6 +51,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/padinterview/padapi/padapitest"
 )
@@ -72,6 +77,35 @@ func (f *shapeFlag) Set(s string) error {
 	return nil
 }
 
+// trialFlag is -trial-expires-at: an RFC 3339 time, or "none".
+type trialFlag struct {
+	set bool       // the flag was given
+	at  *time.Time // nil for "none"
+}
+
+func (f *trialFlag) String() string {
+	switch {
+	case !f.set:
+		return ""
+	case f.at == nil:
+		return "none"
+	}
+	return f.at.Format(time.RFC3339)
+}
+
+func (f *trialFlag) Set(s string) error {
+	f.set, f.at = true, nil
+	if s == "none" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return errors.New(`want an RFC 3339 time, such as 2026-12-31T00:00:00Z, or "none"`)
+	}
+	f.at = &t
+	return nil
+}
+
 // run serves the fake until ctx ends, and returns the exit code: 0 when
 // asked for help or interrupted, 2 for bad usage, 1 when the fake cannot
 // start.
@@ -86,6 +120,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	unlimited := fs.Bool("unlimited", false, "an unmetered plan instead of a limit")
 	overages := fs.Bool("overages", false, "allow creates past the limit, as a plan billing overages does")
 	omitCounts := fs.Bool("omit-quota-counts", false, "leave pads_remaining and monthly_pad_limit out of the quota, as some live answers do")
+	var trial trialFlag
+	fs.Var(&trial, "trial-expires-at", "when the trial ends or ended, an RFC 3339 `time` (default: a month before the quota's last reset); \"none\" leaves it out")
+	notOwner := fs.Bool("not-owner", false, "the key's user is not an organization owner: the organization endpoints answer 403")
 	shape := shapeFlag{padapitest.LiveShape}
 	fs.Var(&shape, "shape", "the `shape` of the answers: live (the default) or documented")
 	limits := padapitest.DefaultTimeouts
@@ -135,6 +172,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	srv.SetOveragesEnabled(*overages)
 	srv.SetOmitQuotaCounts(*omitCounts)
+	if trial.set {
+		srv.SetTrialExpiresAt(trial.at)
+	}
+	srv.SetCallerIsOwner(!*notOwner)
 	srv.Seed(*seed)
 	fmt.Fprintf(stdout, "PAD_BASE_URL=%s\nPAD_API_KEY=%s\n", srv.URL, srv.APIKey)
 	<-ctx.Done()

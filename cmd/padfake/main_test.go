@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"strings"
@@ -153,7 +154,16 @@ func TestQuotaAndShapeFlags(t *testing.T) {
 			return !q.Unlimited && q.PadsRemaining == nil && q.MonthlyPadLimit == nil
 		}},
 		{[]string{"-shape", "documented"}, func(q *padapi.Quota) bool {
-			return q.OveragesEnabled == nil && *q.MonthlyPadLimit == 120
+			return q.OveragesEnabled == nil && *q.MonthlyPadLimit == 120 && q.TrialExpiresAt != nil
+		}},
+		{[]string{"-unlimited"}, func(q *padapi.Quota) bool {
+			return q.TrialExpiresAt != nil && q.TrialExpiresAt.Before(q.QuotaResetAt)
+		}},
+		{[]string{"-trial-expires-at", "2026-12-31T10:00:00Z"}, func(q *padapi.Quota) bool {
+			return q.TrialExpiresAt != nil && q.TrialExpiresAt.Equal(time.Date(2026, 12, 31, 10, 0, 0, 0, time.UTC))
+		}},
+		{[]string{"-trial-expires-at", "none"}, func(q *padapi.Quota) bool {
+			return q.TrialExpiresAt == nil
 		}},
 	} {
 		_, c := serve(t, append([]string{"-addr", "127.0.0.1:0"}, tc.args...)...)
@@ -172,13 +182,31 @@ func TestQuotaAndShapeFlags(t *testing.T) {
 	}
 }
 
+// TestNotOwner: with -not-owner the organization endpoints answer 403,
+// which the client reports as padapi.ErrForbidden; the caller's own
+// endpoints answer.
+func TestNotOwner(t *testing.T) {
+	ctx := context.Background()
+	_, c := serve(t, "-addr", "127.0.0.1:0", "-not-owner", "-seed", "1")
+	if _, err := c.Organization.Get(ctx); !errors.Is(err, padapi.ErrForbidden) {
+		t.Errorf("-not-owner: the organization: %v, want ErrForbidden", err)
+	}
+	if _, err := c.Quota.Get(ctx); err != nil {
+		t.Errorf("-not-owner: the quota: %v", err)
+	}
+	_, c = serve(t, "-addr", "127.0.0.1:0")
+	if _, err := c.Organization.Get(ctx); err != nil {
+		t.Errorf("an owner by default: %v", err)
+	}
+}
+
 func TestHelp(t *testing.T) {
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), []string{arg}, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
 			t.Errorf("padfake %s: exit %d, stderr %q; want 0 and nothing", arg, code, stderr.String())
 		}
-		for _, want := range []string{"usage: padfake", "-addr", "-key", "-seed", "-limit", "-used", "-unlimited", "-overages", "-omit-quota-counts", "-shape"} {
+		for _, want := range []string{"usage: padfake", "-addr", "-key", "-seed", "-limit", "-used", "-unlimited", "-overages", "-omit-quota-counts", "-shape", "-trial-expires-at", "-not-owner"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("padfake %s: help without %q:\n%s", arg, want, stdout.String())
 			}
@@ -203,6 +231,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"-limit", "-5"}, 2, "0 or more"},
 		{[]string{"-used", "x"}, 2, "invalid value"},
 		{[]string{"-shape", "json"}, 2, `want "live" or "documented"`},
+		{[]string{"-trial-expires-at", "tomorrow"}, 2, "RFC 3339"},
 		{[]string{"-addr", taken.Addr().String()}, 1, "address already in use"},
 		{[]string{"-addr", "127.0.0.1:0", "-key", `a"b`}, 1, "not allowed"},
 	} {
