@@ -18,7 +18,7 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/shapes"
-	"github.com/padinterview/padapi/padapitest"
+	"github.com/padinterview/padapi/internal/shapes/reference"
 	"github.com/spf13/cobra"
 )
 
@@ -139,12 +139,10 @@ var errDoctor = errors.New("doctor: a check failed or a shape differs")
 func (d *doctor) run(ctx context.Context, withShapes bool) (failed bool, err error) {
 	f := d.f
 	if f.flags.fake {
-		srv := padapitest.Start()
-		srv.SetQuota(50, 12)
-		srv.Seed(6)
-		defer srv.Close()
-		f.flags.fake, f.flags.baseURL = false, srv.URL
-		_ = f.flags.apiKey.Set(srv.APIKey)
+		baseURL, apiKey, stop := startFake()
+		defer stop()
+		f.flags.fake, f.flags.baseURL = false, baseURL
+		_ = f.flags.apiKey.Set(apiKey)
 	}
 	if f.timeoutErr != nil {
 		return false, f.timeoutErr // the command's deadline is in ctx (startClock)
@@ -312,25 +310,25 @@ func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) 
 // compareShapes makes the read-only calls and compares each answer's shape
 // with the reference. It reports whether a call failed.
 func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
-	ref, err := reference(ctx)
+	ref, err := reference.Shapes()
 	if err != nil {
 		d.add(check{Name: "shapes", Status: "fail", Detail: "padapitest's reference: " + message(err)})
 		return true
 	}
-	var known ids
+	var known reference.IDs
 	failed := false
-	for _, call := range shapeCalls {
-		path := call.path(known)
+	for _, call := range reference.Calls() {
+		path := call.Path(known)
 		if path == "" {
-			d.add(check{Name: "shapes", Status: "skip", Detail: call.label + ": no ID to ask for (an empty list before it)"})
+			d.add(check{Name: "shapes", Status: "skip", Detail: call.Label + ": no ID to ask for (an empty list before it)"})
 			continue
 		}
 		var body json.RawMessage
-		if err := c.Do(ctx, "GET", path, call.query, &body); err != nil {
-			detail, hint := call.label+": failed", networkHint(err)
+		if err := c.Do(ctx, "GET", path, nil, &body); err != nil {
+			detail, hint := call.Label+": failed", networkHint(err)
 			var ae *padapi.APIError
 			if errors.As(err, &ae) {
-				detail = fmt.Sprintf("%s: answered %d", call.label, ae.StatusCode)
+				detail = fmt.Sprintf("%s: answered %d", call.Label, ae.StatusCode)
 				if ae.StatusCode == http.StatusForbidden {
 					hint = "organization endpoints need an organization owner's key"
 				}
@@ -339,15 +337,15 @@ func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
 			failed = true
 			continue
 		}
-		learn(call.label, body, &known)
-		live, err := shapeOf(call, body)
+		reference.Learn(call.Label, body, &known)
+		live, err := call.Shape(body)
 		if err != nil {
-			d.add(check{Name: "shapes", Status: "fail", Detail: call.label + ": the answer is not JSON"})
+			d.add(check{Name: "shapes", Status: "fail", Detail: call.Label + ": the answer is not JSON"})
 			failed = true
 			continue
 		}
-		for _, diff := range shapes.Compare(live, ref[call.label]) {
-			d.diffs = append(d.diffs, difference{call.label, diff})
+		for _, diff := range shapes.Compare(live, ref[call.Label]) {
+			d.diffs = append(d.diffs, difference{call.Label, diff})
 		}
 	}
 	status := "ok"

@@ -4,9 +4,10 @@
 // shape and a difference hold field names and kinds only, so they can be
 // pasted into a bug report.
 //
-// padctl doctor --shapes uses it to compare the live service's answers with
-// padapitest's; padapitest's own tests use it to compare the fake with the
-// recorded samples.
+// padapitest uses it to compute the reference shapes of its answers
+// (stored in package reference, which embeds them), and its tests to
+// compare the fake with the recorded samples; padctl doctor --shapes uses
+// it to compare the live service's answers with that reference.
 package shapes
 
 import (
@@ -32,10 +33,12 @@ const (
 	Null
 )
 
-var kindNames = []struct {
+type kindName struct {
 	k    Kind
 	name string
-}{{String, "string"}, {Number, "number"}, {Bool, "boolean"}, {Object, "object"}, {Array, "array"}, {Null, "null"}}
+}
+
+var kindNames = []kindName{{String, "string"}, {Number, "number"}, {Bool, "boolean"}, {Object, "object"}, {Array, "array"}, {Null, "null"}}
 
 // String names the kinds of k joined by "|", as "string|null".
 func (k Kind) String() string {
@@ -276,6 +279,35 @@ func describe(f *Field) string {
 		d += "absent"
 	}
 	return d
+}
+
+// MarshalJSON writes the field as Compare describes it: its kinds joined
+// by "|", with "absent" last when it is optional ("string|null|absent").
+// Only the kinds and Optional are kept: a shape read back is a reference
+// to Compare with, not one to Add to.
+func (f *Field) MarshalJSON() ([]byte, error) {
+	return json.Marshal(describe(f))
+}
+
+// UnmarshalJSON reads a field as MarshalJSON writes it.
+func (f *Field) UnmarshalJSON(b []byte) error {
+	var d string
+	if err := json.Unmarshal(b, &d); err != nil {
+		return fmt.Errorf("shapes: a field is a string of kinds: %w", err)
+	}
+	*f = Field{}
+	for name := range strings.SplitSeq(d, "|") {
+		i := slices.IndexFunc(kindNames, func(n kindName) bool { return n.name == name })
+		switch {
+		case name == "absent":
+			f.Optional = true
+		case i >= 0:
+			f.Kinds |= kindNames[i].k
+		case name != "" || d != "":
+			return fmt.Errorf("shapes: %q is not a JSON kind", name)
+		}
+	}
+	return nil
 }
 
 // Compare returns where live differs from ref, sorted by path: a path ref

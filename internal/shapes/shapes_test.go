@@ -117,3 +117,36 @@ func TestCollapse(t *testing.T) {
 		t.Errorf("y is in one of two objects, x in both: %+v %+v", s["db.arrangement.*.y"], s["db.arrangement.*.x"])
 	}
 }
+
+// TestFieldJSON: a shape written as JSON and read back compares as the
+// shape did: the same kinds and absences, and the same differences.
+func TestFieldJSON(t *testing.T) {
+	ref := shapeOf(t, `{"a":"x","b":null,"c":[{"d":1}],"e":{"f":true}}`, `{"a":null,"c":[{}],"e":{"f":false}}`)
+	b, err := json.Marshal(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"":"object","a":"string|null","b":"null|absent","c":"array","c[]":"object","c[].d":"number|absent","e":"object","e.f":"boolean"}`
+	if string(b) != want {
+		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
+	}
+	var back Shape
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for path, f := range ref {
+		if g := back[path]; g == nil || g.Kinds != f.Kinds || g.Optional != f.Optional {
+			t.Errorf("%s: read back %+v, want %+v", path, g, f)
+		}
+	}
+	live := shapeOf(t, `{"a":1,"c":[{"d":"x"}],"e":{}}`)
+	if diff := cmp.Diff(Compare(live, ref), Compare(live, back)); diff != "" {
+		t.Errorf("Compare with the shape read back (-before +after):\n%s", diff)
+	}
+	for _, bad := range []string{`"string|float"`, `3`, `"|"`} {
+		var f Field
+		if err := json.Unmarshal([]byte(bad), &f); err == nil {
+			t.Errorf("%s: read as %+v, want an error", bad, f)
+		}
+	}
+}
