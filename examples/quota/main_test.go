@@ -50,7 +50,7 @@ func TestRunFake(t *testing.T) {
 	if code := run(context.Background(), env(nil), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
-	if !regexp.MustCompile(`^33 of 120 pads used, 87 left; quota last reset \d{4}-\d\d-01\n$`).MatchString(stdout.String()) {
+	if !regexp.MustCompile(`^33 of 120 pads used, 87 left; quota last reset \d{4}-\d\d-01; trial ended \d{4}-\d\d-01\n$`).MatchString(stdout.String()) {
 		t.Errorf("stdout %q", stdout.String())
 	}
 	if lines := strings.Count(stderr.String(), "\n"); lines != 1 || !strings.Contains(stderr.String(), "fake") {
@@ -62,12 +62,13 @@ func TestRunService(t *testing.T) {
 	srv := padapitest.NewServer(t)
 	srv.SetUnlimited()
 	srv.SetQuotaResetAt(time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))
+	srv.SetTrialExpiresAt(padapi.Ptr(time.Date(2026, 8, 15, 0, 0, 0, 0, time.UTC)))
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), env(map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": srv.APIKey}), &stdout, &stderr)
 	if code != 0 || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
-	if want := "unlimited plan, 0 pads used; quota last reset 2026-09-01\n"; stdout.String() != want {
+	if want := "unlimited plan, 0 pads used; quota last reset 2026-09-01; trial ended 2026-08-15\n"; stdout.String() != want {
 		t.Errorf("stdout %q, want %q", stdout.String(), want)
 	}
 	if n := len(srv.Requests()); n != 1 {
