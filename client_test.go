@@ -930,3 +930,86 @@ func TestDoAcceptsPlainPaths(t *testing.T) {
 		}
 	}
 }
+
+// endlessBody is a success body without end: its first Read waits for the
+// call's deadline to pass, and every Read after it returns more of an
+// endless list at once. It never looks at the context itself, so a call
+// that returns on time noticed the deadline while reading or decoding.
+type endlessBody struct {
+	ctx    context.Context
+	head   string
+	item   string
+	waited bool
+	off    int
+}
+
+func (b *endlessBody) Read(p []byte) (int, error) {
+	if !b.waited {
+		<-b.ctx.Done()
+		b.waited = true
+		return copy(p, b.head), nil
+	}
+	n := 0
+	for n < len(p) {
+		c := copy(p[n:], b.item[b.off:])
+		n += c
+		b.off = (b.off + c) % len(b.item)
+	}
+	return n, nil
+}
+
+func (*endlessBody) Close() error { return nil }
+
+// TestDeadlineWhileDecoding checks that a call whose deadline passes while
+// its answer is still being read and decoded returns within a second of
+// the deadline with context.DeadlineExceeded, for a list page, a resource
+// and Do's raw bytes (issue 28 #12).
+func TestDeadlineWhileDecoding(t *testing.T) {
+	t.Parallel()
+	item := `{"id":"AB","title":"` + strings.Repeat("x", 200) + `","created_at":"2014-11-14T03:02:45Z"},`
+	for _, tt := range []struct {
+		name, head string
+		call       func(context.Context, *padapi.Client) error
+	}{
+		{"list", `{"status":"OK","total":1,"pads":[`, func(ctx context.Context, c *padapi.Client) error {
+			_, err := c.Pads.List(ctx, nil)
+			return err
+		}},
+		{"pad", `{"status":"OK","id":"AB","events":[`, func(ctx context.Context, c *padapi.Client) error {
+			_, err := c.Pads.Get(ctx, "AB")
+			return err
+		}},
+		{"do raw", `{"status":"OK","pads":[`, func(ctx context.Context, c *padapi.Client) error {
+			var raw json.RawMessage
+			return c.Do(ctx, http.MethodGet, "/api/pads", nil, &raw)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+					Body: &endlessBody{ctx: r.Context(), head: tt.head, item: item}, ContentLength: -1, Request: r}, nil
+			})
+			// A cap far above what a second of reading gives: the
+			// deadline, not the cap, must end the call.
+			c := newTestClient(t, testBase, testKey, noRetry, padapi.WithMaxResponseBytes(1<<40),
+				padapi.WithHTTPClient(&http.Client{Transport: rt}))
+			deadline := time.Now().Add(50 * time.Millisecond)
+			ctx, cancel := context.WithDeadline(context.Background(), deadline)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- tt.call(ctx, c) }()
+			select {
+			case err := <-done:
+				if late := time.Since(deadline); late > time.Second {
+					t.Errorf("returned %v after the deadline", late)
+				}
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("err = %v, want context.DeadlineExceeded", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the call did not return within 10s of its deadline")
+			}
+		})
+	}
+}

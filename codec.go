@@ -107,7 +107,6 @@ type envelope struct {
 // be there, when whole is false: the decode of the resource that follows
 // reads (and checks) the rest, so a page's items are not scanned twice.
 func readEnvelope(data []byte, need string, whole bool) (envelope, error) {
-	var env envelope
 	r := envelopeReaders.Get().(*envelopeReader)
 	defer r.release()
 	r.buf = *bytes.NewBuffer(data)
@@ -116,59 +115,18 @@ func readEnvelope(data []byte, need string, whole bool) (envelope, error) {
 	if dec.PeekKind() != '{' {
 		// Let the codec say what is wrong: a syntax error or a kind.
 		var top struct{}
-		return env, unmarshal(data, &top)
+		return envelope{}, unmarshal(data, &top)
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return env, err
+		return envelope{}, err
 	}
 	// A status given twice is refused, so no reading of the answer can
 	// take the first and another the last: with "status" once, the scan
 	// can stop early.
 	early := !whole && bytes.Count(data, []byte(`"status"`)) < 2
-	var seen [3]bool
-	for dec.PeekKind() != '}' {
-		if early && env.status == "OK" && env.others > 0 && (need == "" || env.hasNeed) {
-			return env, nil
-		}
-		name, err := dec.ReadToken()
-		if err != nil {
-			return env, err
-		}
-		key := name.String()
-		var dst *string
-		var i int
-		switch key {
-		case "status":
-			dst, i = &env.status, 0
-		case "message":
-			dst, i = &env.message, 1
-		case "code":
-			dst, i = &env.code, 2
-		}
-		if dst != nil {
-			if seen[i] {
-				return env, fmt.Errorf("the answer gives %q twice", key)
-			}
-			seen[i] = true
-		}
-		if dst == nil {
-			env.others++
-			// A list's items may be null (none); an id may not.
-			if need != "" && key == need && (need != "id" || dec.PeekKind() != 'n') {
-				env.hasNeed = true
-			}
-			if err := dec.SkipValue(); err != nil {
-				return env, err
-			}
-			continue
-		}
-		v, err := dec.ReadValue()
-		if err != nil {
-			return env, err
-		}
-		if *dst, err = envelopeText(key, v); err != nil {
-			return env, err
-		}
+	env, err := readMembers(dec, need, nil, early)
+	if err != nil || dec.PeekKind() != '}' {
+		return env, err // an error, or stopped early
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return env, err
@@ -177,6 +135,81 @@ func readEnvelope(data []byte, need string, whole bool) (envelope, error) {
 		return env, errors.New("data after the top-level value")
 	}
 	return env, nil
+}
+
+// readMembers reads the members of an answer's top-level object, after
+// its '{' and up to its '}': the envelope's three, the presence of need (a
+// key, "" for none) and the count of the others, whose values go to m (nil:
+// skipped). With early, it stops as soon as done says the answer is known
+// to be good.
+func readMembers(dec *jsontext.Decoder, need string, m memberDecoder, early bool) (envelope, error) {
+	var env envelope
+	var seen [3]bool
+	for dec.PeekKind() != '}' {
+		if early && env.done(need) {
+			return env, nil
+		}
+		name, err := dec.ReadToken()
+		if err != nil {
+			return env, err
+		}
+		key := name.String()
+		if ok, err := env.member(dec, key, &seen); ok || err != nil {
+			if err != nil {
+				return env, err
+			}
+			continue
+		}
+		env.others++
+		// A list's items may be null (none); an id may not.
+		if need != "" && key == need && (need != "id" || dec.PeekKind() != 'n') {
+			env.hasNeed = true
+		}
+		if m != nil {
+			err = m.decodeMember(dec, key)
+		} else {
+			err = dec.SkipValue()
+		}
+		if err != nil {
+			return env, err
+		}
+	}
+	return env, nil
+}
+
+// done reports whether the envelope read so far says the answer is good:
+// status "OK", the resource asked for, and something beside the envelope.
+func (env *envelope) done(need string) bool {
+	return env.status == "OK" && env.others > 0 && (need == "" || env.hasNeed)
+}
+
+// member reads the value of the top-level member key when it is one of
+// the envelope's three, and reports whether it was. A member given twice is
+// refused, so that no reading of the answer can take the first and another
+// the last.
+func (env *envelope) member(dec *jsontext.Decoder, key string, seen *[3]bool) (bool, error) {
+	var dst *string
+	var i int
+	switch key {
+	case "status":
+		dst, i = &env.status, 0
+	case "message":
+		dst, i = &env.message, 1
+	case "code":
+		dst, i = &env.code, 2
+	default:
+		return false, nil
+	}
+	if seen[i] {
+		return true, fmt.Errorf("the answer gives %q twice", key)
+	}
+	seen[i] = true
+	v, err := dec.ReadValue()
+	if err != nil {
+		return true, err
+	}
+	*dst, err = envelopeText(key, v)
+	return true, err
 }
 
 // envelopeReaders keeps readEnvelope's decoders, each with the buffer it

@@ -12,6 +12,9 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Page is one page of a list: at most 50 items, the total across all pages,
@@ -94,6 +97,34 @@ func (b *pageBody[T]) items(key string) []T {
 	}
 	return b.Users
 }
+
+// decodeMember decodes one top-level member of a list answer as it
+// streams, into the field json would decode it into.
+func (b *pageBody[T]) decodeMember(dec *jsontext.Decoder, name string) error {
+	var dst any
+	switch name {
+	case "pads":
+		dst = &b.Pads
+	case "questions":
+		dst = &b.Questions
+	case "events":
+		dst = &b.Events
+	case "users":
+		dst = &b.Users
+	case "total":
+		dst = &b.Total
+	case "next_page":
+		dst = &b.NextPage
+	case "prev_page":
+		dst = &b.PrevPage
+	default:
+		return dec.SkipValue()
+	}
+	return jsonv2.UnmarshalDecode(dec, dst, decodeOptions)
+}
+
+// reset zeroes the answer before a decode starts again.
+func (b *pageBody[T]) reset() { *b = pageBody[T]{} }
 
 // list fetches one page of the list at path, whose items come under key.
 func list[T any](ctx context.Context, c *Client, path, key string, q url.Values) (*Page[T], error) {

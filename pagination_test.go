@@ -1191,3 +1191,26 @@ func TestExportedSignaturesNameJSONPlainly(t *testing.T) {
 		}
 	}
 }
+
+// TestListReadsEveryTimestampForm checks that a page whose timestamps come
+// in the service's other forms (+0000, a space for T), which the one-pass
+// decode of a streamed page does not read, decodes as before, and that a
+// page with "status" twice is still refused.
+func TestListReadsEveryTimestampForm(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	handle(mux, "GET /gw/api/pads", http.StatusOK, []byte(`{"status":"OK","total":2,"pads":[`+
+		`{"id":"A","created_at":"2014-11-14 03:02:45+0000"},{"id":"B","created_at":"2014-11-14T03:02:45Z"}]}`))
+	handle(mux, "GET /gw/api/questions", http.StatusOK, []byte(`{"status":"OK","total":0,"questions":[],"status":"OK"}`))
+	page, err := c.Pads.List(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := time.Date(2014, 11, 14, 3, 2, 45, 0, time.UTC)
+	if len(page.Items) != 2 || !page.Items[0].CreatedAt.Equal(want) || !page.Items[1].CreatedAt.Equal(want) || page.Total != 2 {
+		t.Errorf("page = %+v, want two pads created at %v", page, want)
+	}
+	if _, err := c.Questions.List(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("a page with status twice: err = %v, want it refused", err)
+	}
+}

@@ -26,6 +26,13 @@ type call struct {
 	uncertain bool   // an attempt may have reached the service and got no definite answer
 	answer    []byte // the success body
 	answerErr error
+	// streamed reports that the answer was decoded as it came: env is its
+	// envelope, or streamErr what went wrong with an edit-history
+	// document (see readAnswer).
+	streamed  bool
+	env       envelope
+	streamErr error
+	reader    bodyReader // reads the success body of an attempt
 	// response is the caller's WithResponse, nil when it asked for none.
 	response *Response
 	// What httptrace reported of the current attempt (creates only): the
