@@ -1,0 +1,407 @@
+// Package doctor is padctl doctor: checks of the configuration, the
+// network, the key and the clock, and of the service's shapes.
+package doctor
+
+import (
+	"cmp"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/internal/shapes"
+	"github.com/padinterview/padapi/padapitest"
+	"github.com/spf13/cobra"
+)
+
+// check is the outcome of one of doctor's checks. Its detail and hint
+// never hold the API key nor any value from an answer.
+type check struct {
+	Name   string   `json:"name"`
+	Status string   `json:"status"` // ok, warn, fail or skip
+	Detail string   `json:"detail,omitempty"`
+	Millis *float64 `json:"ms,omitempty"`
+	Hint   string   `json:"hint,omitempty"`
+}
+
+// difference is one place where the service's answer to a call has
+// another shape than padapitest's: a field path and JSON kinds, no value.
+type difference struct {
+	Call string `json:"call"`
+	shapes.Diff
+}
+
+// line is how a difference prints: one line, safe to paste.
+func (d difference) line() string {
+	path := d.Path
+	if path == "" {
+		path = "(body)"
+	}
+	return fmt.Sprintf("%s  %s  live: %s  fake: %s", d.Call, path, d.Live, d.Fake)
+}
+
+// doctor is one run of padctl doctor.
+type doctor struct {
+	f      *cmdutil.Factory
+	checks []check
+	diffs  []difference
+}
+
+func (d *doctor) add(c check) {
+	d.checks = append(d.checks, c)
+	if d.f.Flags.JSON {
+		return
+	}
+	msg := fmt.Sprintf("%-4s %-9s %s", c.Status, c.Name, c.Detail)
+	if c.Millis != nil {
+		msg += fmt.Sprintf(" (%.0f ms)", *c.Millis)
+	}
+	cmdutil.Note(d.f.IOStreams, "%s", strings.TrimRight(msg, " "))
+	if c.Hint != "" {
+		cmdutil.Note(d.f.IOStreams, "     %s", c.Hint)
+	}
+}
+
+func since(t time.Time) *float64 {
+	ms := float64(time.Since(t).Microseconds()) / 1000
+	return &ms
+}
+
+// DoctorOptions are what doctor runs with. Doctor makes its own client:
+// it checks the configuration before asking the Factory for one.
+type DoctorOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	Shapes  bool
+}
+
+// NewCmdDoctor returns doctor. runF, when not nil, runs instead of
+// doctorRun.
+func NewCmdDoctor(f *cmdutil.Factory, runF func(*DoctorOptions) error) *cobra.Command {
+	o := &DoctorOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the configuration, the connection, the key and the clock; --shapes compares the answers' shapes with padapitest's",
+		Long: `Check what padctl needs: the base URL and the API key (their form), the
+connection to the service (DNS, connect, TLS, each timed, with a hint when
+one fails), the key (GET /api/quota) and the clock (against the service's
+Date header). The checks go to stderr, --json prints them on stdout.
+
+--shapes also makes read-only GETs (the quota; one page of pads, one pad,
+one page of its events, one of its environments; the organization, its
+stats and users; one page of questions, one question) and compares the
+shape of each answer (field paths, JSON kinds, null or string, present or
+absent) with what padapitest sends for the same call. Each difference
+prints as one line on stdout:
+
+  GET /api/pads/:id  team.id  live: string  fake: number
+
+Field names and kinds only, never a value: paste the lines into a bug
+report. doctor only reads, and never prints the key.
+
+Exit status: 0 when every check passed and no shape differs, 1 otherwise.
+A warning (plain http, a key of an odd form, a clock off) does not change
+it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(o)
+			}
+			return doctorRun(o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.Shapes, "shapes", false, "compare the shapes of read-only answers with padapitest's")
+	return cmd
+}
+
+// doctorRun runs the checks and prints what they found.
+func doctorRun(o *DoctorOptions) error {
+	f := o.Factory
+	d := &doctor{f: f}
+	failed, err := d.run(o.Ctx, o.Shapes)
+	if err != nil {
+		return err
+	}
+	if f.Flags.JSON {
+		if err := cmdutil.PrintJSON(f.IOStreams, struct {
+			Checks      []check      `json:"checks"`
+			Differences []difference `json:"differences"`
+		}{d.checks, append([]difference{}, d.diffs...)}); err != nil {
+			return err
+		}
+	} else {
+		for _, diff := range d.diffs {
+			fmt.Fprintln(f.IOStreams.Out, diff.line())
+		}
+	}
+	if failed || len(d.diffs) > 0 {
+		return errDoctor
+	}
+	return nil
+}
+
+// errDoctor is doctor's failure, after it printed what failed.
+var errDoctor = errors.New("doctor: a check failed or a shape differs")
+
+// run runs the checks, and with withShapes the comparison. failed is set
+// when a check failed; err is a usage error (a configuration the client
+// refuses).
+func (d *doctor) run(ctx context.Context, withShapes bool) (failed bool, err error) {
+	f := d.f
+	if f.Flags.Fake {
+		srv := padapitest.Start()
+		srv.SetQuota(50, 12)
+		srv.Seed(6)
+		defer srv.Close()
+		f.Flags.Fake, f.Flags.BaseURL = false, srv.URL
+		_ = f.Flags.APIKey.Set(srv.APIKey)
+	}
+	if f.TimeoutErr != nil {
+		return false, f.TimeoutErr // the command's deadline is in ctx (StartClock)
+	}
+	base := cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
+	key := cmp.Or(f.Flags.APIKey.Get(), f.Getenv("PAD_API_KEY"))
+
+	u, ok := d.checkConfig(base, key)
+	if !ok {
+		return true, nil
+	}
+	tap := &dateTap{next: f.Transport}
+	if tap.next == nil {
+		tap.next = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	f.Transport = tap
+	c, err := f.Client()
+	if err != nil {
+		return false, err
+	}
+	if !d.checkNetwork(ctx, u) {
+		return true, nil
+	}
+	if !d.checkAuth(ctx, c, tap) {
+		return true, nil
+	}
+	if withShapes {
+		return d.compareShapes(ctx, c), nil
+	}
+	return false, nil
+}
+
+// checkConfig checks the form of the base URL and the key. ok is false
+// when nothing else can be checked.
+func (d *doctor) checkConfig(base, key string) (*url.URL, bool) {
+	u, err := url.Parse(base)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		d.add(check{Name: "base URL", Status: "fail", Detail: "not an http or https URL with a host",
+			Hint: "set PAD_BASE_URL or --base-url to the service's address, such as " + padapi.DefaultBaseURL})
+		return nil, false
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "":
+		d.add(check{Name: "base URL", Status: "warn", Detail: u.Scheme + "://" + u.Host + ", with a user, query or fragment",
+			Hint: "the base URL should be the service's address alone"})
+	case strings.Trim(u.Path, "/") != "":
+		d.add(check{Name: "base URL", Status: "warn", Detail: u.Scheme + "://" + u.Host + ", with a path",
+			Hint: "every request goes below that path (/api/... is added): the base URL is usually the host alone"})
+	default:
+		d.add(check{Name: "base URL", Status: "ok", Detail: u.Scheme + "://" + u.Host})
+	}
+	if u.Scheme == "http" {
+		d.add(check{Name: "https", Status: "warn", Detail: "plain http",
+			Hint: "the API key travels in clear text: use https unless this is a local fake"})
+	} else {
+		d.add(check{Name: "https", Status: "ok"})
+	}
+	switch {
+	case key == "":
+		d.add(check{Name: "API key", Status: "fail", Detail: "not set", Hint: "set PAD_API_KEY (or --api-key)"})
+		return u, false
+	case strings.TrimSpace(key) != key, strings.ContainsAny(key, "\"' "):
+		d.add(check{Name: "API key", Status: "warn", Detail: "set, with spaces or quotes", Hint: "copy the key alone, without quotes or spaces"})
+	case strings.HasPrefix(strings.ToLower(key), "token"):
+		d.add(check{Name: "API key", Status: "warn", Detail: "set, starting with \"Token\"", Hint: "give the key alone: padctl adds the Token header itself"})
+	case len(key) < 16:
+		d.add(check{Name: "API key", Status: "warn", Detail: "set, shorter than keys usually are", Hint: "check that the whole key was copied"})
+	default:
+		d.add(check{Name: "API key", Status: "ok", Detail: "set"})
+	}
+	return u, true
+}
+
+// checkNetwork resolves, connects to and (for https) shakes hands with
+// the base URL's host, timing each step.
+func (d *doctor) checkNetwork(ctx context.Context, u *url.URL) bool {
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	proxyHint := ""
+	if p, _ := http.ProxyFromEnvironment(&http.Request{URL: u}); p != nil {
+		proxyHint = " A proxy is set (HTTPS_PROXY or HTTP_PROXY): the client goes through it, this check does not."
+	}
+	addrs := []string{host}
+	if net.ParseIP(host) == nil {
+		start := time.Now()
+		found, err := net.DefaultResolver.LookupHost(ctx, host)
+		if err != nil {
+			d.add(check{Name: "DNS", Status: "fail", Detail: "cannot resolve " + host, Millis: since(start),
+				Hint: "check the host name in PAD_BASE_URL or --base-url, then your network or DNS." + proxyHint})
+			return false
+		}
+		d.add(check{Name: "DNS", Status: "ok", Detail: fmt.Sprintf("%s: %d addresses", host, len(found)), Millis: since(start)})
+		addrs = found
+	} else {
+		d.add(check{Name: "DNS", Status: "skip", Detail: "the host is an IP address"})
+	}
+	start := time.Now()
+	var conn net.Conn
+	var err error
+	var dialer net.Dialer
+	for _, a := range addrs {
+		if conn, err = dialer.DialContext(ctx, "tcp", net.JoinHostPort(a, port)); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		hint := "check the port in the base URL, a firewall, or whether the service is up."
+		if errors.Is(err, context.DeadlineExceeded) {
+			hint = "no answer in time: a firewall may drop the connection; --timeout sets the limit."
+		}
+		d.add(check{Name: "connect", Status: "fail", Detail: "cannot connect to " + net.JoinHostPort(host, port), Millis: since(start), Hint: hint + proxyHint})
+		return false
+	}
+	defer conn.Close()
+	d.add(check{Name: "connect", Status: "ok", Detail: net.JoinHostPort(host, port), Millis: since(start)})
+	if u.Scheme != "https" {
+		return true
+	}
+	start = time.Now()
+	tc := tls.Client(conn, &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12})
+	if err := tc.HandshakeContext(ctx); err != nil {
+		d.add(check{Name: "TLS", Status: "fail", Detail: "handshake failed", Millis: since(start),
+			Hint: "the certificate is not valid for this host, a proxy intercepts TLS, or the clock is wrong; check the base URL." + proxyHint})
+		return false
+	}
+	d.add(check{Name: "TLS", Status: "ok", Detail: tls.VersionName(tc.ConnectionState().Version), Millis: since(start)})
+	return true
+}
+
+// checkAuth sends the key (GET /api/quota) and compares the clock with the
+// answer's Date header.
+func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) bool {
+	start := time.Now()
+	var body json.RawMessage
+	err := c.Do(ctx, "GET", "/api/quota", nil, &body)
+	var ae *padapi.APIError
+	switch {
+	case errors.Is(err, padapi.ErrUnauthorized):
+		d.add(check{Name: "auth", Status: "fail", Detail: "the service rejected the key (401)", Millis: since(start),
+			Hint: "check PAD_API_KEY or --api-key: the key may be wrong, revoked, or for another service"})
+		return false
+	case errors.As(err, &ae):
+		d.add(check{Name: "auth", Status: "fail", Detail: fmt.Sprintf("GET /api/quota answered %d", ae.StatusCode), Millis: since(start),
+			Hint: "the base URL may not be the Pad Interview Service's"})
+		return false
+	case err != nil:
+		d.add(check{Name: "auth", Status: "fail", Detail: "GET /api/quota failed", Millis: since(start), Hint: cmdutil.NetworkHint(err)})
+		return false
+	}
+	d.add(check{Name: "auth", Status: "ok", Detail: "GET /api/quota", Millis: since(start)})
+	date, at := tap.last()
+	switch skew := at.Sub(date); {
+	case date.IsZero():
+		d.add(check{Name: "clock", Status: "skip", Detail: "the answer had no Date header"})
+	case skew > time.Minute || skew < -time.Minute:
+		d.add(check{Name: "clock", Status: "warn", Detail: fmt.Sprintf("%s off the service's", skew.Round(time.Second)),
+			Hint: "set the clock right (NTP): times and windows you give are read against the service's clock"})
+	default:
+		d.add(check{Name: "clock", Status: "ok", Detail: "within a minute of the service's"})
+	}
+	return true
+}
+
+// compareShapes makes the read-only calls and compares each answer's shape
+// with the reference. It reports whether a call failed.
+func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
+	ref, err := reference(ctx)
+	if err != nil {
+		d.add(check{Name: "shapes", Status: "fail", Detail: "padapitest's reference: " + cmdutil.Message(err)})
+		return true
+	}
+	var known ids
+	failed := false
+	for _, call := range shapeCalls {
+		path := call.path(known)
+		if path == "" {
+			d.add(check{Name: "shapes", Status: "skip", Detail: call.label + ": no ID to ask for (an empty list before it)"})
+			continue
+		}
+		var body json.RawMessage
+		if err := c.Do(ctx, "GET", path, call.query, &body); err != nil {
+			detail, hint := call.label+": failed", cmdutil.NetworkHint(err)
+			var ae *padapi.APIError
+			if errors.As(err, &ae) {
+				detail = fmt.Sprintf("%s: answered %d", call.label, ae.StatusCode)
+				if ae.StatusCode == http.StatusForbidden {
+					hint = "organization endpoints need an organization owner's key"
+				}
+			}
+			d.add(check{Name: "shapes", Status: "fail", Detail: detail, Hint: hint})
+			failed = true
+			continue
+		}
+		learn(call.label, body, &known)
+		live, err := shapeOf(call, body)
+		if err != nil {
+			d.add(check{Name: "shapes", Status: "fail", Detail: call.label + ": the answer is not JSON"})
+			failed = true
+			continue
+		}
+		for _, diff := range shapes.Compare(live, ref[call.label]) {
+			d.diffs = append(d.diffs, difference{call.label, diff})
+		}
+	}
+	status := "ok"
+	if len(d.diffs) > 0 {
+		status = "fail"
+	}
+	d.add(check{Name: "shapes", Status: status, Detail: fmt.Sprintf("%d differences", len(d.diffs))})
+	return failed
+}
+
+// dateTap is a transport that keeps the Date header of the last answer,
+// and when it came.
+type dateTap struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	date time.Time
+	at   time.Time
+}
+
+// RoundTrip sends r on, keeping the answer's Date.
+func (t *dateTap) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(r)
+	if err == nil {
+		if d, perr := http.ParseTime(resp.Header.Get("Date")); perr == nil {
+			t.mu.Lock()
+			t.date, t.at = d, time.Now()
+			t.mu.Unlock()
+		}
+	}
+	return resp, err
+}
+
+func (t *dateTap) last() (date, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.date, t.at
+}

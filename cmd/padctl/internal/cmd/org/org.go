@@ -1,0 +1,236 @@
+// Package org is padctl org: the organization, its pads, questions, users
+// and stats.
+package org
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/pads"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/questions"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/spf13/cobra"
+)
+
+// orgView prints an organization; its users are org users's.
+var orgView = cmdutil.View[padapi.Organization]{
+	Noun: "organizations",
+	Cols: []cmdutil.Column[padapi.Organization]{
+		{Name: "Name", Value: func(o *padapi.Organization) any { return o.Name }},
+		{Name: "Users", Value: func(o *padapi.Organization) any { return o.UserCount }},
+		{Name: "Default language", Value: func(o *padapi.Organization) any { return o.DefaultLanguage }},
+		{Name: "Single sign-on", Value: func(o *padapi.Organization) any { return o.SingleSignOnSupported }},
+		{Name: "ID", Value: func(o *padapi.Organization) any { return o.ID }},
+	},
+	Detail: []cmdutil.Column[padapi.Organization]{
+		{Name: "Sign-in URL", Value: func(o *padapi.Organization) any { return o.SingleSignInURL }},
+	},
+}
+
+// userView prints the users of an organization.
+var userView = cmdutil.View[padapi.OrganizationUser]{
+	Noun: "users",
+	Cols: []cmdutil.Column[padapi.OrganizationUser]{
+		{Name: "Email", Value: func(u *padapi.OrganizationUser) any { return u.Email }},
+		{Name: "Name", Value: func(u *padapi.OrganizationUser) any { return u.Name }},
+		{Name: "Teams", Value: func(u *padapi.OrganizationUser) any { return u.Teams }},
+	},
+}
+
+// userStatsView prints the rows of org stats: pads created per user.
+var userStatsView = cmdutil.View[padapi.UserStats]{
+	Noun: "users with pads",
+	Cols: []cmdutil.Column[padapi.UserStats]{
+		{Name: "Email", Value: func(u *padapi.UserStats) any { return u.Email }},
+		{Name: "Name", Value: func(u *padapi.UserStats) any { return u.Name }},
+		{Name: "Pads", Value: func(u *padapi.UserStats) any { return u.PadsCreated }},
+	},
+}
+
+// Options are what every org command runs with.
+type Options struct {
+	IO     *iostreams.IOStreams
+	Client func() (*padapi.Client, error)
+	Ctx    context.Context
+	JSON   bool
+}
+
+// set fills what a command learns when it runs.
+func (o *Options) set(f *cmdutil.Factory, cmd *cobra.Command) {
+	o.IO, o.Client, o.Ctx, o.JSON = f.IOStreams, f.Client, cmd.Context(), f.Flags.JSON
+}
+
+// NewCmdOrg returns org, which shows the organization, and its
+// subcommands. runF, when not nil, runs instead of orgRun.
+func NewCmdOrg(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "org",
+		Short: "Show your organization; its subcommands list its pads, questions, users and stats",
+		Long: `Show your organization. Its subcommands list every pad and question of the
+organization, its users, and how many pads each user created.
+
+The organization commands need an organization owner's API key (or an
+organization that lets its users see all pads).`,
+		Args: cmdutil.GroupArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.set(f, cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return orgRun(o)
+		},
+	}
+	cmd.AddCommand(
+		NewCmdStats(f, nil),
+		cmdutil.NewCmdList(f, "pads", "List every pad of the organization", pads.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
+			return cmdutil.Paged(c.Organization.ListPads, c.Organization.AllPads).At("/api/organization/pads", "pads")
+		}, nil),
+		cmdutil.NewCmdList(f, "questions", "List every question of the organization", questions.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
+			return cmdutil.Paged(c.Organization.ListQuestions, c.Organization.AllQuestions).At("/api/organization/questions", "questions")
+		}, nil),
+		NewCmdUsers(f, nil),
+	)
+	return cmd
+}
+
+// orgRun shows the organization.
+func orgRun(o *Options) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return cmdutil.GetRaw(o.Ctx, o.IO, c, "/api/organization", nil)
+	}
+	org, err := c.Organization.Get(o.Ctx)
+	if err != nil {
+		return err
+	}
+	return cmdutil.PrintOne(o.IO, false, orgView, org)
+}
+
+// UsersOptions are what org users runs with.
+type UsersOptions struct {
+	Options
+	Email string
+}
+
+// NewCmdUsers returns org users. runF, when not nil, runs instead of
+// usersRun.
+func NewCmdUsers(f *cmdutil.Factory, runF func(*UsersOptions) error) *cobra.Command {
+	o := &UsersOptions{}
+	cmd := &cobra.Command{
+		Use:   "users",
+		Short: "List the organization's users, or with --email only that one",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.set(f, cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return usersRun(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Email, "email", "", "show only the user with this `EMAIL`")
+	return cmd
+}
+
+// usersRun lists the users.
+func usersRun(o *UsersOptions) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		// Not paged: the users of the one answer, as sent.
+		q := url.Values{}
+		if o.Email != "" {
+			q.Set("email", o.Email)
+		}
+		_, users, err := cmdutil.RawPage(o.Ctx, c, "/api/organization/users", "users", q)
+		if err != nil {
+			return err
+		}
+		return cmdutil.PrintRawList(o.IO, users)
+	}
+	users, err := c.Organization.ListUsers(o.Ctx, &padapi.OrganizationUserListOptions{Email: o.Email})
+	if err != nil {
+		return err
+	}
+	return cmdutil.PrintList(o.IO, false, userView, users)
+}
+
+// StatsOptions are what org stats runs with.
+type StatsOptions struct {
+	Options
+	Start, End cmdutil.TimeFlag
+}
+
+// NewCmdStats returns org stats. The library checks the window (both ends
+// or neither, end not before start). runF, when not nil, runs instead of
+// statsRun.
+func NewCmdStats(f *cmdutil.Factory, runF func(*StatsOptions) error) *cobra.Command {
+	o := &StatsOptions{}
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Count the pads each user created (default: the last 7 days)",
+		Long: `Count the pads the organization created in a window of time, per user.
+
+Give both --start and --end, or neither for the service's default window, the
+last 7 days. On a terminal a line above the table gives the window and the
+total; piped, the rows alone; --json gives everything.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.set(f, cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return statsRun(o)
+		},
+	}
+	cmd.Flags().Var(&o.Start, "start", "the start of the window (RFC 3339, or a date: 2026-05-01)")
+	cmd.Flags().Var(&o.End, "end", "the end of the window (RFC 3339, or a date: 2026-05-08)")
+	return cmd
+}
+
+// statsRun counts the pads per user.
+func statsRun(o *StatsOptions) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		q, err := statsQuery(o.Start.Time, o.End.Time)
+		if err != nil {
+			return err
+		}
+		return cmdutil.GetRaw(o.Ctx, o.IO, c, "/api/organization/stats", q)
+	}
+	st, err := c.Organization.Stats(o.Ctx, &padapi.StatsOptions{Start: o.Start.Time, End: o.End.Time})
+	if err != nil {
+		return err
+	}
+	if o.IO.OutTTY {
+		fmt.Fprintf(o.IO.Out, "%d pads created from %s to %s\n\n", st.PadsCreated, cmdutil.Format(st.StartTime, true), cmdutil.Format(st.EndTime, true))
+	}
+	return cmdutil.PrintList(o.IO, false, userStatsView, st.Users)
+}
+
+// statsQuery is the stats window's query, as padapi sends it; a window
+// with one end, or ending before it starts, is a usage error.
+func statsQuery(start, end time.Time) (url.Values, error) {
+	switch {
+	case start.IsZero() && end.IsZero():
+		return nil, nil
+	case start.IsZero() || end.IsZero():
+		return nil, cmdutil.UsageErrorf("give both --start and --end, or neither")
+	case end.Before(start):
+		return nil, cmdutil.UsageErrorf("--end is before --start")
+	}
+	return url.Values{"start_time": {start.Format(time.RFC3339Nano)}, "end_time": {end.Format(time.RFC3339Nano)}}, nil
+}

@@ -1,0 +1,335 @@
+package pads_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+)
+
+// padJSON is a pad that ended at 10:00, with the given environments.
+func padJSON(id, envIDs string) string {
+	return `{"status":"OK","id":"` + id + `","title":"Two Sum","language":"python","notes":"Strong.\nWould hire.",
+		"contents":"","participants":["Ada"],"events":"https://example.com/api/pads/ABC/events",
+		"created_at":"2026-05-01T09:00:00Z","updated_at":"2026-05-01T10:00:00Z","ended_at":"2026-05-01T10:00:00Z",
+		"pad_environment_ids":` + envIDs + `}`
+}
+
+// envJSON is the body of GET /api/pad_environments/ID for an environment
+// of these files.
+func envJSON(id string, files ...padapi.FileContent) string {
+	b, _ := json.Marshal(map[string]any{"status": "OK", "id": id, "pad_id": "ABC", "language": "python", "file_contents": files,
+		"created_at": "2026-05-01T09:00:00Z", "updated_at": "2026-05-01T10:00:00Z"})
+	return string(b)
+}
+
+// tree lists the files and links below dir, each with its contents or
+// link target.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.Type()&fs.ModeNamedPipe != 0 {
+			got[filepath.ToSlash(rel)] = "(fifo)" // never opened: that would block
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			got[filepath.ToSlash(rel)] = "-> " + target
+			return err
+		}
+		b, err := os.ReadFile(path)
+		got[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func TestPadsExport(t *testing.T) {
+	routes := map[string]http.HandlerFunc{
+		"GET /api/pads/ABC":        cmdtest.Reply(200, padJSON("ABC", `[7]`)),
+		"GET /api/pads/ABC/events": eventsPage("", eventJoined, eventRan, eventLeft),
+		// The edit history of main.py: two edits during the interview,
+		// one after it ended at 10:00.
+		"GET /history/main": cmdtest.Reply(200, `{
+			"e1":{"a":"ada","o":["print(1)\n"],"t":1777626600000},
+			"e2":{"a":"ada","o":[9,"print(2)\n"],"t":1777629000000},
+			"e3":{"a":"ada","o":[18,"# later\n"],"t":1777633200000}}`),
+	}
+	s := cmdtest.NewStub(t, routes)
+	routes["GET /api/pad_environments/7"] = cmdtest.Reply(200, envJSON("7",
+		padapi.FileContent{Path: "main.py", Contents: "print(1)\nprint(2)\n# later\n", History: s.URL + "/history/main"},
+		padapi.FileContent{Path: "src/util.py", Contents: "def util(): pass\n"},
+	))
+	dir := filepath.Join(t.TempDir(), "interview")
+
+	r := cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir, "--history")
+	if r.Code != 0 || r.Stdout != "" || r.Stderr != "wrote 6 files to "+dir+"\n" {
+		t.Fatalf("%+v", r)
+	}
+	got := tree(t, dir)
+	want := map[string]string{
+		"notes.md":          "Strong.\nWould hire.\n",
+		"7/main.py":         "print(1)\nprint(2)\n# later\n",
+		"7/src/util.py":     "def util(): pass\n",
+		"history/7/main.py": "print(1)\nprint(2)\n", // as it was when the pad ended
+		"pad.json":          got["pad.json"],
+		"events.json":       got["events.json"],
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	var pad padapi.Pad
+	if err := json.Unmarshal([]byte(got["pad.json"]), &pad); err != nil || pad.ID != "ABC" || pad.Title != "Two Sum" {
+		t.Errorf("pad.json: %v %+v", err, pad)
+	}
+	var events []padapi.PadEvent
+	if err := json.Unmarshal([]byte(got["events.json"]), &events); err != nil || len(events) != 3 || events[1].Metadata != "python" {
+		t.Errorf("events.json: %v %+v", err, events)
+	}
+	for _, req := range s.Requests() {
+		if strings.HasPrefix(req.Path, "/history/") && req.Auth != "" {
+			t.Errorf("the history link got the API key")
+		}
+	}
+}
+
+// Whatever paths and IDs the service sends, and whatever symbolic links
+// are already in DIR, nothing is written outside DIR and no link is
+// followed; the rest is written, and the export fails.
+func TestPadsExportHostile(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside")
+	dir := filepath.Join(base, "a", "b", "export")
+	for _, d := range []string{outside, filepath.Join(dir, "8"), filepath.Join(dir, "safe")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(outside, "target.txt")
+	if err := os.WriteFile(target, []byte("original"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		filepath.Join(dir, "8", "link"):    outside,
+		filepath.Join(dir, "8", "sym.txt"): target,
+		filepath.Join(dir, "8", "inner"):   filepath.Join(dir, "safe"), // inside DIR, still not followed
+		filepath.Join(dir, "notes.md"):     filepath.Join(outside, "notes.md"),
+	}
+	for link, to := range links {
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	routes := map[string]http.HandlerFunc{
+		"GET /api/pads/EVIL":        cmdtest.Reply(200, padJSON("EVIL", `[8, "../../escape-env"]`)),
+		"GET /api/pads/EVIL/events": eventsPage("", eventJoined),
+		"GET /api/pad_environments/8": cmdtest.Reply(200, envJSON("8",
+			padapi.FileContent{Path: "../escape.txt", Contents: "x"},
+			padapi.FileContent{Path: filepath.Join(outside, "abs.txt"), Contents: "x"},
+			padapi.FileContent{Path: "a/../../b.txt", Contents: "x"},
+			padapi.FileContent{Path: "link/evil.txt", Contents: "x"},
+			padapi.FileContent{Path: "sym.txt", Contents: "x"},
+			padapi.FileContent{Path: "inner/x.txt", Contents: "x"},
+			padapi.FileContent{Path: "", Contents: "x"},
+			padapi.FileContent{Path: ".", Contents: "x"},
+			padapi.FileContent{Path: "ok.txt", Contents: "fine", History: "http://example.com/not-https"},
+			padapi.FileContent{Path: "sub/./ok.txt", Contents: "fine too"},
+		)),
+		// The path as the server sees it, unescaped.
+		"GET /api/pad_environments/../../escape-env": cmdtest.Reply(200, envJSON("../../escape-env", padapi.FileContent{Path: "x.txt", Contents: "x"})),
+	}
+	s := cmdtest.NewStub(t, routes)
+	r := cmdtest.Padctl(t, s.Env(), "pads", "export", "EVIL", "--dir", dir, "--history")
+
+	l := cmdtest.Lines(r.Stderr)
+	if r.Code != cmdutil.ExitError || r.Stdout != "" || len(l) != 11 || l[10] != "padctl: export incomplete: 5 of 15 files written to "+dir {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, want := range []string{
+		`environment "8", file "../escape.txt": not a path inside the directory`,
+		`environment "8", file "a/../../b.txt": not a path inside the directory`,
+		`environment "8", file "": not a path inside the directory`,
+		"8/link: a symbolic link",
+		"8/sym.txt: a symbolic link",
+		"8/inner: a symbolic link",
+		"notes.md: a symbolic link",
+		"the history of 8/ok.txt: invalid argument: history link: need https",
+	} {
+		if !slices.ContainsFunc(l, func(line string) bool {
+			return strings.HasPrefix(line, "padctl: skipped ") && strings.Contains(line, want)
+		}) {
+			t.Errorf("stderr has no skipped line with %q:\n%s", want, r.Stderr)
+		}
+	}
+	got := tree(t, base)
+	want := map[string]string{
+		"outside/target.txt":      "original",
+		"a/b/export/8/link":       "-> " + outside,
+		"a/b/export/8/sym.txt":    "-> " + target,
+		"a/b/export/8/inner":      "-> " + filepath.Join(dir, "safe"),
+		"a/b/export/notes.md":     "-> " + filepath.Join(outside, "notes.md"),
+		"a/b/export/8/ok.txt":     "fine",
+		"a/b/export/8/sub/ok.txt": "fine too",
+		// An ID with slashes is one folder, its name escaped.
+		"a/b/export/%2e%2e%2f%2e%2e%2fescape-env/x.txt": "x",
+		"a/b/export/pad.json":                           got["a/b/export/pad.json"],
+		"a/b/export/events.json":                        got["a/b/export/events.json"],
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files below the test's directory (-want +got):\n%s", diff)
+	}
+	for _, req := range s.Requests() {
+		if strings.Contains(req.Path, "not-https") {
+			t.Errorf("the refused history link was requested")
+		}
+	}
+}
+
+// What is planted in DIR before an export cannot make it write elsewhere
+// or cmdtest.Hang: a hard link to a file outside DIR is replaced, not written
+// through; a FIFO is refused without being opened. And whatever IDs the
+// environments' own bodies give ("." and its files pad.json, events.json
+// and notes.md; "..", slashes, NUL, case, a long ID, "history", one ID
+// twice), each environment gets a folder of its own, apart from DIR's own
+// files.
+func TestPadsExportPlanted(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside")
+	dir := filepath.Join(base, "export")
+	for _, d := range []string{outside, filepath.Join(dir, "901"), filepath.Join(dir, "902")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	planted := map[string]string{ // a link in DIR: the file outside it
+		filepath.Join(dir, "events.json"):    filepath.Join(outside, "events.txt"),
+		filepath.Join(dir, "901", "main.go"): filepath.Join(outside, "main.go"),
+	}
+	for link, target := range planted {
+		if err := os.WriteFile(target, []byte("original"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fifo := filepath.Join(dir, "902", "fifo.txt")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	long := strings.Repeat("L", 300)
+	bodies := []struct {
+		id    string
+		files []padapi.FileContent
+	}{
+		{"901", []padapi.FileContent{{Path: "main.go", Contents: "new main"}}},
+		{"902", []padapi.FileContent{{Path: "fifo.txt", Contents: "x"}, {Path: "other.txt", Contents: "other"}}},
+		{".", []padapi.FileContent{{Path: "pad.json", Contents: "evil pad"}, {Path: "events.json", Contents: "evil events"}, {Path: "notes.md", Contents: "evil notes"}}},
+		{"..", []padapi.FileContent{{Path: "x", Contents: "dotdot"}}},
+		{"A", []padapi.FileContent{{Path: "x", Contents: "upper"}, {Path: "Main.go", Contents: "first"}, {Path: "main.go", Contents: "second"}}},
+		{"a", []padapi.FileContent{{Path: "x", Contents: "lower"}}},
+		{"history", []padapi.FileContent{{Path: "901/main.go", Contents: "not history"}}},
+		{"pad.json", []padapi.FileContent{{Path: "x", Contents: "named pad.json"}}},
+		{long, []padapi.FileContent{{Path: "x", Contents: "long"}}},
+		{"x\x00y/z", []padapi.FileContent{{Path: "x", Contents: "nul"}, {Path: "bad\x00name", Contents: "nul"}}},
+		{"901", []padapi.FileContent{{Path: "main.go", Contents: "the same ID again"}}},
+	}
+	routes := map[string]http.HandlerFunc{"GET /api/pads/ABC/events": eventsPage("", eventJoined)}
+	var ids []string
+	for i, b := range bodies {
+		id := strconv.Itoa(901 + i) // what the pad lists; the body says b.id
+		ids = append(ids, id)
+		routes["GET /api/pad_environments/"+id] = cmdtest.Reply(200, envJSON(b.id, b.files...))
+	}
+	listed, _ := json.Marshal(ids)
+	routes["GET /api/pads/ABC"] = cmdtest.Reply(200, padJSON("ABC", string(listed)))
+	s := cmdtest.NewStub(t, routes)
+
+	done := make(chan cmdtest.Result, 1)
+	go func() { done <- cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir) }()
+	var r cmdtest.Result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		// Opening the FIFO for reading lets a writer blocked on it go on.
+		if fh, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer fh.Close()
+		}
+		r = <-done
+		t.Fatalf("the export hung on the FIFO: %+v", r)
+	}
+
+	l := cmdtest.Lines(r.Stderr)
+	if r.Code != cmdutil.ExitError || r.Stdout != "" || len(l) != 4 ||
+		l[0] != "padctl: skipped 902/fifo.txt: a FIFO: not replacing it" ||
+		l[1] != `padctl: skipped %41/main.go: another file of the export has this name` ||
+		l[2] != `padctl: skipped environment "x\x00y/z", file "bad\x00name": not a path inside the directory` ||
+		l[3] != "padctl: export incomplete: 17 of 20 files written to "+dir {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	got := tree(t, base)
+	sum := sha256.Sum256([]byte(long))
+	want := map[string]string{
+		"outside/events.txt":           "original",
+		"outside/main.go":              "original",
+		"export/pad.json":              got["export/pad.json"],
+		"export/events.json":           got["export/events.json"],
+		"export/notes.md":              "Strong.\nWould hire.\n",
+		"export/901/main.go":           "new main",
+		"export/902/fifo.txt":          "(fifo)",
+		"export/902/other.txt":         "other",
+		"export/%2e/pad.json":          "evil pad",
+		"export/%2e/events.json":       "evil events",
+		"export/%2e/notes.md":          "evil notes",
+		"export/%2e%2e/x":              "dotdot",
+		"export/%41/x":                 "upper",
+		"export/%41/Main.go":           "first",
+		"export/a/x":                   "lower",
+		"export/%68istory/901/main.go": "not history",
+		"export/pad%2ejson/x":          "named pad.json",
+		"export/" + strings.Repeat("%4c", 15) + "~" + hex.EncodeToString(sum[:8]) + "/x": "long",
+		"export/x%00y%2fz/x":   "nul",
+		"export/901~2/main.go": "the same ID again",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files below the test's directory (-want +got):\n%s", diff)
+	}
+	var pad padapi.Pad
+	if err := json.Unmarshal([]byte(got["export/pad.json"]), &pad); err != nil || pad.ID != "ABC" {
+		t.Errorf("pad.json: %v %+v", err, pad)
+	}
+	if !strings.HasPrefix(got["export/events.json"], "[") {
+		t.Errorf("events.json: %q", got["export/events.json"])
+	}
+	// The planted links were replaced: the files written are new ones.
+	for link := range planted {
+		var st syscall.Stat_t
+		if err := syscall.Stat(link, &st); err != nil || st.Nlink != 1 {
+			t.Errorf("%s: %v, %d links, want a file of its own", link, err, st.Nlink)
+		}
+	}
+}
