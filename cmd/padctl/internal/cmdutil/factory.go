@@ -43,7 +43,8 @@ type GlobalFlags struct {
 // printing the factory or its flags can never show the key.
 type KeyFlag struct{ key func() string }
 
-// Set, String and Type make KeyFlag a pflag.Value.
+// Set keeps the key given; Set, String and Type make KeyFlag a
+// pflag.Value.
 func (k *KeyFlag) Set(v string) error { k.key = func() string { return v }; return nil }
 
 // String is what help shows as the default: none.

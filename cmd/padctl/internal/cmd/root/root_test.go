@@ -316,7 +316,11 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestInterrupted(t *testing.T) {
-	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/quota": cmdtest.Hang, "POST /api/pads": cmdtest.Hang})
+	sent := make(chan struct{}, 1)
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/quota": cmdtest.Hang, "POST /api/pads": func(w http.ResponseWriter, r *http.Request) {
+		sent <- struct{}{}
+		cmdtest.Hang(w, r)
+	}})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r := cmdtest.Invoke(t, cmdtest.Opts{Env: s.Env(), Ctx: ctx}, "quota")
@@ -329,8 +333,11 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		for len(s.Requests()) == 0 && ctx.Err() == nil {
-			time.Sleep(5 * time.Millisecond)
+		// Cancelled once the create has reached the service, or by the
+		// test's own deadline.
+		select {
+		case <-sent:
+		case <-time.After(10 * time.Second):
 		}
 		cancel()
 	}()
