@@ -3,11 +3,9 @@ package cmdutil
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
-	"net/http"
-	"net/url"
-	"strconv"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
@@ -25,14 +23,14 @@ type PageQuery = padapi.ListOptions
 type Lister[T any] struct {
 	Page func(context.Context, PageQuery) (*padapi.Page[T], error)
 	All  func(context.Context, PageQuery) iter.Seq2[*T, error]
-	// Path is the list's API path and Key the field holding its items,
-	// for --json, which prints the items as the service sent them.
-	Path, Key string
+	// Key is the field of a page that holds its items, for --json, which
+	// prints the items as the service sent them.
+	Key string
 }
 
-// At returns l with the API path and items key --json reads.
-func (l Lister[T]) At(path, key string) Lister[T] {
-	l.Path, l.Key = path, key
+// Under returns l with the field that holds a page's items.
+func (l Lister[T]) Under(key string) Lister[T] {
+	l.Key = key
 	return l
 }
 
@@ -104,10 +102,10 @@ func ListRun[T any](o *ListOptions[T]) error {
 		return err
 	}
 	l := o.Pick(c, o.Args)
-	if o.JSON {
-		return rawListRun(o, c, l.Path, l.Key)
-	}
 	q := PageQuery{Sort: o.Sort, Page: int(o.Page)}
+	if o.JSON {
+		return rawListRun(o, c, l, q)
+	}
 	if !o.All && o.Limit == 0 {
 		p, err := l.Page(o.Ctx, q)
 		if err != nil {
@@ -140,34 +138,34 @@ func ListRun[T any](o *ListOptions[T]) error {
 
 // rawListRun is ListRun for --json: the items as the service sent them
 // (null stays null, "" stays "", unknown fields stay), one page or with
-// --all or --limit every page's concatenated, in one JSON array. The pages
-// are followed by the library (Client.DoAll), as for the typed lists.
-func rawListRun[T any](o *ListOptions[T], c *padapi.Client, path, key string) error {
-	q := url.Values{}
-	if o.Sort != "" {
-		q.Set("sort", string(o.Sort))
-	}
-	if o.Page > 0 {
-		q.Set("page", strconv.FormatUint(uint64(o.Page), 10))
-	}
+// --all or --limit every page's concatenated, in one JSON array. The
+// typed list method checks the arguments and says what it would ask for
+// (padapi.WithDryRun); the library follows the pages (Client.DoAll) as
+// for the typed lists.
+func rawListRun[T any](o *ListOptions[T], c *padapi.Client, l Lister[T], q PageQuery) error {
 	if !o.All && o.Limit == 0 {
-		page, items, err := RawPage(o.Ctx, c, path, key, q)
+		var resp padapi.Response
+		p, err := l.Page(padapi.WithResponse(o.Ctx, &resp), q)
 		if err != nil {
 			return err
 		}
-		var next string
-		var total int
-		_ = json.Unmarshal(page["next_page"], &next) // absent or null: none
-		_ = json.Unmarshal(page["total"], &total)
-		if next != "" {
-			Note(o.IO, "showing %d of %d %s; --all, --limit N or --page N for more", len(items), total, o.View.Noun)
+		items, err := RawItems(resp.Body, l.Key)
+		if err != nil {
+			return err
+		}
+		if p.NextPage != "" {
+			Note(o.IO, "showing %d of %d %s; --all, --limit N or --page N for more", len(items), p.Total, o.View.Noun)
 		}
 		return PrintRawList(o.IO, items)
+	}
+	var req padapi.Request
+	if _, err := l.Page(padapi.WithDryRun(o.Ctx, &req), q); !errors.Is(err, padapi.ErrDryRun) {
+		return err
 	}
 	items := []json.RawMessage{}
 	update, done := o.IO.Progress(o.View.Noun)
 	defer done()
-	for item, err := range c.DoAll(o.Ctx, path, key, q) {
+	for item, err := range c.DoAll(o.Ctx, req.Path, l.Key, req.Query) {
 		if err != nil {
 			return err
 		}
@@ -181,30 +179,30 @@ func rawListRun[T any](o *ListOptions[T], c *padapi.Client, path, key string) er
 	return PrintRawList(o.IO, items)
 }
 
-// RawPage fetches one page of a list: its fields, and its items as sent.
-func RawPage(ctx context.Context, c *padapi.Client, path, key string, q url.Values) (map[string]json.RawMessage, []json.RawMessage, error) {
-	var body json.RawMessage
-	if err := c.Do(ctx, http.MethodGet, path, q, &body); err != nil {
-		return nil, nil, err
-	}
+// RawItems returns the items under key of a page the service sent, each
+// as it came.
+func RawItems(body []byte, key string) ([]json.RawMessage, error) {
 	var page map[string]json.RawMessage
-	var items []json.RawMessage
 	if err := json.Unmarshal(body, &page); err != nil {
-		return nil, nil, fmt.Errorf("GET %s: the answer is not a JSON object", path)
+		return nil, errors.New("the service's answer is not a JSON object")
 	}
+	var items []json.RawMessage
 	if err := json.Unmarshal(page[key], &items); err != nil && page[key] != nil {
-		return nil, nil, fmt.Errorf("GET %s: the answer's %s is not a list", path, key)
+		return nil, fmt.Errorf("the service's %s is not a list", key)
 	}
-	return page, items, nil
+	return items, nil
 }
 
-// GetRaw fetches path and prints the body as the service sent it.
-func GetRaw(ctx context.Context, ios *iostreams.IOStreams, c *padapi.Client, path string, q url.Values) error {
-	var body json.RawMessage
-	if err := c.Do(ctx, http.MethodGet, path, q, &body); err != nil {
+// PrintAnswer makes a call through call, a typed method of the library
+// under the context it is given, and prints the service's answer to it as
+// it came (padapi.WithResponse): --json of every command that shows one
+// thing.
+func PrintAnswer(ctx context.Context, ios *iostreams.IOStreams, call func(context.Context) error) error {
+	var resp padapi.Response
+	if err := call(padapi.WithResponse(ctx, &resp)); err != nil {
 		return err
 	}
-	return PrintRaw(ios, body)
+	return PrintRaw(ios, resp.Body)
 }
 
 // GetOptions are what a get command runs with.
@@ -215,14 +213,13 @@ type GetOptions[T any] struct {
 	JSON   bool
 	View   View[T]
 	Get    func(*padapi.Client) func(context.Context, padapi.ID) (*T, error)
-	PathOf func(padapi.ID) string
 	ID     padapi.ID
 }
 
 // NewCmdGet returns a command that shows one resource by ID; with --json
-// it prints the body of GET pathOf(ID) as the service sent it.
-func NewCmdGet[T any](f *Factory, use, short string, v View[T], get func(*padapi.Client) func(context.Context, padapi.ID) (*T, error), pathOf func(padapi.ID) string, runF func(*GetOptions[T]) error) *cobra.Command {
-	o := &GetOptions[T]{IO: f.IOStreams, Client: f.Client, View: v, Get: get, PathOf: pathOf}
+// it prints the service's answer as it came.
+func NewCmdGet[T any](f *Factory, use, short string, v View[T], get func(*padapi.Client) func(context.Context, padapi.ID) (*T, error), runF func(*GetOptions[T]) error) *cobra.Command {
+	o := &GetOptions[T]{IO: f.IOStreams, Client: f.Client, View: v, Get: get}
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
@@ -244,7 +241,7 @@ func GetRun[T any](o *GetOptions[T]) error {
 		return err
 	}
 	if o.JSON {
-		return GetRaw(o.Ctx, o.IO, c, o.PathOf(o.ID), nil)
+		return PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := o.Get(c)(ctx, o.ID); return err })
 	}
 	item, err := o.Get(c)(o.Ctx, o.ID)
 	if err != nil {
@@ -265,7 +262,7 @@ type DeleteOptions struct {
 }
 
 // NewCmdDelete returns a command that deletes one resource by ID. With
-// --json it prints the service's answer to a delete, {"status":"OK"}.
+// --json it prints the service's answer to the delete ({"status":"OK"}).
 func NewCmdDelete(f *Factory, noun string, del func(*padapi.Client) func(context.Context, padapi.ID) error, runF func(*DeleteOptions) error) *cobra.Command {
 	o := &DeleteOptions{IO: f.IOStreams, Client: f.Client, Noun: noun, Delete: del}
 	return &cobra.Command{
@@ -288,10 +285,15 @@ func DeleteRun(o *DeleteOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := o.Delete(c)(o.Ctx, o.ID); err != nil {
+	var resp padapi.Response
+	if err := o.Delete(c)(padapi.WithResponse(o.Ctx, &resp), o.ID); err != nil {
 		return err
 	}
 	if o.JSON {
+		if json.Valid(resp.Body) {
+			return PrintRaw(o.IO, resp.Body)
+		}
+		// An answer without a body: what the service says to a delete.
 		return PrintJSON(o.IO, map[string]string{"status": "OK"})
 	}
 	Note(o.IO, "deleted %s %s", o.Noun, o.ID)

@@ -299,8 +299,7 @@ func (d *doctor) checkNetwork(ctx context.Context, u *url.URL) bool {
 // answer's Date header.
 func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) bool {
 	start := time.Now()
-	var body json.RawMessage
-	err := c.Do(ctx, "GET", "/api/quota", nil, &body)
+	_, err := c.Quota.Get(ctx)
 	var ae *padapi.APIError
 	switch {
 	case errors.Is(err, padapi.ErrUnauthorized):

@@ -4,9 +4,9 @@ package org
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/url"
-	"time"
+	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/pads"
@@ -88,10 +88,10 @@ organization that lets its users see all pads).`,
 	cmd.AddCommand(
 		NewCmdStats(f, nil),
 		cmdutil.NewCmdList(f, "pads", "List every pad of the organization", pads.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
-			return cmdutil.Paged(c.Organization.ListPads, c.Organization.AllPads).At("/api/organization/pads", "pads")
+			return cmdutil.Paged(c.Organization.ListPads, c.Organization.AllPads).Under("pads")
 		}, nil),
 		cmdutil.NewCmdList(f, "questions", "List every question of the organization", questions.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
-			return cmdutil.Paged(c.Organization.ListQuestions, c.Organization.AllQuestions).At("/api/organization/questions", "questions")
+			return cmdutil.Paged(c.Organization.ListQuestions, c.Organization.AllQuestions).Under("questions")
 		}, nil),
 		NewCmdUsers(f, nil),
 	)
@@ -105,7 +105,7 @@ func orgRun(o *Options) error {
 		return err
 	}
 	if o.JSON {
-		return cmdutil.GetRaw(o.Ctx, o.IO, c, "/api/organization", nil)
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Organization.Get(ctx); return err })
 	}
 	org, err := c.Organization.Get(o.Ctx)
 	if err != nil {
@@ -146,21 +146,18 @@ func usersRun(o *UsersOptions) error {
 	if err != nil {
 		return err
 	}
+	var resp padapi.Response
+	users, err := c.Organization.ListUsers(padapi.WithResponse(o.Ctx, &resp), &padapi.OrganizationUserListOptions{Email: o.Email})
+	if err != nil {
+		return err
+	}
 	if o.JSON {
 		// Not paged: the users of the one answer, as sent.
-		q := url.Values{}
-		if o.Email != "" {
-			q.Set("email", o.Email)
-		}
-		_, users, err := cmdutil.RawPage(o.Ctx, c, "/api/organization/users", "users", q)
+		raw, err := cmdutil.RawItems(resp.Body, "users")
 		if err != nil {
 			return err
 		}
-		return cmdutil.PrintRawList(o.IO, users)
-	}
-	users, err := c.Organization.ListUsers(o.Ctx, &padapi.OrganizationUserListOptions{Email: o.Email})
-	if err != nil {
-		return err
+		return cmdutil.PrintRawList(o.IO, raw)
 	}
 	return cmdutil.PrintList(o.IO, false, userView, users)
 }
@@ -204,16 +201,13 @@ func statsRun(o *StatsOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.JSON {
-		q, err := statsQuery(o.Start.Time, o.End.Time)
-		if err != nil {
-			return err
-		}
-		return cmdutil.GetRaw(o.Ctx, o.IO, c, "/api/organization/stats", q)
-	}
-	st, err := c.Organization.Stats(o.Ctx, &padapi.StatsOptions{Start: o.Start.Time, End: o.End.Time})
+	var resp padapi.Response
+	st, err := c.Organization.Stats(padapi.WithResponse(o.Ctx, &resp), &padapi.StatsOptions{Start: o.Start.Time, End: o.End.Time})
 	if err != nil {
-		return err
+		return windowError(err)
+	}
+	if o.JSON {
+		return cmdutil.PrintRaw(o.IO, resp.Body)
 	}
 	if o.IO.OutTTY {
 		fmt.Fprintf(o.IO.Out, "%d pads created from %s to %s\n\n", st.PadsCreated, cmdutil.Format(st.StartTime, true), cmdutil.Format(st.EndTime, true))
@@ -221,16 +215,31 @@ func statsRun(o *StatsOptions) error {
 	return cmdutil.PrintList(o.IO, false, userStatsView, st.Users)
 }
 
-// statsQuery is the stats window's query, as padapi sends it; a window
-// with one end, or ending before it starts, is a usage error.
-func statsQuery(start, end time.Time) (url.Values, error) {
-	switch {
-	case start.IsZero() && end.IsZero():
-		return nil, nil
-	case start.IsZero() || end.IsZero():
-		return nil, cmdutil.UsageErrorf("give both --start and --end, or neither")
-	case end.Before(start):
-		return nil, cmdutil.UsageErrorf("--end is before --start")
+// windowError says the library's refusal of a window in the flags'
+// names: the library checks the window, padctl only words it.
+func windowError(err error) error {
+	if !errors.Is(err, padapi.ErrInvalidArgument) {
+		return err
 	}
-	return url.Values{"start_time": {start.Format(time.RFC3339Nano)}, "end_time": {end.Format(time.RFC3339Nano)}}, nil
+	for from, to := range map[string]string{
+		"StatsOptions: set both Start and End, or neither": "give both --start and --end, or neither",
+		"StatsOptions: End is before Start":                "--end is before --start",
+	} {
+		if msg := err.Error(); strings.Contains(msg, from) {
+			return &cmdutil.UsageError{Err: wordedError{strings.Replace(msg, from, to, 1), err}}
+		}
+	}
+	return err
 }
+
+// wordedError is err with other words.
+type wordedError struct {
+	msg string
+	err error
+}
+
+// Error returns the other words.
+func (e wordedError) Error() string { return e.msg }
+
+// Unwrap returns the error worded.
+func (e wordedError) Unwrap() error { return e.err }

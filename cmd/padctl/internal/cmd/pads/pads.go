@@ -4,11 +4,7 @@ package pads
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
-	"net/http"
-	"net/url"
-	"strconv"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
@@ -99,11 +95,11 @@ var envView = cmdutil.View[padapi.PadEnvironment]{
 func NewCmdPads(f *cmdutil.Factory) *cobra.Command {
 	return cmdutil.NewGroupCmd("pads", "List, show, create, change, delete and export pads",
 		cmdutil.NewCmdList(f, "list", "List your pads", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
-			return cmdutil.Paged(c.Pads.List, c.Pads.All).At("/api/pads", "pads")
+			return cmdutil.Paged(c.Pads.List, c.Pads.All).Under("pads")
 		}, nil),
 		cmdutil.NewCmdGet(f, "get ID", "Show one pad", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
 			return c.Pads.Get
-		}, padPath, nil),
+		}, nil),
 		NewCmdCreate(f, nil),
 		NewCmdUpdate(f, nil),
 		cmdutil.NewCmdDelete(f, "pad", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Pads.Delete }, nil),
@@ -124,7 +120,7 @@ func newCmdEvents(f *cmdutil.Factory) *cobra.Command {
 				},
 				func(ctx context.Context, o *padapi.PadEventListOptions) iter.Seq2[*padapi.PadEvent, error] {
 					return c.Pads.AllEvents(ctx, id, o)
-				}).At("/api/pads/"+url.PathEscape(string(id))+"/events", "events")
+				}).Under("events")
 		}, nil)
 	events.Args = cobra.ExactArgs(1)
 	events.Long = `List what happened in a pad: who joined and left, what ran, when it ended.
@@ -139,7 +135,7 @@ func newCmdEnv(f *cmdutil.Factory) *cobra.Command {
 	env := cmdutil.NewCmdGet(f, "env ENV_ID", "Show one environment of a pad: the final code of each file", envView,
 		func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.PadEnvironment, error) {
 			return c.Pads.Environment
-		}, func(id padapi.ID) string { return "/api/pad_environments/" + url.PathEscape(string(id)) }, nil)
+		}, nil)
 	env.Long = `Show one environment of a pad: its language and the final code of each file.
 
 ENV_ID is an environment ID, as "padctl pads get PAD_ID" lists them under
@@ -215,12 +211,9 @@ func createRun(o *CreateOptions) error {
 		return err
 	}
 	if o.JSON {
-		// The create's answer itself, as it came.
-		var body json.RawMessage
-		if err := c.Do(o.Ctx, http.MethodPost, "/api/pads", padForm(&o.Params), &body); err != nil {
-			return err
-		}
-		return cmdutil.PrintRaw(o.IO, body)
+		// The create's answer itself, as it came; the library checks
+		// and encodes the create as without --json.
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Pads.Create(ctx, &o.Params); return err })
 	}
 	p, err := c.Pads.Create(o.Ctx, &o.Params)
 	if err != nil {
@@ -287,30 +280,7 @@ func updateRun(o *UpdateOptions) error {
 	if o.JSON {
 		// Live answers to a PUT are the status alone: the pad as the
 		// service now sends it is a GET's answer.
-		return cmdutil.GetRaw(o.Ctx, o.IO, c, padPath(p.ID), nil)
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Pads.Get(ctx, p.ID); return err })
 	}
 	return cmdutil.PrintOne(o.IO, false, View, p)
-}
-
-// padPath is the API path of a pad.
-func padPath(id padapi.ID) string { return "/api/pads/" + url.PathEscape(string(id)) }
-
-// padForm is a pad create's form, as padapi sends it: the fields given.
-func padForm(p *padapi.PadCreateParams) url.Values {
-	form := url.Values{}
-	for name, v := range map[string]*string{"title": p.Title, "language": p.Language, "contents": p.Contents,
-		"user_email": p.UserEmail, "notes": p.Notes} {
-		if v != nil {
-			form.Set(name, *v)
-		}
-	}
-	if p.QuestionID != nil {
-		form.Set("question_id", string(*p.QuestionID))
-	}
-	for name, v := range map[string]*bool{"private": p.Private, "execution_enabled": p.ExecutionEnabled} {
-		if v != nil {
-			form.Set(name, strconv.FormatBool(*v))
-		}
-	}
-	return form
 }

@@ -5,7 +5,6 @@ package questions
 
 import (
 	"context"
-	"net/url"
 	"os"
 	"path/filepath"
 
@@ -48,20 +47,17 @@ var View = cmdutil.View[padapi.Question]{
 func NewCmdQuestions(f *cmdutil.Factory, more ...*cobra.Command) *cobra.Command {
 	cmds := []*cobra.Command{
 		cmdutil.NewCmdList(f, "list", "List your questions", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
-			return cmdutil.Paged(c.Questions.List, c.Questions.All).At("/api/questions", "questions")
+			return cmdutil.Paged(c.Questions.List, c.Questions.All).Under("questions")
 		}, nil),
 		cmdutil.NewCmdGet(f, "get ID", "Show one question", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Question, error) {
 			return c.Questions.Get
-		}, questionPath, nil),
+		}, nil),
 		NewCmdWrite(f, false, nil),
 		NewCmdWrite(f, true, nil),
 		cmdutil.NewCmdDelete(f, "question", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Questions.Delete }, nil),
 	}
 	return cmdutil.NewGroupCmd("questions", "List, show, create, change and delete questions", append(cmds, more...)...)
 }
-
-// questionPath is the API path of a question.
-func questionPath(id padapi.ID) string { return "/api/questions/" + url.PathEscape(string(id)) }
 
 // flags are the flags of questions create and questions update.
 type flags struct {
@@ -206,7 +202,7 @@ func writeRun(o *WriteOptions) error {
 	if o.JSON {
 		// The question as the service now sends it: live answers to a
 		// PUT are the status alone.
-		return cmdutil.GetRaw(o.Ctx, o.IO, c, questionPath(q.ID), nil)
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Questions.Get(ctx, q.ID); return err })
 	}
 	return cmdutil.PrintOne(o.IO, false, View, q)
 }

@@ -61,7 +61,7 @@ func quotaRun(o *QuotaOptions) error {
 		return err
 	}
 	if o.JSON {
-		return cmdutil.GetRaw(o.Ctx, o.IO, c, "/api/quota", nil)
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err })
 	}
 	q, err := c.Quota.Get(o.Ctx)
 	if err != nil {

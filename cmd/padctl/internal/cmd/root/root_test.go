@@ -100,6 +100,15 @@ func TestLibraryRefusalsAreUsageErrors(t *testing.T) {
 		{"questions", "create", "--title", "t", "--language", "go", "--contents", "c", "--zip", "root_test.go"},
 		{"org", "stats", "--start", "2026-01-01"},
 		{"org", "stats", "--start", "2026-02-01", "--end", "2026-01-01"},
+		// --json goes through the same typed methods: refused alike.
+		{"--json", "pads", "create", "--contents", "x", "--question", "1"},
+		{"--json", "pads", "get", ".."},
+		{"--json", "pads", "update", ".", "--title", "x"},
+		{"--json", "pads", "events", ".."},
+		{"--json", "pads", "events", "..", "--all"},
+		{"--json", "questions", "get", ".."},
+		{"--json", "questions", "create", "--title", "no language"},
+		{"--json", "org", "stats", "--start", "2026-01-01"},
 	} {
 		cmdtest.CheckUsageError(t, args, cmdtest.Padctl(t, s.Env(), args...), "invalid argument")
 	}
