@@ -100,7 +100,7 @@ func (f *Factory) Client() (*padapi.Client, error) {
 		return nil, f.TimeoutErr
 	}
 	if f.Flags.Fake {
-		baseURL, apiKey, f.stopFake = startFake()
+		baseURL, apiKey, f.stopFake = StartFake()
 	}
 	if apiKey == "" {
 		return nil, UsageErrorf("no API key: set PAD_API_KEY or pass --api-key (or try --fake)")
@@ -130,10 +130,10 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	return c, nil
 }
 
-// startFake starts the in-process fake service behind --fake, seeded so
+// StartFake starts the in-process fake service behind --fake, seeded so
 // that every command has something to show: 12 of 50 pads used, and six
 // sample pads and questions. Nothing it holds outlives the command.
-func startFake() (baseURL, apiKey string, stop func()) {
+func StartFake() (baseURL, apiKey string, stop func()) {
 	srv := padapitest.Start()
 	srv.SetQuota(50, 12)
 	srv.Seed(6)

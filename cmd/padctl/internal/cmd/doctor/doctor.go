@@ -19,7 +19,7 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/internal/shapes"
-	"github.com/padinterview/padapi/padapitest"
+	"github.com/padinterview/padapi/internal/shapes/reference"
 	"github.com/spf13/cobra"
 )
 
@@ -159,12 +159,10 @@ var errDoctor = errors.New("doctor: a check failed or a shape differs")
 func (d *doctor) run(ctx context.Context, withShapes bool) (failed bool, err error) {
 	f := d.f
 	if f.Flags.Fake {
-		srv := padapitest.Start()
-		srv.SetQuota(50, 12)
-		srv.Seed(6)
-		defer srv.Close()
-		f.Flags.Fake, f.Flags.BaseURL = false, srv.URL
-		_ = f.Flags.APIKey.Set(srv.APIKey)
+		baseURL, apiKey, stop := cmdutil.StartFake()
+		defer stop()
+		f.Flags.Fake, f.Flags.BaseURL = false, baseURL
+		_ = f.Flags.APIKey.Set(apiKey)
 	}
 	if f.TimeoutErr != nil {
 		return false, f.TimeoutErr // the command's deadline is in ctx (StartClock)
@@ -331,25 +329,25 @@ func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) 
 // compareShapes makes the read-only calls and compares each answer's shape
 // with the reference. It reports whether a call failed.
 func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
-	ref, err := reference(ctx)
+	ref, err := reference.Shapes()
 	if err != nil {
 		d.add(check{Name: "shapes", Status: "fail", Detail: "padapitest's reference: " + cmdutil.Message(err)})
 		return true
 	}
-	var known ids
+	var known reference.IDs
 	failed := false
-	for _, call := range shapeCalls {
-		path := call.path(known)
+	for _, call := range reference.Calls() {
+		path := call.Path(known)
 		if path == "" {
-			d.add(check{Name: "shapes", Status: "skip", Detail: call.label + ": no ID to ask for (an empty list before it)"})
+			d.add(check{Name: "shapes", Status: "skip", Detail: call.Label + ": no ID to ask for (an empty list before it)"})
 			continue
 		}
 		var body json.RawMessage
-		if err := c.Do(ctx, "GET", path, call.query, &body); err != nil {
-			detail, hint := call.label+": failed", cmdutil.NetworkHint(err)
+		if err := c.Do(ctx, "GET", path, nil, &body); err != nil {
+			detail, hint := call.Label+": failed", cmdutil.NetworkHint(err)
 			var ae *padapi.APIError
 			if errors.As(err, &ae) {
-				detail = fmt.Sprintf("%s: answered %d", call.label, ae.StatusCode)
+				detail = fmt.Sprintf("%s: answered %d", call.Label, ae.StatusCode)
 				if ae.StatusCode == http.StatusForbidden {
 					hint = "organization endpoints need an organization owner's key"
 				}
@@ -358,15 +356,15 @@ func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
 			failed = true
 			continue
 		}
-		learn(call.label, body, &known)
-		live, err := shapeOf(call, body)
+		reference.Learn(call.Label, body, &known)
+		live, err := call.Shape(body)
 		if err != nil {
-			d.add(check{Name: "shapes", Status: "fail", Detail: call.label + ": the answer is not JSON"})
+			d.add(check{Name: "shapes", Status: "fail", Detail: call.Label + ": the answer is not JSON"})
 			failed = true
 			continue
 		}
-		for _, diff := range shapes.Compare(live, ref[call.label]) {
-			d.diffs = append(d.diffs, difference{call.label, diff})
+		for _, diff := range shapes.Compare(live, ref[call.Label]) {
+			d.diffs = append(d.diffs, difference{call.Label, diff})
 		}
 	}
 	status := "ok"

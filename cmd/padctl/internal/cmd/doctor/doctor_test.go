@@ -1,7 +1,6 @@
 package doctor_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/doctor"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
-	"github.com/padinterview/padapi/internal/shapes"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -40,73 +38,6 @@ func readTestdata(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func testReference(t *testing.T) map[string]shapes.Shape {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	ref, err := doctor.Reference(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ref
-}
-
-// TestFakeMatchesRecordedShapes: padapitest answers every call in the
-// shapes the live service was recorded in, the recorded samples of
-// testdata/recorded and the live samples of testdata that agree with the
-// evidence.
-func TestFakeMatchesRecordedShapes(t *testing.T) {
-	ref := testReference(t)
-	samples := []struct{ label, file string }{
-		{"GET /api/pad_environments/:id", "environment_live.json"},
-		{"GET /api/questions/:id", "question_live.json"},
-		{"GET /api/pads/:id", "pad_notifications.json"},
-		{"GET /api/quota", "quota_limited.json"},
-		{"GET /api/quota", "quota_unlimited.json"},
-		{"GET /api/quota", "quota_limited_without_limits.json"},
-		{"GET /api/organization/stats", "stats.json"},
-		{"GET /api/organization/users", "users_one.json"},
-	}
-	for _, r := range recorded {
-		samples = append(samples, struct{ label, file string }{r.label, "recorded/" + r.file})
-	}
-	for _, s := range samples {
-		live, found, err := doctor.ShapeOf(s.label, readTestdata(t, s.file))
-		if !found {
-			t.Fatalf("no call %s", s.label)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", s.file, err)
-		}
-		for _, d := range shapes.Compare(live, ref[s.label]) {
-			t.Errorf("%s (%s): %s", s.file, s.label, doctor.DiffLine(s.label, d))
-		}
-	}
-}
-
-// TestReferenceCoversEverything: the reference has each call, an element
-// in every array it has, and a page longer than a page, so that a live
-// answer's arrays and links are compared, not waved through.
-func TestReferenceCoversEverything(t *testing.T) {
-	ref := testReference(t)
-	for _, label := range doctor.CallLabels() {
-		s := ref[label]
-		if s == nil {
-			t.Fatalf("no reference for %s", label)
-		}
-		for path, f := range s {
-			if f.Kinds&shapes.Array != 0 && s[path+"[]"] == nil && !strings.HasSuffix(path, "child_organizations") {
-				t.Errorf("%s: %s is never an array with elements", label, path)
-			}
-		}
-	}
-	for _, label := range []string{"GET /api/pads", "GET /api/pads/:id/events", "GET /api/questions"} {
-		if f := ref[label]["next_page"]; f == nil || f.Kinds != shapes.String || !f.Optional {
-			t.Errorf("%s: next_page %+v, want a string, sometimes absent", label, f)
-		}
-	}
 }
 
 // scripted serves the recorded answers, one per path, with edit applied to
