@@ -21,37 +21,11 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-func TestCompletion(t *testing.T) {
-	for _, shell := range []string{"bash", "zsh", "fish"} {
-		r := padctl(t, nil, "completion", shell)
-		ok(t, r)
-		if !strings.Contains(r.stdout, "padctl") || len(r.stdout) < 1000 {
-			t.Errorf("completion %s: %d bytes:\n%.300s", shell, len(r.stdout), r.stdout)
-		}
-		if shell != "bash" {
-			continue
-		}
-		script := filepath.Join(t.TempDir(), "padctl.bash")
-		if err := os.WriteFile(script, []byte(r.stdout), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command("bash", "-n", script).CombinedOutput(); err != nil {
-			t.Errorf("bash -n: %v\n%s", err, out)
-		}
-	}
-	// What the scripts ask padctl for: the values --sort takes (the shell
-	// picks those that match), and no file names (directive 4).
-	r := padctl(t, nil, "__complete", "pads", "list", "--sort", "")
-	if r.code != 0 || r.stdout != strings.Join(sortNames, "\n")+"\n:4\n" {
-		t.Errorf("completing --sort: %+v", r)
-	}
-}
-
 // The built binary, run as a user runs it.
 func TestBinary(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "padctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
 	}
 	srv, env := fake(t)
 	srv.SetQuota(50, 12)
@@ -110,14 +84,25 @@ func TestBinary(t *testing.T) {
 	}
 
 	// Ctrl-C ends a request that hangs: exit 130.
-	s := newStub(t, map[string]http.HandlerFunc{"GET /api/quota": hang})
+	arrived := make(chan struct{}, 2)
+	s := newStub(t, map[string]http.HandlerFunc{"GET /api/quota": func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		hang(w, r)
+	}})
+	// waitRequest waits for the request padctl sends, with a deadline.
+	waitRequest := func() {
+		t.Helper()
+		select {
+		case <-arrived:
+		case <-time.After(10 * time.Second):
+			t.Fatal("padctl sent no request")
+		}
+	}
 	cmd, _, stderr = padctl(s.env(), "quota")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); len(s.requests()) == 0 && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitRequest()
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -128,14 +113,11 @@ func TestBinary(t *testing.T) {
 
 	// SIGTERM, as a service manager or timeout(1) sends it, does the same:
 	// exit 143.
-	before := len(s.requests())
 	cmd, _, stderr = padctl(s.env(), "quota")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); len(s.requests()) == before && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitRequest()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -158,9 +140,9 @@ func TestBinary(t *testing.T) {
 // runs with its own transport (no test hook), trusting the test server's
 // certificate through SSL_CERT_FILE.
 func TestBinaryCreateOverHTTP2Reset(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "padctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
 	}
 	var (
 		mu    sync.Mutex

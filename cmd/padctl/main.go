@@ -25,30 +25,37 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/root"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/spf13/cobra"
 )
 
 func main() {
 	ctx, stop := signalContext()
-	code := run(ctx, os.Args[1:], &factory{
-		streams: streams{
-			out: os.Stdout, err: os.Stderr,
-			outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
-		},
-		getenv: os.Getenv,
-	})
+	code := root.Run(ctx, os.Args[1:], &cmdutil.Factory{IOStreams: iostreams.System(), Getenv: os.Getenv}, extra)
 	stop()
 	os.Exit(code)
 }
 
+// extra are the commands not yet under internal/cmd: mcp, and the
+// question sync's pull, diff and apply.
+func extra(f *cmdutil.Factory) root.Extra {
+	return root.Extra{
+		Root:      []*cobra.Command{newMCPCmd(f)},
+		Questions: []*cobra.Command{newQuestionsPullCmd(f), newQuestionsDiffCmd(f), newQuestionsApplyCmd(f)},
+	}
+}
+
 // signalContext returns a context that SIGINT or SIGTERM cancels, with a
-// *signalError as its cause (exit 130 or 143), which cancels the request in
-// flight and lets the command clean up. After the first signal padctl no
-// longer catches them: a second one ends it at once. stop stops catching
-// them and ends the goroutine that waits for one.
+// *cmdutil.SignalError as its cause (exit 130 or 143), which cancels the
+// request in flight and lets the command clean up. After the first signal
+// padctl no longer catches them: a second one ends it at once. stop stops
+// catching them and ends the goroutine that waits for one.
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
@@ -59,9 +66,9 @@ func signalContext() (ctx context.Context, stop func()) {
 		case sig := <-sigs:
 			signal.Stop(sigs)
 			if sig == syscall.SIGTERM {
-				cancel(&signalError{exitTerminated, "terminated"})
+				cancel(&cmdutil.SignalError{Code: cmdutil.ExitTerminated, What: "terminated"})
 			} else {
-				cancel(&signalError{exitInterrupted, "interrupted"})
+				cancel(&cmdutil.SignalError{Code: cmdutil.ExitInterrupted, What: "interrupted"})
 			}
 		case <-done:
 		}
@@ -70,35 +77,4 @@ func signalContext() (ctx context.Context, stop func()) {
 		signal.Stop(sigs)
 		close(done)
 	}
-}
-
-// streams are where padctl writes, and whether each is a terminal.
-type streams struct {
-	out, err       io.Writer
-	outTTY, errTTY bool
-}
-
-// run is padctl without the process around it: tests call it with a
-// factory of captured streams and a made-up environment. It returns the
-// exit code.
-func run(ctx context.Context, args []string, f *factory) int {
-	defer f.close()
-	root := newRootCmd(f)
-	// A nil slice would make cobra read os.Args.
-	root.SetArgs(append([]string{}, args...))
-	cmd, err := root.ExecuteContextC(ctx)
-	if err == nil {
-		return exitOK
-	}
-	return f.fail(ctx, cmd, err)
-}
-
-// isTerminal reports whether w is a character device, such as a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,7 +17,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/padapitest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -45,7 +44,7 @@ type mcpOptions struct {
 }
 
 // newMCPCmd returns mcp.
-func newMCPCmd(f *factory) *cobra.Command {
+func newMCPCmd(f *cmdutil.Factory) *cobra.Command {
 	o := &mcpOptions{}
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -61,7 +60,7 @@ The key comes from PAD_API_KEY (or --api-key), never from a tool's
 arguments, and no result, error or log line shows it. --timeout bounds each
 tool call. stdout carries only JSON-RPC; diagnostics go to stderr.`,
 		Args:        cobra.NoArgs,
-		Annotations: map[string]string{noDeadline: "per tool call"},
+		Annotations: map[string]string{cmdutil.NoDeadline: "per tool call"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMCP(cmd.Context(), f, o, cmd.InOrStdin())
 		},
@@ -72,28 +71,24 @@ tool call. stdout carries only JSON-RPC; diagnostics go to stderr.`,
 }
 
 // runMCP serves MCP on in and f.out until in ends or ctx is done.
-func runMCP(ctx context.Context, f *factory, o *mcpOptions, in io.Reader) error {
-	keys := []string{cmp.Or(f.flags.apiKey.get(), f.getenv("PAD_API_KEY"))}
-	if f.flags.fake {
-		keys = append(keys, padapitest.DefaultAPIKey)
-	}
-	red := newRedactor(keys...)
+func runMCP(ctx context.Context, f *cmdutil.Factory, o *mcpOptions, in io.Reader) error {
+	red := newRedactor(f.Keys()...)
 	// Every diagnostic, --debug's log included, goes through the redactor.
-	f.streams.err = red.writer(f.streams.err)
-	c, err := f.client()
+	f.IOStreams.ErrOut = red.writer(f.IOStreams.ErrOut)
+	c, err := f.Client()
 	if err != nil {
 		return err
 	}
-	timeout := f.timeout // per tool call: the command itself runs until stopped (noDeadline)
+	timeout := f.Timeout // per tool call: the command itself runs until stopped (noDeadline)
 	srv := newMCPServer(c, mcpConfig{
 		writes: o.allowWrites, deletes: o.allowDeletes, timeout: timeout, redact: red,
-		logger: slog.New(slog.NewTextHandler(f.streams.err, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		logger: slog.New(slog.NewTextHandler(f.IOStreams.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	drain := mcpDrainWait
 	if timeout > 0 {
 		drain += timeout
 	}
-	relay := newStdioRelay(in, red.wire().writer(f.out), drain)
+	relay := newStdioRelay(in, red.wire().writer(f.IOStreams.Out), drain)
 	go relay.pump(ctx)
 	err = srv.Run(ctx, relay.transport())
 	relay.close()
@@ -326,7 +321,7 @@ func mcpCutUTF8(s string, n int) string {
 // mcpErrorText is what a model reads when a call failed: padapi's message,
 // and what to do about it.
 func mcpErrorText(tool string, err error) string {
-	msg := message(err)
+	msg := cmdutil.Message(err)
 	var ae *padapi.APIError
 	errors.As(err, &ae)
 	noun, list := "pad", "list_pads"

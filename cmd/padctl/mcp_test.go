@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -609,18 +608,8 @@ func TestMCPNeverTheKey(t *testing.T) {
 	}
 }
 
-// mcpBinary builds padctl once for the tests that run it.
-var mcpBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "padctl-mcp-test")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "padctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
+// mcpBinary is the padctl the tests build once (main_test.go).
+var mcpBinary = binary
 
 // rpcLine is one JSON-RPC message.
 func rpcLine(id any, method string, params any) string {

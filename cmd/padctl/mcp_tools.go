@@ -15,6 +15,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/pads"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 )
 
 // The tools' arguments. The SDK infers each tool's input schema from its
@@ -174,7 +176,7 @@ func (ts *mcpTools) registerReads(s *mcp.Server) {
 			limit, lok := q.Limit()
 			rem, rok := q.Remaining()
 			return map[string]any{
-				"pads_used": q.PadsUsed, "monthly_pad_limit": known(limit, lok), "pads_remaining": known(rem, rok),
+				"pads_used": q.PadsUsed, "monthly_pad_limit": cmdutil.Known(limit, lok), "pads_remaining": cmdutil.Known(rem, rok),
 				"unlimited": q.Unlimited, "overages_enabled": q.OveragesEnabled, "quota_reset_at": q.QuotaResetAt,
 				"trial_expires_at": q.TrialExpiresAt, "can_create_one": q.CanCreate(1),
 			}, nil
@@ -517,7 +519,7 @@ func mcpTranscriptView(id string, t *padapi.Transcript, budget int) map[string]a
 	notes := mcpClip(p.Notes, min(mcpFieldBytes, budget/8), "the notes are cut here")
 	budget -= mcpJSONLen(p.Title) + mcpJSONLen(notes) + 512
 	out := map[string]any{"notice": mcpDataNotice, "id": p.ID, "title": mcpClip(p.Title, mcpRowBytes, "cut"), "language": p.Language,
-		"state": padState(p), "owner_email": p.OwnerEmail, "participants": p.Participants, "created_at": p.CreatedAt,
+		"state": pads.State(p), "owner_email": p.OwnerEmail, "participants": p.Participants, "created_at": p.CreatedAt,
 		"ended_at": p.EndedAt, "notes": notes}
 	envs := mcpEnvViews(id, t.Environments, p.ActiveEnvironmentID, budget/2)
 	b, _ := json.Marshal(envs)
@@ -584,7 +586,7 @@ func mcpEnvIDs(p *padapi.Pad) []padapi.ID {
 // mcpPadRow is a pad in a list.
 func mcpPadRow(p *padapi.Pad) map[string]any {
 	return map[string]any{"id": mcpClip(string(p.ID), mcpRowBytes, "cut"), "title": mcpClip(p.Title, mcpRowBytes, "cut"),
-		"language": mcpClip(p.Language, mcpRowBytes, "cut"), "state": mcpClip(padState(p), mcpRowBytes, "cut"),
+		"language": mcpClip(p.Language, mcpRowBytes, "cut"), "state": mcpClip(pads.State(p), mcpRowBytes, "cut"),
 		"owner_email": mcpClip(p.OwnerEmail, mcpRowBytes, "cut"), "created_at": p.CreatedAt, "updated_at": p.UpdatedAt, "ended_at": p.EndedAt}
 }
 

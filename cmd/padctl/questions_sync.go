@@ -12,11 +12,12 @@ import (
 	"os"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
 	"github.com/padinterview/padapi/cmd/padctl/internal/qfolder"
 	"github.com/spf13/cobra"
 )
@@ -41,7 +42,7 @@ type syncOptions struct {
 }
 
 // newQuestionsPullCmd returns questions pull.
-func newQuestionsPullCmd(f *factory) *cobra.Command {
+func newQuestionsPullCmd(f *cmdutil.Factory) *cobra.Command {
 	var o syncOptions
 	cmd := &cobra.Command{
 		Use:   "pull DIR",
@@ -67,7 +68,7 @@ without --force: pull names it and leaves that question's folder alone.`,
 }
 
 // newQuestionsDiffCmd returns questions diff.
-func newQuestionsDiffCmd(f *factory) *cobra.Command {
+func newQuestionsDiffCmd(f *cmdutil.Factory) *cobra.Command {
 	var o syncOptions
 	cmd := &cobra.Command{
 		Use:   "diff DIR",
@@ -93,7 +94,7 @@ API error), 2 when DIR is not a valid question folder.`,
 }
 
 // newQuestionsApplyCmd returns questions apply.
-func newQuestionsApplyCmd(f *factory) *cobra.Command {
+func newQuestionsApplyCmd(f *cmdutil.Factory) *cobra.Command {
 	var o syncOptions
 	cmd := &cobra.Command{
 		Use:   "apply DIR",
@@ -114,13 +115,13 @@ since the first try (the service's lists lag behind creates).
 		Args: cobra.ExactArgs(1),
 		// The deadline is set below: --timeout, plus --settle, which a
 		// re-run may spend waiting for a create the list does not show yet.
-		Annotations: map[string]string{noDeadline: "timeout plus settle"},
+		Annotations: map[string]string{cmdutil.NoDeadline: "timeout plus settle"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if f.timeout > 0 {
-				limit := f.timeout + o.settle
+			if f.Timeout > 0 {
+				limit := f.Timeout + o.settle
 				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeoutCause(ctx, limit, &timeoutError{limit})
+				ctx, cancel = context.WithTimeoutCause(ctx, limit, &cmdutil.TimeoutError{D: limit})
 				defer cancel()
 			}
 			s, err := newQuestionSyncer(f, args[0], o)
@@ -140,19 +141,19 @@ since the first try (the service's lists lag behind creates).
 }
 
 // addSettle adds --settle, whose default comes from PAD_SETTLE.
-func (o *syncOptions) addSettle(cmd *cobra.Command, f *factory) {
+func (o *syncOptions) addSettle(cmd *cobra.Command, f *cmdutil.Factory) {
 	cmd.Flags().DurationVar(&o.settle, "settle", defaultSettle, "how long the service's lists lag behind a create ($PAD_SETTLE sets the default; 0s against a fake)")
 	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
-		env := f.getenv("PAD_SETTLE")
+		env := f.Getenv("PAD_SETTLE")
 		if env != "" && !cmd.Flags().Changed("settle") {
 			d, err := time.ParseDuration(env)
 			if err != nil {
-				return usageErrorf("PAD_SETTLE=%q: want a Go duration such as 1m or 0s", env)
+				return cmdutil.UsageErrorf("PAD_SETTLE=%q: want a Go duration such as 1m or 0s", env)
 			}
 			o.settle = d
 		}
 		if o.settle < 0 {
-			return usageErrorf("the settle time %s is negative", o.settle)
+			return cmdutil.UsageErrorf("the settle time %s is negative", o.settle)
 		}
 		return nil
 	}
@@ -170,12 +171,12 @@ type questionSyncer struct {
 }
 
 // newQuestionSyncer returns a syncer for dir with f's client and streams.
-func newQuestionSyncer(f *factory, dir string, o syncOptions) (*questionSyncer, error) {
-	c, err := f.client()
+func newQuestionSyncer(f *cmdutil.Factory, dir string, o syncOptions) (*questionSyncer, error) {
+	c, err := f.Client()
 	if err != nil {
 		return nil, err
 	}
-	return &questionSyncer{c: c, dir: dir, out: f.out, err: f.err, o: o, now: time.Now, sleep: sleepOrDone}, nil
+	return &questionSyncer{c: c, dir: dir, out: f.IOStreams.Out, err: f.IOStreams.ErrOut, o: o, now: time.Now, sleep: sleepOrDone}, nil
 }
 
 // sleepOrDone waits d or until ctx ends.
@@ -195,7 +196,7 @@ func sleepOrDone(ctx context.Context, d time.Duration) error {
 func (s *questionSyncer) read(missingOK bool) (*qfolder.Library, error) {
 	lib, err := qfolder.Read(s.dir, missingOK)
 	if err != nil {
-		return nil, &usageError{err}
+		return nil, &cmdutil.UsageError{Err: err}
 	}
 	return lib, nil
 }
@@ -885,17 +886,7 @@ func folderableID(id string) bool {
 
 // escapeControls escapes the control characters of a line of text from the
 // service (all but tab), so that none reaches a terminal raw.
-func escapeControls(line string) string {
-	var b strings.Builder
-	for _, r := range line {
-		if r != '\t' && unsafeRune(r) { // control, bidi and line-separator characters
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func escapeControls(line string) string { return iostreams.Escape(line, iostreams.Quoted) }
 
 // adoptPending writes into each folder with a pending create the id of the
 // question that create made, when qs holds it.

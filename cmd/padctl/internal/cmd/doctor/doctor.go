@@ -1,6 +1,6 @@
-// doctor.go: padctl doctor: checks of config, network, auth and the service's shapes.
-
-package main
+// Package doctor is padctl doctor: checks of the configuration, the
+// network, the key and the clock, and of the service's shapes.
+package doctor
 
 import (
 	"cmp"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/internal/shapes"
 	"github.com/padinterview/padapi/internal/shapes/reference"
 	"github.com/spf13/cobra"
@@ -50,23 +51,23 @@ func (d difference) line() string {
 
 // doctor is one run of padctl doctor.
 type doctor struct {
-	f      *factory
+	f      *cmdutil.Factory
 	checks []check
 	diffs  []difference
 }
 
 func (d *doctor) add(c check) {
 	d.checks = append(d.checks, c)
-	if d.f.flags.json {
+	if d.f.Flags.JSON {
 		return
 	}
 	msg := fmt.Sprintf("%-4s %-9s %s", c.Status, c.Name, c.Detail)
 	if c.Millis != nil {
 		msg += fmt.Sprintf(" (%.0f ms)", *c.Millis)
 	}
-	d.f.note("%s", strings.TrimRight(msg, " "))
+	cmdutil.Note(d.f.IOStreams, "%s", strings.TrimRight(msg, " "))
 	if c.Hint != "" {
-		d.f.note("     %s", c.Hint)
+		cmdutil.Note(d.f.IOStreams, "     %s", c.Hint)
 	}
 }
 
@@ -75,9 +76,18 @@ func since(t time.Time) *float64 {
 	return &ms
 }
 
-// newDoctorCmd returns doctor.
-func newDoctorCmd(f *factory) *cobra.Command {
-	var withShapes bool
+// DoctorOptions are what doctor runs with. Doctor makes its own client:
+// it checks the configuration before asking the Factory for one.
+type DoctorOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	Shapes  bool
+}
+
+// NewCmdDoctor returns doctor. runF, when not nil, runs instead of
+// doctorRun.
+func NewCmdDoctor(f *cmdutil.Factory, runF func(*DoctorOptions) error) *cobra.Command {
+	o := &DoctorOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the configuration, the connection, the key and the clock; --shapes compares the answers' shapes with padapitest's",
@@ -103,31 +113,41 @@ A warning (plain http, a key of an odd form, a clock off) does not change
 it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d := &doctor{f: f}
-			failed, err := d.run(cmd.Context(), withShapes)
-			if err != nil {
-				return err
+			o.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(o)
 			}
-			if f.flags.json {
-				if err := printJSON(f, struct {
-					Checks      []check      `json:"checks"`
-					Differences []difference `json:"differences"`
-				}{d.checks, append([]difference{}, d.diffs...)}); err != nil {
-					return err
-				}
-			} else {
-				for _, diff := range d.diffs {
-					fmt.Fprintln(f.out, diff.line())
-				}
-			}
-			if failed || len(d.diffs) > 0 {
-				return errDoctor
-			}
-			return nil
+			return doctorRun(o)
 		},
 	}
-	cmd.Flags().BoolVar(&withShapes, "shapes", false, "compare the shapes of read-only answers with padapitest's")
+	cmd.Flags().BoolVar(&o.Shapes, "shapes", false, "compare the shapes of read-only answers with padapitest's")
 	return cmd
+}
+
+// doctorRun runs the checks and prints what they found.
+func doctorRun(o *DoctorOptions) error {
+	f := o.Factory
+	d := &doctor{f: f}
+	failed, err := d.run(o.Ctx, o.Shapes)
+	if err != nil {
+		return err
+	}
+	if f.Flags.JSON {
+		if err := cmdutil.PrintJSON(f.IOStreams, struct {
+			Checks      []check      `json:"checks"`
+			Differences []difference `json:"differences"`
+		}{d.checks, append([]difference{}, d.diffs...)}); err != nil {
+			return err
+		}
+	} else {
+		for _, diff := range d.diffs {
+			fmt.Fprintln(f.IOStreams.Out, diff.line())
+		}
+	}
+	if failed || len(d.diffs) > 0 {
+		return errDoctor
+	}
+	return nil
 }
 
 // errDoctor is doctor's failure, after it printed what failed.
@@ -138,28 +158,28 @@ var errDoctor = errors.New("doctor: a check failed or a shape differs")
 // refuses).
 func (d *doctor) run(ctx context.Context, withShapes bool) (failed bool, err error) {
 	f := d.f
-	if f.flags.fake {
-		baseURL, apiKey, stop := startFake()
+	if f.Flags.Fake {
+		baseURL, apiKey, stop := cmdutil.StartFake()
 		defer stop()
-		f.flags.fake, f.flags.baseURL = false, baseURL
-		_ = f.flags.apiKey.Set(apiKey)
+		f.Flags.Fake, f.Flags.BaseURL = false, baseURL
+		_ = f.Flags.APIKey.Set(apiKey)
 	}
-	if f.timeoutErr != nil {
-		return false, f.timeoutErr // the command's deadline is in ctx (startClock)
+	if f.TimeoutErr != nil {
+		return false, f.TimeoutErr // the command's deadline is in ctx (StartClock)
 	}
-	base := cmp.Or(f.flags.baseURL, f.getenv("PAD_BASE_URL"), defaultBaseURL)
-	key := cmp.Or(f.flags.apiKey.get(), f.getenv("PAD_API_KEY"))
+	base := cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
+	key := cmp.Or(f.Flags.APIKey.Get(), f.Getenv("PAD_API_KEY"))
 
 	u, ok := d.checkConfig(base, key)
 	if !ok {
 		return true, nil
 	}
-	tap := &dateTap{next: f.transport}
+	tap := &dateTap{next: f.Transport}
 	if tap.next == nil {
 		tap.next = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	f.transport = tap
-	c, err := f.client()
+	f.Transport = tap
+	c, err := f.Client()
 	if err != nil {
 		return false, err
 	}
@@ -182,7 +202,7 @@ func (d *doctor) checkConfig(base, key string) (*url.URL, bool) {
 	switch {
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		d.add(check{Name: "base URL", Status: "fail", Detail: "not an http or https URL with a host",
-			Hint: "set PAD_BASE_URL or --base-url to the service's address, such as " + defaultBaseURL})
+			Hint: "set PAD_BASE_URL or --base-url to the service's address, such as " + padapi.DefaultBaseURL})
 		return nil, false
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "":
 		d.add(check{Name: "base URL", Status: "warn", Detail: u.Scheme + "://" + u.Host + ", with a user, query or fragment",
@@ -277,8 +297,7 @@ func (d *doctor) checkNetwork(ctx context.Context, u *url.URL) bool {
 // answer's Date header.
 func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) bool {
 	start := time.Now()
-	var body json.RawMessage
-	err := c.Do(ctx, "GET", "/api/quota", nil, &body)
+	_, err := c.Quota.Get(ctx)
 	var ae *padapi.APIError
 	switch {
 	case errors.Is(err, padapi.ErrUnauthorized):
@@ -290,7 +309,7 @@ func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) 
 			Hint: "the base URL may not be the Pad Interview Service's"})
 		return false
 	case err != nil:
-		d.add(check{Name: "auth", Status: "fail", Detail: "GET /api/quota failed", Millis: since(start), Hint: networkHint(err)})
+		d.add(check{Name: "auth", Status: "fail", Detail: "GET /api/quota failed", Millis: since(start), Hint: cmdutil.NetworkHint(err)})
 		return false
 	}
 	d.add(check{Name: "auth", Status: "ok", Detail: "GET /api/quota", Millis: since(start)})
@@ -312,7 +331,7 @@ func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) 
 func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
 	ref, err := reference.Shapes()
 	if err != nil {
-		d.add(check{Name: "shapes", Status: "fail", Detail: "padapitest's reference: " + message(err)})
+		d.add(check{Name: "shapes", Status: "fail", Detail: "padapitest's reference: " + cmdutil.Message(err)})
 		return true
 	}
 	var known reference.IDs
@@ -325,7 +344,7 @@ func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
 		}
 		var body json.RawMessage
 		if err := c.Do(ctx, "GET", path, nil, &body); err != nil {
-			detail, hint := call.Label+": failed", networkHint(err)
+			detail, hint := call.Label+": failed", cmdutil.NetworkHint(err)
 			var ae *padapi.APIError
 			if errors.As(err, &ae) {
 				detail = fmt.Sprintf("%s: answered %d", call.Label, ae.StatusCode)
@@ -354,24 +373,6 @@ func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
 	}
 	d.add(check{Name: "shapes", Status: status, Detail: fmt.Sprintf("%d differences", len(d.diffs))})
 	return failed
-}
-
-// networkHint says what to check after a request failed to reach the
-// service, or "" when the failure is not the network's.
-func networkHint(err error) string {
-	var dnsErr *net.DNSError
-	var opErr *net.OpError
-	switch {
-	case errors.As(err, &dnsErr):
-		return "the host name does not resolve: check PAD_BASE_URL or --base-url, then your network or DNS."
-	case errors.Is(err, context.DeadlineExceeded):
-		return "no answer in time: check the network, or raise --timeout (PAD_TIMEOUT)."
-	case errors.As(err, &opErr) && opErr.Op == "dial":
-		return "cannot connect: check the base URL's host and port, a firewall or proxy, and whether the service is up."
-	case strings.Contains(err.Error(), "certificate") || strings.Contains(err.Error(), "tls:"):
-		return "TLS failed: the certificate is not valid for this host, or a proxy intercepts TLS."
-	}
-	return ""
 }
 
 // dateTap is a transport that keeps the Date header of the last answer,

@@ -1,4 +1,4 @@
-package main
+package pads_test
 
 import (
 	"crypto/sha256"
@@ -17,6 +17,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 )
 
 // padJSON is a pad that ended at 10:00, with the given environments.
@@ -66,24 +68,24 @@ func tree(t *testing.T, dir string) map[string]string {
 
 func TestPadsExport(t *testing.T) {
 	routes := map[string]http.HandlerFunc{
-		"GET /api/pads/ABC":        reply(200, padJSON("ABC", `[7]`)),
+		"GET /api/pads/ABC":        cmdtest.Reply(200, padJSON("ABC", `[7]`)),
 		"GET /api/pads/ABC/events": eventsPage("", eventJoined, eventRan, eventLeft),
 		// The edit history of main.py: two edits during the interview,
 		// one after it ended at 10:00.
-		"GET /history/main": reply(200, `{
+		"GET /history/main": cmdtest.Reply(200, `{
 			"e1":{"a":"ada","o":["print(1)\n"],"t":1777626600000},
 			"e2":{"a":"ada","o":[9,"print(2)\n"],"t":1777629000000},
 			"e3":{"a":"ada","o":[18,"# later\n"],"t":1777633200000}}`),
 	}
-	s := newStub(t, routes)
-	routes["GET /api/pad_environments/7"] = reply(200, envJSON("7",
+	s := cmdtest.NewStub(t, routes)
+	routes["GET /api/pad_environments/7"] = cmdtest.Reply(200, envJSON("7",
 		padapi.FileContent{Path: "main.py", Contents: "print(1)\nprint(2)\n# later\n", History: s.URL + "/history/main"},
 		padapi.FileContent{Path: "src/util.py", Contents: "def util(): pass\n"},
 	))
 	dir := filepath.Join(t.TempDir(), "interview")
 
-	r := padctl(t, s.env(), "pads", "export", "ABC", "--dir", dir, "--history")
-	if r.code != 0 || r.stdout != "" || r.stderr != "wrote 6 files to "+dir+"\n" {
+	r := cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir, "--history")
+	if r.Code != 0 || r.Stdout != "" || r.Stderr != "wrote 6 files to "+dir+"\n" {
 		t.Fatalf("%+v", r)
 	}
 	got := tree(t, dir)
@@ -106,8 +108,8 @@ func TestPadsExport(t *testing.T) {
 	if err := json.Unmarshal([]byte(got["events.json"]), &events); err != nil || len(events) != 3 || events[1].Metadata != "python" {
 		t.Errorf("events.json: %v %+v", err, events)
 	}
-	for _, req := range s.requests() {
-		if strings.HasPrefix(req.path, "/history/") && req.auth != "" {
+	for _, req := range s.Requests() {
+		if strings.HasPrefix(req.Path, "/history/") && req.Auth != "" {
 			t.Errorf("the history link got the API key")
 		}
 	}
@@ -142,9 +144,9 @@ func TestPadsExportHostile(t *testing.T) {
 	}
 
 	routes := map[string]http.HandlerFunc{
-		"GET /api/pads/EVIL":        reply(200, padJSON("EVIL", `[8, "../../escape-env"]`)),
+		"GET /api/pads/EVIL":        cmdtest.Reply(200, padJSON("EVIL", `[8, "../../escape-env"]`)),
 		"GET /api/pads/EVIL/events": eventsPage("", eventJoined),
-		"GET /api/pad_environments/8": reply(200, envJSON("8",
+		"GET /api/pad_environments/8": cmdtest.Reply(200, envJSON("8",
 			padapi.FileContent{Path: "../escape.txt", Contents: "x"},
 			padapi.FileContent{Path: filepath.Join(outside, "abs.txt"), Contents: "x"},
 			padapi.FileContent{Path: "a/../../b.txt", Contents: "x"},
@@ -157,29 +159,29 @@ func TestPadsExportHostile(t *testing.T) {
 			padapi.FileContent{Path: "sub/./ok.txt", Contents: "fine too"},
 		)),
 		// The path as the server sees it, unescaped.
-		"GET /api/pad_environments/../../escape-env": reply(200, envJSON("../../escape-env", padapi.FileContent{Path: "x.txt", Contents: "x"})),
+		"GET /api/pad_environments/../../escape-env": cmdtest.Reply(200, envJSON("../../escape-env", padapi.FileContent{Path: "x.txt", Contents: "x"})),
 	}
-	s := newStub(t, routes)
-	r := padctl(t, s.env(), "pads", "export", "EVIL", "--dir", dir, "--history")
+	s := cmdtest.NewStub(t, routes)
+	r := cmdtest.Padctl(t, s.Env(), "pads", "export", "EVIL", "--dir", dir, "--history")
 
-	l := lines(r.stderr)
-	if r.code != exitError || r.stdout != "" || len(l) != 11 || l[10] != "padctl: export incomplete: 5 of 15 files written to "+dir {
-		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	l := cmdtest.Lines(r.Stderr)
+	if r.Code != cmdutil.ExitError || r.Stdout != "" || len(l) != 11 || l[10] != "padctl: export incomplete: 5 of 15 files written to "+dir {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	for _, want := range []string{
 		`environment "8", file "../escape.txt": not a path inside the directory`,
 		`environment "8", file "a/../../b.txt": not a path inside the directory`,
 		`environment "8", file "": not a path inside the directory`,
-		"8/link: a symbolic link: not following it",
-		"8/sym.txt: a symbolic link: not following it",
-		"8/inner: a symbolic link: not following it",
-		"notes.md: a symbolic link: not following it",
+		"8/link: a symbolic link",
+		"8/sym.txt: a symbolic link",
+		"8/inner: a symbolic link",
+		"notes.md: a symbolic link",
 		"the history of 8/ok.txt: invalid argument: history link: need https",
 	} {
 		if !slices.ContainsFunc(l, func(line string) bool {
 			return strings.HasPrefix(line, "padctl: skipped ") && strings.Contains(line, want)
 		}) {
-			t.Errorf("stderr has no skipped line with %q:\n%s", want, r.stderr)
+			t.Errorf("stderr has no skipped line with %q:\n%s", want, r.Stderr)
 		}
 	}
 	got := tree(t, base)
@@ -199,15 +201,15 @@ func TestPadsExportHostile(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files below the test's directory (-want +got):\n%s", diff)
 	}
-	for _, req := range s.requests() {
-		if strings.Contains(req.path, "not-https") {
+	for _, req := range s.Requests() {
+		if strings.Contains(req.Path, "not-https") {
 			t.Errorf("the refused history link was requested")
 		}
 	}
 }
 
 // What is planted in DIR before an export cannot make it write elsewhere
-// or hang: a hard link to a file outside DIR is replaced, not written
+// or cmdtest.Hang: a hard link to a file outside DIR is replaced, not written
 // through; a FIFO is refused without being opened. And whatever IDs the
 // environments' own bodies give ("." and its files pad.json, events.json
 // and notes.md; "..", slashes, NUL, case, a long ID, "history", one ID
@@ -261,15 +263,15 @@ func TestPadsExportPlanted(t *testing.T) {
 	for i, b := range bodies {
 		id := strconv.Itoa(901 + i) // what the pad lists; the body says b.id
 		ids = append(ids, id)
-		routes["GET /api/pad_environments/"+id] = reply(200, envJSON(b.id, b.files...))
+		routes["GET /api/pad_environments/"+id] = cmdtest.Reply(200, envJSON(b.id, b.files...))
 	}
 	listed, _ := json.Marshal(ids)
-	routes["GET /api/pads/ABC"] = reply(200, padJSON("ABC", string(listed)))
-	s := newStub(t, routes)
+	routes["GET /api/pads/ABC"] = cmdtest.Reply(200, padJSON("ABC", string(listed)))
+	s := cmdtest.NewStub(t, routes)
 
-	done := make(chan result, 1)
-	go func() { done <- padctl(t, s.env(), "pads", "export", "ABC", "--dir", dir) }()
-	var r result
+	done := make(chan cmdtest.Result, 1)
+	go func() { done <- cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir) }()
+	var r cmdtest.Result
 	select {
 	case r = <-done:
 	case <-time.After(10 * time.Second):
@@ -281,13 +283,13 @@ func TestPadsExportPlanted(t *testing.T) {
 		t.Fatalf("the export hung on the FIFO: %+v", r)
 	}
 
-	l := lines(r.stderr)
-	if r.code != exitError || r.stdout != "" || len(l) != 4 ||
-		l[0] != "padctl: skipped 902/fifo.txt: not a regular file (a FIFO): not replacing it" ||
+	l := cmdtest.Lines(r.Stderr)
+	if r.Code != cmdutil.ExitError || r.Stdout != "" || len(l) != 4 ||
+		l[0] != "padctl: skipped 902/fifo.txt: a FIFO: not replacing it" ||
 		l[1] != `padctl: skipped %41/main.go: another file of the export has this name` ||
 		l[2] != `padctl: skipped environment "x\x00y/z", file "bad\x00name": not a path inside the directory` ||
 		l[3] != "padctl: export incomplete: 17 of 20 files written to "+dir {
-		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	got := tree(t, base)
 	sum := sha256.Sum256([]byte(long))
@@ -328,33 +330,6 @@ func TestPadsExportPlanted(t *testing.T) {
 		var st syscall.Stat_t
 		if err := syscall.Stat(link, &st); err != nil || st.Nlink != 1 {
 			t.Errorf("%s: %v, %d links, want a file of its own", link, err, st.Nlink)
-		}
-	}
-}
-
-// safeName gives different IDs different names, whatever their case, and
-// never a name the file system treats specially or the export uses.
-func TestSafeName(t *testing.T) {
-	ids := []string{"", ".", "..", "...", "/", "a/b", `a\b`, "\x00", "A", "a", "%41", "~", "history", "History",
-		"pad.json", "events.json", "notes.md", "7", "07", strings.Repeat("x", 64), strings.Repeat("x", 65),
-		strings.Repeat("x", 1000), strings.Repeat("%", 1000), strings.Repeat("é", 500), "héllo", "\u202e", "con", "a b"}
-	seen := map[string]string{}
-	for _, id := range ids {
-		name := safeName(id)
-		switch {
-		case name == "" || name == "." || name == ".." || len(name) > maxNameLen:
-			t.Errorf("safeName(%q) = %q", id, name)
-		case strings.ContainsAny(name, "/\\\x00.") || strings.ToLower(name) != name:
-			t.Errorf("safeName(%q) = %q: a separator, a dot or an upper-case letter", id, name)
-		case slices.Contains(ownNames, name):
-			t.Errorf("safeName(%q) = %q: one of the export's own names", id, name)
-		}
-		if other, ok := seen[name]; ok {
-			t.Errorf("safeName(%q) = safeName(%q) = %q", id, other, name)
-		}
-		seen[name] = id
-		if again := safeName(id); again != name {
-			t.Errorf("safeName(%q) = %q, then %q", id, name, again)
 		}
 	}
 }

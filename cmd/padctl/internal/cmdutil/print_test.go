@@ -1,4 +1,4 @@
-package main
+package cmdutil_test
 
 import (
 	"cmp"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 )
 
 func TestFormat(t *testing.T) {
@@ -39,11 +41,11 @@ func TestFormat(t *testing.T) {
 		{time.Time{}, "", ""},
 		{nilTime, "", ""},
 	} {
-		if got := format(tc.v, false); got != tc.piped {
-			t.Errorf("format(%#v) piped = %q, want %q", tc.v, got, tc.piped)
+		if got := cmdutil.Format(tc.v, false); got != tc.piped {
+			t.Errorf("Format(%#v) piped = %q, want %q", tc.v, got, tc.piped)
 		}
-		if got := format(tc.v, true); got != tc.term {
-			t.Errorf("format(%#v) on a terminal = %q, want %q", tc.v, got, tc.term)
+		if got := cmdutil.Format(tc.v, true); got != tc.term {
+			t.Errorf("Format(%#v) on a terminal = %q, want %q", tc.v, got, tc.term)
 		}
 	}
 }
@@ -52,7 +54,7 @@ func TestFormat(t *testing.T) {
 // with one on a terminal, and a JSON array with --json; an awkward value
 // cannot break a row.
 func TestListOutput(t *testing.T) {
-	srv, env := fake(t)
+	srv, env := cmdtest.Fake(t)
 	created := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	for i := range 3 {
 		srv.AddPad(padapi.Pad{
@@ -64,40 +66,40 @@ func TestListOutput(t *testing.T) {
 	// The state is the fake's when it sends one (live responses do).
 	state := cmp.Or(srv.Pads()[0].State, "open")
 
-	r := padctl(t, env, "pads", "list")
-	ok(t, r)
+	r := cmdtest.Padctl(t, env, "pads", "list")
+	cmdtest.Ok(t, r)
 	want := "PAD2\tInterview 2 with  [2Jescape\tgo\ta@example.com\t" + state + "\t2026-05-01T11:00:00Z\n" +
 		"PAD1\tInterview 1 with  [2Jescape\tgo\ta@example.com\t" + state + "\t2026-05-01T10:00:00Z\n" +
 		"PAD0\tInterview 0 with  [2Jescape\tgo\ta@example.com\t" + state + "\t2026-05-01T09:00:00Z\n"
-	if r.stdout != want {
-		t.Errorf("piped:\n%q\nwant\n%q", r.stdout, want)
+	if r.Stdout != want {
+		t.Errorf("piped:\n%q\nwant\n%q", r.Stdout, want)
 	}
 
-	r = invoke(t, opts{env: env, tty: true}, "pads", "list")
-	ok(t, r)
-	l := lines(r.stdout)
+	r = cmdtest.Invoke(t, cmdtest.Opts{Env: env, TTY: true}, "pads", "list")
+	cmdtest.Ok(t, r)
+	l := cmdtest.Lines(r.Stdout)
 	if len(l) != 4 || !strings.HasPrefix(l[0], "ID    TITLE") || !regexp.MustCompile(`STATE +UPDATED$`).MatchString(l[0]) ||
 		!strings.HasPrefix(l[1], "PAD2  Interview 2 with  [2Jescape") || !regexp.MustCompile(" "+state+` +2026-05-01 11:00 UTC$`).MatchString(l[1]) {
-		t.Errorf("on a terminal:\n%s", r.stdout)
+		t.Errorf("on a terminal:\n%s", r.Stdout)
 	}
 
-	r = padctl(t, env, "pads", "list", "--json")
-	ok(t, r)
+	r = cmdtest.Padctl(t, env, "pads", "list", "--json")
+	cmdtest.Ok(t, r)
 	var pads []padapi.Pad
-	if err := json.Unmarshal([]byte(r.stdout), &pads); err != nil || len(pads) != 3 || pads[0].ID != "PAD2" || pads[0].Title != "Interview\t2\nwith \x1b[2Jescape" {
-		t.Errorf("--json: %v %+v\n%s", err, pads, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &pads); err != nil || len(pads) != 3 || pads[0].ID != "PAD2" || pads[0].Title != "Interview\t2\nwith \x1b[2Jescape" {
+		t.Errorf("--json: %v %+v\n%s", err, pads, r.Stdout)
 	}
 }
 
 func TestEmptyList(t *testing.T) {
-	_, env := fake(t)
-	if r := padctl(t, env, "questions", "list"); r.code != 0 || r.stdout != "" || r.stderr != "" {
+	_, env := cmdtest.Fake(t)
+	if r := cmdtest.Padctl(t, env, "questions", "list"); r.Code != 0 || r.Stdout != "" || r.Stderr != "" {
 		t.Errorf("piped: %+v", r)
 	}
-	if r := invoke(t, opts{env: env, tty: true}, "questions", "list"); r.code != 0 || r.stdout != "" || r.stderr != "no questions\n" {
+	if r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, TTY: true}, "questions", "list"); r.Code != 0 || r.Stdout != "" || r.Stderr != "no questions\n" {
 		t.Errorf("on a terminal: %+v", r)
 	}
-	if r := padctl(t, env, "questions", "list", "--json"); r.code != 0 || r.stdout != "[]\n" {
+	if r := cmdtest.Padctl(t, env, "questions", "list", "--json"); r.Code != 0 || r.Stdout != "[]\n" {
 		t.Errorf("--json: %+v", r)
 	}
 }
@@ -105,7 +107,7 @@ func TestEmptyList(t *testing.T) {
 // One resource prints as one tab-separated line when piped, fields and text
 // blocks on a terminal, and the object with --json.
 func TestOneOutput(t *testing.T) {
-	srv, env := fake(t)
+	srv, env := cmdtest.Fake(t)
 	at := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	srv.AddPad(padapi.Pad{
 		ID: "DM32JWG2", Title: "Two Sum", Language: "python", OwnerEmail: "a@example.com",
@@ -115,40 +117,40 @@ func TestOneOutput(t *testing.T) {
 
 	state := cmp.Or(srv.Pads()[0].State, "ended")
 
-	r := padctl(t, env, "pads", "get", "DM32JWG2")
-	ok(t, r)
-	if want := "DM32JWG2\tTwo Sum\tpython\ta@example.com\t" + state + "\t2026-05-01T10:00:00Z\n"; r.stdout != want {
-		t.Errorf("piped: %q, want %q", r.stdout, want)
+	r := cmdtest.Padctl(t, env, "pads", "get", "DM32JWG2")
+	cmdtest.Ok(t, r)
+	if want := "DM32JWG2\tTwo Sum\tpython\ta@example.com\t" + state + "\t2026-05-01T10:00:00Z\n"; r.Stdout != want {
+		t.Errorf("piped: %q, want %q", r.Stdout, want)
 	}
 
-	r = invoke(t, opts{env: env, tty: true}, "pads", "get", "DM32JWG2")
-	ok(t, r)
+	r = cmdtest.Invoke(t, cmdtest.Opts{Env: env, TTY: true}, "pads", "get", "DM32JWG2")
+	cmdtest.Ok(t, r)
 	for _, f := range [][2]string{{"ID", "DM32JWG2"}, {"State", state}, {"Ended", "2026-05-01 10:00 UTC"}, {"Participants", "Ada, Alan"}, {"Private", "no"}} {
-		if !hasField(r.stdout, f[0], f[1]) {
-			t.Errorf("on a terminal, no %s: %s in:\n%s", f[0], f[1], r.stdout)
+		if !cmdtest.HasField(r.Stdout, f[0], f[1]) {
+			t.Errorf("on a terminal, no %s: %s in:\n%s", f[0], f[1], r.Stdout)
 		}
 	}
 	for _, want := range []string{"\nNotes:\n    Strong.\n    Would hire.\n", "\nContents:\n    def f():\n    \tpass\n"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("on a terminal, no %q in:\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("on a terminal, no %q in:\n%s", want, r.Stdout)
 		}
 	}
 
-	r = padctl(t, env, "pads", "get", "DM32JWG2", "--json")
-	ok(t, r)
+	r = cmdtest.Padctl(t, env, "pads", "get", "DM32JWG2", "--json")
+	cmdtest.Ok(t, r)
 	var p padapi.Pad
-	if err := json.Unmarshal([]byte(r.stdout), &p); err != nil || p.ID != "DM32JWG2" || p.Notes != "Strong.\nWould hire." || !p.EndedAt.Equal(at.Add(time.Hour)) {
+	if err := json.Unmarshal([]byte(r.Stdout), &p); err != nil || p.ID != "DM32JWG2" || p.Notes != "Strong.\nWould hire." || !p.EndedAt.Equal(at.Add(time.Hour)) {
 		t.Errorf("--json: %v %+v", err, p)
 	}
-	if !strings.Contains(r.stdout, `"ended_at": "2026-05-01T10:00:00Z"`) {
-		t.Errorf("--json is not the wire shape:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, `"ended_at": "2026-05-01T10:00:00Z"`) {
+		t.Errorf("--json is not the wire shape:\n%s", r.Stdout)
 	}
 }
 
 // A page that is not all there is says so on stderr, never on stdout;
 // --all, --limit and --page go further.
 func TestListPaging(t *testing.T) {
-	srv, env := fake(t)
+	srv, env := cmdtest.Fake(t)
 	at := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 60 {
 		srv.AddPad(padapi.Pad{Title: fmt.Sprint("pad ", i), CreatedAt: at.Add(time.Duration(i) * time.Minute)})
@@ -164,39 +166,39 @@ func TestListPaging(t *testing.T) {
 		{[]string{"pads", "list", "--limit", "55"}, 55, ""},
 		{[]string{"org", "pads", "--limit", "3"}, 3, ""},
 	} {
-		r := padctl(t, env, tc.args...)
-		if r.code != 0 || len(lines(r.stdout)) != tc.rows || r.stderr != tc.note {
-			t.Errorf("padctl %q: exit %d, %d rows, stderr %q; want %d rows, stderr %q", tc.args, r.code, len(lines(r.stdout)), r.stderr, tc.rows, tc.note)
+		r := cmdtest.Padctl(t, env, tc.args...)
+		if r.Code != 0 || len(cmdtest.Lines(r.Stdout)) != tc.rows || r.Stderr != tc.note {
+			t.Errorf("padctl %q: exit %d, %d rows, stderr %q; want %d rows, stderr %q", tc.args, r.Code, len(cmdtest.Lines(r.Stdout)), r.Stderr, tc.rows, tc.note)
 		}
 	}
-	r := padctl(t, env, "pads", "list", "--json")
+	r := cmdtest.Padctl(t, env, "pads", "list", "--json")
 	var pads []padapi.Pad
-	if err := json.Unmarshal([]byte(r.stdout), &pads); err != nil || len(pads) != 50 || !strings.HasPrefix(r.stderr, "showing 50 of 60") {
-		t.Errorf("--json: %v, %d pads, stderr %q", err, len(pads), r.stderr)
+	if err := json.Unmarshal([]byte(r.Stdout), &pads); err != nil || len(pads) != 50 || !strings.HasPrefix(r.Stderr, "showing 50 of 60") {
+		t.Errorf("--json: %v, %d pads, stderr %q", err, len(pads), r.Stderr)
 	}
 	// On a terminal, --all counts what it fetched on stderr, and blanks
 	// the count before the table.
-	r = invoke(t, opts{env: env, tty: true}, "pads", "list", "--all")
-	if r.code != 0 || len(lines(r.stdout)) != 61 || r.stderr != "\rfetched 50 pads..."+"\r"+strings.Repeat(" ", 18)+"\r" {
-		t.Errorf("progress: exit %d, %d lines, stderr %q", r.code, len(lines(r.stdout)), r.stderr)
+	r = cmdtest.Invoke(t, cmdtest.Opts{Env: env, TTY: true}, "pads", "list", "--all")
+	if r.Code != 0 || len(cmdtest.Lines(r.Stdout)) != 61 || r.Stderr != "\rfetched 50 pads..."+"\r"+strings.Repeat(" ", 18)+"\r" {
+		t.Errorf("progress: exit %d, %d lines, stderr %q", r.Code, len(cmdtest.Lines(r.Stdout)), r.Stderr)
 	}
 }
 
 func TestSort(t *testing.T) {
-	srv, env := fake(t)
+	srv, env := cmdtest.Fake(t)
 	for _, tc := range []struct{ flag, want string }{
 		{"created", "created_at,desc"},
 		{"updated", "updated_at,desc"},
 		{"updated,asc", "updated_at,asc"},
 		{"created_at,asc", "created_at,asc"},
 	} {
-		ok(t, padctl(t, env, "questions", "list", "--sort", tc.flag))
+		cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "list", "--sort", tc.flag))
 		reqs := srv.Requests()
 		if got := reqs[len(reqs)-1].Query.Get("sort"); got != tc.want {
 			t.Errorf("--sort %s sent sort=%q, want %q", tc.flag, got, tc.want)
 		}
 	}
-	ok(t, padctl(t, env, "pads", "list"))
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "pads", "list"))
 	reqs := srv.Requests()
 	if q := reqs[len(reqs)-1].Query; q.Has("sort") || q.Has("page") {
 		t.Errorf("no flags sent %v", q)

@@ -1,4 +1,4 @@
-package main
+package doctor_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/doctor"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -31,7 +33,7 @@ var recorded = []struct{ label, path, file string }{
 
 func readTestdata(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "..", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func readTestdata(t *testing.T, name string) []byte {
 
 // scripted serves the recorded answers, one per path, with edit applied to
 // the body of each (nil: as recorded). Each request must carry the key.
-func scripted(t *testing.T, edit func(path string, body map[string]any)) *stub {
+func scripted(t *testing.T, edit func(path string, body map[string]any)) *cmdtest.Stub {
 	routes := map[string]http.HandlerFunc{}
 	for _, r := range recorded {
 		b := readTestdata(t, "recorded/"+r.file)
@@ -53,45 +55,45 @@ func scripted(t *testing.T, edit func(path string, body map[string]any)) *stub {
 			b, _ = json.Marshal(m)
 		}
 		routes["GET "+r.path] = func(w http.ResponseWriter, req *http.Request) {
-			if req.Header.Get("Authorization") != `Token token="`+testKey+`"` {
-				reply(401, `{"status":"ERROR","message":"Invalid API key"}`)(w, req)
+			if req.Header.Get("Authorization") != `Token token="`+cmdtest.TestKey+`"` {
+				cmdtest.Reply(401, `{"status":"ERROR","message":"Invalid API key"}`)(w, req)
 				return
 			}
-			reply(200, string(b))(w, req)
+			cmdtest.Reply(200, string(b))(w, req)
 		}
 	}
-	return newStub(t, routes)
+	return cmdtest.NewStub(t, routes)
 }
 
 func TestDoctorRecordedShapes(t *testing.T) {
 	srv := scripted(t, nil)
-	r := padctl(t, srv.env(), "doctor", "--shapes")
-	if r.code != 0 || r.stdout != "" {
-		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	r := cmdtest.Padctl(t, srv.Env(), "doctor", "--shapes")
+	if r.Code != 0 || r.Stdout != "" {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	for _, want := range []string{"ok   auth", "ok   clock", "warn https", "ok   shapes    0 differences"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
 		}
 	}
 	// GETs only, every one below the base URL, none to a link's host.
 	// The first is the auth check's.
-	reqs := srv.requests()
-	if len(reqs) != 1+len(recorded) || reqs[0].path != "/api/quota" {
+	reqs := srv.Requests()
+	if len(reqs) != 1+len(recorded) || reqs[0].Path != "/api/quota" {
 		t.Fatalf("%d requests, want %d", len(reqs), 1+len(recorded))
 	}
 	for i, req := range reqs[1:] {
-		if req.method != "GET" || req.path != recorded[i].path {
-			t.Errorf("request %d: %s %s, want GET %s", i, req.method, req.path, recorded[i].path)
+		if req.Method != "GET" || req.Path != recorded[i].path {
+			t.Errorf("request %d: %s %s, want GET %s", i, req.Method, req.Path, recorded[i].path)
 		}
 	}
-	r = padctl(t, srv.env(), "doctor", "--shapes", "--json")
+	r = cmdtest.Padctl(t, srv.Env(), "doctor", "--shapes", "--json")
 	var out struct {
-		Checks      []check      `json:"checks"`
-		Differences []difference `json:"differences"`
+		Checks      []doctor.Check      `json:"checks"`
+		Differences []doctor.Difference `json:"differences"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &out); r.code != 0 || err != nil || out.Differences == nil || len(out.Differences) != 0 || len(out.Checks) < 6 {
-		t.Errorf("--json: exit %d, %v, %+v\n%s", r.code, err, out, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &out); r.Code != 0 || err != nil || out.Differences == nil || len(out.Differences) != 0 || len(out.Checks) < 6 {
+		t.Errorf("--json: exit %d, %v, %+v\n%s", r.Code, err, out, r.Stdout)
 	}
 }
 
@@ -111,7 +113,7 @@ func TestDoctorDifferences(t *testing.T) {
 			m["users"].([]any)[0].(map[string]any)["teams"] = []any{map[string]any{"id": "x", "name": "Platform"}}
 		}
 	})
-	r := padctl(t, srv.env(), "doctor", "--shapes")
+	r := cmdtest.Padctl(t, srv.Env(), "doctor", "--shapes")
 	want := []string{
 		"GET /api/pads/:id  *  live: string  fake: absent",
 		"GET /api/pads/:id  billing_cycle_pad_limit  live: number  fake: absent",
@@ -120,12 +122,12 @@ func TestDoctorDifferences(t *testing.T) {
 		"GET /api/pads/:id/events  events[].user_name  live: string|boolean|null  fake: string|null",
 		"GET /api/organization/users  users[].teams[]  live: object  fake: string",
 	}
-	if r.code != 1 || !slices.Equal(lines(r.stdout), want) {
-		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", r.code, r.stdout, strings.Join(want, "\n"), r.stderr)
+	if r.Code != 1 || !slices.Equal(cmdtest.Lines(r.Stdout), want) {
+		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", r.Code, r.Stdout, strings.Join(want, "\n"), r.Stderr)
 	}
 	// No value: every string and long number of every answer is absent
 	// from stdout and stderr.
-	out := r.stdout + r.stderr
+	out := r.Stdout + r.Stderr
 	for _, rec := range recorded {
 		for _, v := range values(t, readTestdata(t, "recorded/"+rec.file)) {
 			if strings.Contains(out, v) {
@@ -134,7 +136,7 @@ func TestDoctorDifferences(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"hush", "K3P9ZR2A", "Secret", "Platform", "42"} {
-		if strings.Contains(r.stdout, v) {
+		if strings.Contains(r.Stdout, v) {
 			t.Errorf("the output shows %q", v)
 		}
 	}
@@ -185,35 +187,35 @@ func formatNumber(x float64) string {
 func TestDoctorChecks(t *testing.T) {
 	// No key: a failure that says what to set; the rest is not tried.
 	srv := scripted(t, nil)
-	r := padctl(t, map[string]string{"PAD_BASE_URL": srv.URL}, "doctor")
-	if r.code != 1 || !strings.Contains(r.stderr, "fail API key") || !strings.Contains(r.stderr, "PAD_API_KEY") || len(srv.requests()) != 0 {
-		t.Errorf("no key: exit %d\n%s", r.code, r.stderr)
+	r := cmdtest.Padctl(t, map[string]string{"PAD_BASE_URL": srv.URL}, "doctor")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "fail API key") || !strings.Contains(r.Stderr, "PAD_API_KEY") || len(srv.Requests()) != 0 {
+		t.Errorf("no key: exit %d\n%s", r.Code, r.Stderr)
 	}
 	// A wrong key: auth fails, with a hint.
-	env := srv.env()
+	env := srv.Env()
 	env["PAD_API_KEY"] = "padctl-wrong-Qz7Xw9Kp3Lm"
-	if r := padctl(t, env, "doctor"); r.code != 1 || !strings.Contains(r.stderr, "fail auth") || !strings.Contains(r.stderr, "check PAD_API_KEY") {
-		t.Errorf("wrong key: exit %d\n%s", r.code, r.stderr)
+	if r := cmdtest.Padctl(t, env, "doctor"); r.Code != 1 || !strings.Contains(r.Stderr, "fail auth") || !strings.Contains(r.Stderr, "check PAD_API_KEY") {
+		t.Errorf("wrong key: exit %d\n%s", r.Code, r.Stderr)
 	}
 	// Nothing listening: connect fails, with a hint.
 	closed := scripted(t, nil)
 	closed.Close()
-	r = padctl(t, closed.env(), "doctor")
-	if r.code != 1 || !regexp.MustCompile(`fail connect .*\n\s+check the port`).MatchString(r.stderr) {
-		t.Errorf("nothing listening: exit %d\n%s", r.code, r.stderr)
+	r = cmdtest.Padctl(t, closed.Env(), "doctor")
+	if r.Code != 1 || !regexp.MustCompile(`fail connect .*\n\s+check the port`).MatchString(r.Stderr) {
+		t.Errorf("nothing listening: exit %d\n%s", r.Code, r.Stderr)
 	}
 	// An odd key warns without failing.
-	env = srv.env()
-	env["PAD_API_KEY"] = "Token " + testKey
-	if r := padctl(t, env, "doctor"); !strings.Contains(r.stderr, "warn API key") {
-		t.Errorf("a key with Token: exit %d\n%s", r.code, r.stderr)
+	env = srv.Env()
+	env["PAD_API_KEY"] = "Token " + cmdtest.TestKey
+	if r := cmdtest.Padctl(t, env, "doctor"); !strings.Contains(r.Stderr, "warn API key") {
+		t.Errorf("a key with Token: exit %d\n%s", r.Code, r.Stderr)
 	}
 	// A service that never answers: doctor keeps to --timeout.
-	slow := newStub(t, map[string]http.HandlerFunc{"GET /api/quota": hang})
+	slow := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/quota": cmdtest.Hang})
 	start := time.Now()
-	r = padctl(t, slow.env(), "doctor", "--timeout", "200ms")
-	if r.code != 1 || time.Since(start) > 5*time.Second || !strings.Contains(r.stderr, "fail auth") {
-		t.Errorf("a hanging service: exit %d after %s\n%s", r.code, time.Since(start), r.stderr)
+	r = cmdtest.Padctl(t, slow.Env(), "doctor", "--timeout", "200ms")
+	if r.Code != 1 || time.Since(start) > 5*time.Second || !strings.Contains(r.Stderr, "fail auth") {
+		t.Errorf("a hanging service: exit %d after %s\n%s", r.Code, time.Since(start), r.Stderr)
 	}
 }
 
@@ -226,11 +228,11 @@ func TestDoctorAgainstFakes(t *testing.T) {
 		"unlimited": func(s *padapitest.Server) { s.Seed(2); s.SetUnlimited(); s.SetOveragesEnabled(true) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv, env := fake(t)
+			srv, env := cmdtest.Fake(t)
 			setup(srv)
-			r := padctl(t, env, "doctor", "--shapes")
-			if r.code != 0 || r.stdout != "" {
-				t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			r := cmdtest.Padctl(t, env, "doctor", "--shapes")
+			if r.Code != 0 || r.Stdout != "" {
+				t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 			}
 		})
 	}
@@ -250,11 +252,11 @@ func TestDoctorKeyAsFieldName(t *testing.T) {
 		}
 		m[key] = true
 		b, _ = json.Marshal(m)
-		routes["GET "+r.path] = reply(200, string(b))
+		routes["GET "+r.path] = cmdtest.Reply(200, string(b))
 	}
-	srv := newStub(t, routes)
-	r := padctl(t, map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": key}, "doctor", "--shapes")
-	if strings.Contains(r.stdout+r.stderr, key) {
-		t.Errorf("exit %d: doctor printed the key:\n%s", r.code, r.stdout)
+	srv := cmdtest.NewStub(t, routes)
+	r := cmdtest.Padctl(t, map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": key}, "doctor", "--shapes")
+	if strings.Contains(r.Stdout+r.Stderr, key) {
+		t.Errorf("exit %d: doctor printed the key:\n%s", r.Code, r.Stdout)
 	}
 }

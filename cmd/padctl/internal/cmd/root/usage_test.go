@@ -1,16 +1,19 @@
-package main
+package root_test
 
 import (
 	"net"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 )
 
 // TestEveryUsageErrorExits2: what cobra itself would answer with help and
 // exit 0, and page numbers below 1.
 func TestEveryUsageErrorExits2(t *testing.T) {
-	s := newStub(t, nil)
+	s := cmdtest.NewStub(t, nil)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -23,14 +26,14 @@ func TestEveryUsageErrorExits2(t *testing.T) {
 		{[]string{"questions", "list", "--json", "--page", "0"}, "--page 0"},
 		{[]string{"org", "stats", "--json", "--start", "2026-05-01"}, "give both --start and --end"},
 	} {
-		checkUsageError(t, tc.args, padctl(t, s.env(), tc.args...), tc.want)
+		cmdtest.CheckUsageError(t, tc.args, cmdtest.Padctl(t, s.Env(), tc.args...), tc.want)
 	}
-	if n := len(s.requests()); n != 0 {
+	if n := len(s.Requests()); n != 0 {
 		t.Errorf("usage errors sent %d requests", n)
 	}
 	for _, args := range [][]string{{"completion", "bash"}, {"help", "pads", "list"}, {"help"}} {
-		if r := padctl(t, nil, args...); r.code != 0 || r.stdout == "" {
-			t.Errorf("padctl %q: exit %d", args, r.code)
+		if r := cmdtest.Padctl(t, nil, args...); r.Code != 0 || r.Stdout == "" {
+			t.Errorf("padctl %q: exit %d", args, r.Code)
 		}
 	}
 }
@@ -38,28 +41,28 @@ func TestEveryUsageErrorExits2(t *testing.T) {
 // TestNetworkHints: a request that cannot reach the service says what to
 // check, on stderr.
 func TestNetworkHints(t *testing.T) {
-	closed := newStub(t, nil)
+	closed := cmdtest.NewStub(t, nil)
 	closed.Close()
-	r := padctl(t, closed.env(), "quota")
-	if l := lines(r.stderr); r.code != exitError || len(l) != 2 || !strings.HasPrefix(l[1], "cannot connect: check the base URL's host and port") || r.stdout != "" {
-		t.Errorf("connection refused: exit %d\nstdout %q\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	r := cmdtest.Padctl(t, closed.Env(), "quota")
+	if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[1], "cannot connect: check the base URL's host and port") || r.Stdout != "" {
+		t.Errorf("connection refused: exit %d\nstdout %q\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	// A host that does not resolve, answered by the transport as the
 	// resolver would, so that the test needs no DNS.
-	env := map[string]string{"PAD_BASE_URL": "https://pads.invalid", "PAD_API_KEY": testKey}
-	r = invoke(t, opts{env: env, transport: roundTrip(func(*http.Request) (*http.Response, error) {
+	env := map[string]string{"PAD_BASE_URL": "https://pads.invalid", "PAD_API_KEY": cmdtest.TestKey}
+	r = cmdtest.Invoke(t, cmdtest.Opts{Env: env, Transport: cmdtest.RoundTrip(func(*http.Request) (*http.Response, error) {
 		return nil, &netDNSError
 	})}, "quota")
-	if l := lines(r.stderr); r.code != exitError || len(l) != 2 || !strings.HasPrefix(l[1], "the host name does not resolve") {
-		t.Errorf("no such host: exit %d\nstderr:\n%s", r.code, r.stderr)
+	if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[1], "the host name does not resolve") {
+		t.Errorf("no such host: exit %d\nstderr:\n%s", r.Code, r.Stderr)
 	}
 }
 
 func TestPadsEventsHelp(t *testing.T) {
-	r := padctl(t, nil, "pads", "events", "--help")
+	r := cmdtest.Padctl(t, nil, "pads", "events", "--help")
 	for _, want := range []string{"newest first", "--sort", "created,asc"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("pads events --help lacks %q:\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("pads events --help lacks %q:\n%s", want, r.Stdout)
 		}
 	}
 }

@@ -1,0 +1,286 @@
+// Package pads is padctl pads: list, show, create, change, delete and
+// export pads, and their events and environments.
+package pads
+
+import (
+	"context"
+	"iter"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// View prints pads (org pads prints them too).
+var View = cmdutil.View[padapi.Pad]{
+	Noun: "pads",
+	Cols: []cmdutil.Column[padapi.Pad]{
+		{Name: "ID", Value: func(p *padapi.Pad) any { return p.ID }},
+		{Name: "Title", Value: func(p *padapi.Pad) any { return p.Title }},
+		{Name: "Language", Value: func(p *padapi.Pad) any { return p.Language }},
+		{Name: "Owner", Value: func(p *padapi.Pad) any { return p.OwnerEmail }},
+		{Name: "State", Value: func(p *padapi.Pad) any { return State(p) }},
+		{Name: "Updated", Value: func(p *padapi.Pad) any { return p.UpdatedAt }},
+	},
+	Detail: []cmdutil.Column[padapi.Pad]{
+		{Name: "Created", Value: func(p *padapi.Pad) any { return p.CreatedAt }},
+		{Name: "Ended", Value: func(p *padapi.Pad) any { return p.EndedAt }},
+		{Name: "Private", Value: func(p *padapi.Pad) any { return p.Private }},
+		{Name: "Execution", Value: func(p *padapi.Pad) any { return p.ExecutionEnabled }},
+		{Name: "Participants", Value: func(p *padapi.Pad) any { return p.Participants }},
+		{Name: "Questions", Value: func(p *padapi.Pad) any { return p.QuestionIDs }},
+		{Name: "Environments", Value: func(p *padapi.Pad) any { return p.PadEnvironmentIDs }},
+		{Name: "URL", Value: func(p *padapi.Pad) any { return p.URL }},
+		{Name: "Playback", Value: func(p *padapi.Pad) any { return p.Playback }},
+	},
+	Blocks: func(p *padapi.Pad) []cmdutil.Block {
+		return []cmdutil.Block{{Name: "Notes", Text: p.Notes}, {Name: "Contents", Text: p.Contents}}
+	},
+}
+
+// State is the service's state of a pad when it sends one, else open or
+// ended.
+func State(p *padapi.Pad) string {
+	switch {
+	case p.State != "":
+		return p.State
+	case p.EndedAt != nil:
+		return "ended"
+	}
+	return "open"
+}
+
+// eventView prints the events of a pad.
+var eventView = cmdutil.View[padapi.PadEvent]{
+	Noun: "events",
+	Cols: []cmdutil.Column[padapi.PadEvent]{
+		{Name: "Time", Value: func(e *padapi.PadEvent) any { return e.CreatedAt }},
+		{Name: "Kind", Value: func(e *padapi.PadEvent) any { return e.Kind }},
+		{Name: "User", Value: func(e *padapi.PadEvent) any { return e.UserName }},
+		{Name: "Email", Value: func(e *padapi.PadEvent) any { return e.UserEmail }},
+		{Name: "Message", Value: func(e *padapi.PadEvent) any { return e.Message }},
+		{Name: "Metadata", Value: func(e *padapi.PadEvent) any { return e.Metadata }},
+	},
+}
+
+// envView prints an environment of a pad, its files' code on a terminal.
+var envView = cmdutil.View[padapi.PadEnvironment]{
+	Noun: "environments",
+	Cols: []cmdutil.Column[padapi.PadEnvironment]{
+		{Name: "ID", Value: func(e *padapi.PadEnvironment) any { return e.ID }},
+		{Name: "Pad", Value: func(e *padapi.PadEnvironment) any { return e.PadID }},
+		{Name: "Language", Value: func(e *padapi.PadEnvironment) any { return e.Language }},
+		{Name: "Files", Value: func(e *padapi.PadEnvironment) any { return len(e.Files) }},
+		{Name: "Updated", Value: func(e *padapi.PadEnvironment) any { return e.UpdatedAt }},
+	},
+	Detail: []cmdutil.Column[padapi.PadEnvironment]{
+		{Name: "Question", Value: func(e *padapi.PadEnvironment) any { return e.QuestionID }},
+		{Name: "Created", Value: func(e *padapi.PadEnvironment) any { return e.CreatedAt }},
+	},
+	Blocks: func(e *padapi.PadEnvironment) []cmdutil.Block {
+		files := make([]cmdutil.Block, len(e.Files))
+		for i, file := range e.Files {
+			files[i] = cmdutil.Block{Name: file.Path, Text: file.Contents}
+			if file.Binary {
+				files[i].Text = "(binary: not shown)"
+			}
+		}
+		return files
+	},
+}
+
+// NewCmdPads returns the pads group and its commands.
+func NewCmdPads(f *cmdutil.Factory) *cobra.Command {
+	return cmdutil.NewGroupCmd("pads", "List, show, create, change, delete and export pads",
+		cmdutil.NewCmdList(f, "list", "List your pads", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
+			return cmdutil.Paged(c.Pads.List, c.Pads.All).Under("pads")
+		}, nil),
+		cmdutil.NewCmdGet(f, "get ID", "Show one pad", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
+			return c.Pads.Get
+		}, nil),
+		NewCmdCreate(f, nil),
+		NewCmdUpdate(f, nil),
+		cmdutil.NewCmdDelete(f, "pad", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Pads.Delete }, nil),
+		newCmdEvents(f),
+		newCmdEnv(f),
+		NewCmdExport(f, nil),
+	)
+}
+
+// newCmdEvents returns pads events.
+func newCmdEvents(f *cmdutil.Factory) *cobra.Command {
+	events := cmdutil.NewCmdList(f, "events PAD_ID", "List what happened in a pad: who joined and left, what ran", eventView,
+		func(c *padapi.Client, args []string) cmdutil.Lister[padapi.PadEvent] {
+			id := padapi.ID(args[0])
+			return cmdutil.Paged(
+				func(ctx context.Context, o *padapi.PadEventListOptions) (*padapi.Page[padapi.PadEvent], error) {
+					return c.Pads.ListEvents(ctx, id, o)
+				},
+				func(ctx context.Context, o *padapi.PadEventListOptions) iter.Seq2[*padapi.PadEvent, error] {
+					return c.Pads.AllEvents(ctx, id, o)
+				}).Under("events")
+		}, nil)
+	events.Args = cobra.ExactArgs(1)
+	events.Long = `List what happened in a pad: who joined and left, what ran, when it ended.
+
+The events come newest first (--sort created,desc, the service's default);
+--sort created,asc gives them in the order they happened.`
+	return events
+}
+
+// newCmdEnv returns pads env.
+func newCmdEnv(f *cmdutil.Factory) *cobra.Command {
+	env := cmdutil.NewCmdGet(f, "env ENV_ID", "Show one environment of a pad: the final code of each file", envView,
+		func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.PadEnvironment, error) {
+			return c.Pads.Environment
+		}, nil)
+	env.Long = `Show one environment of a pad: its language and the final code of each file.
+
+ENV_ID is an environment ID, as "padctl pads get PAD_ID" lists them under
+Environments (the pad's pad_environment_ids), not a pad ID.`
+	return env
+}
+
+// flags are the flags pads create and pads update share. A field is sent
+// only when its flag is given, so --private=false can unset it.
+type flags struct {
+	Title, Language, Contents, Notes string
+	Private, Execution               bool
+}
+
+// add adds the flags pads create and pads update share.
+func (o *flags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&o.Title, "title", "", "the pad's title")
+	fl.StringVar(&o.Language, "language", "", "the pad's language (python, ruby, ...)")
+	fl.StringVar(&o.Contents, "contents", "", "the editor's contents")
+	fl.StringVar(&o.Notes, "notes", "", "the interviewer's notes")
+	fl.BoolVar(&o.Private, "private", false, "make the pad private (--private=false to unset)")
+	fl.BoolVar(&o.Execution, "execution", false, "allow running code (--execution=false to forbid)")
+}
+
+// CreateOptions are what pads create runs with.
+type CreateOptions struct {
+	IO     *iostreams.IOStreams
+	Client func() (*padapi.Client, error)
+	Ctx    context.Context
+	JSON   bool
+	Params padapi.PadCreateParams
+}
+
+// NewCmdCreate returns pads create. runF, when not nil, runs instead of
+// createRun.
+func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
+	var fo flags
+	var question, owner string
+	cmd := &cobra.Command{
+		Use:   "create",
+		Short: "Create a pad (it counts against the monthly quota)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fl := cmd.Flags()
+			o := &CreateOptions{IO: f.IOStreams, Client: f.Client, Ctx: cmd.Context(), JSON: f.Flags.JSON,
+				Params: padapi.PadCreateParams{
+					Title:            cmdutil.Given(fl, "title", fo.Title),
+					Language:         cmdutil.Given(fl, "language", fo.Language),
+					Contents:         cmdutil.Given(fl, "contents", fo.Contents),
+					QuestionID:       cmdutil.Given(fl, "question", padapi.ID(question)),
+					Private:          cmdutil.Given(fl, "private", fo.Private),
+					ExecutionEnabled: cmdutil.Given(fl, "execution", fo.Execution),
+					UserEmail:        cmdutil.Given(fl, "owner", owner),
+					Notes:            cmdutil.Given(fl, "notes", fo.Notes),
+				}}
+			if runF != nil {
+				return runF(o)
+			}
+			return createRun(o)
+		},
+	}
+	fo.add(cmd.Flags())
+	cmd.Flags().StringVar(&question, "question", "", "start from the question with this `ID` (not with --contents)")
+	cmd.Flags().StringVar(&owner, "owner", "", "make this user of the organization the owner (`EMAIL`)")
+	return cmd
+}
+
+// createRun creates the pad. Nothing is checked first, not even the
+// quota: the service's answer to the create is the only reliable one.
+func createRun(o *CreateOptions) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		// The create's answer itself, as it came; the library checks
+		// and encodes the create as without --json.
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Pads.Create(ctx, &o.Params); return err })
+	}
+	p, err := c.Pads.Create(o.Ctx, &o.Params)
+	if err != nil {
+		return err
+	}
+	return cmdutil.PrintOne(o.IO, false, View, p)
+}
+
+// UpdateOptions are what pads update runs with.
+type UpdateOptions struct {
+	IO     *iostreams.IOStreams
+	Client func() (*padapi.Client, error)
+	Ctx    context.Context
+	JSON   bool
+	ID     padapi.ID
+	Params padapi.PadUpdateParams
+}
+
+// NewCmdUpdate returns pads update. runF, when not nil, runs instead of
+// updateRun.
+func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Command {
+	var fo flags
+	var end bool
+	cmd := &cobra.Command{
+		Use:   "update ID",
+		Short: "Change a pad; only the flags given are sent",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl := cmd.Flags()
+			if !cmdutil.AnyGiven(cmd) {
+				return cmdutil.UsageErrorf("nothing to change: give at least one flag")
+			}
+			o := &UpdateOptions{IO: f.IOStreams, Client: f.Client, Ctx: cmd.Context(), JSON: f.Flags.JSON, ID: padapi.ID(args[0]),
+				Params: padapi.PadUpdateParams{
+					Title:            cmdutil.Given(fl, "title", fo.Title),
+					Language:         cmdutil.Given(fl, "language", fo.Language),
+					Contents:         cmdutil.Given(fl, "contents", fo.Contents),
+					Notes:            cmdutil.Given(fl, "notes", fo.Notes),
+					Private:          cmdutil.Given(fl, "private", fo.Private),
+					ExecutionEnabled: cmdutil.Given(fl, "execution", fo.Execution),
+					Ended:            cmdutil.Given(fl, "end", end),
+				}}
+			if runF != nil {
+				return runF(o)
+			}
+			return updateRun(o)
+		},
+	}
+	fo.add(cmd.Flags())
+	cmd.Flags().BoolVar(&end, "end", false, "end the pad: the interview is over")
+	return cmd
+}
+
+// updateRun changes the pad.
+func updateRun(o *UpdateOptions) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	p, err := c.Pads.Update(o.Ctx, o.ID, &o.Params)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		// Live answers to a PUT are the status alone: the pad as the
+		// service now sends it is a GET's answer.
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Pads.Get(ctx, p.ID); return err })
+	}
+	return cmdutil.PrintOne(o.IO, false, View, p)
+}

@@ -1,0 +1,161 @@
+package pads_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+)
+
+func TestPadsCreate(t *testing.T) {
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"POST /api/pads": cmdtest.Reply(200, padJSON("NEW1", "[]"))})
+	r := cmdtest.Padctl(t, s.Env(), "pads", "create", "--title", "Interview", "--language", "go", "--contents", "package main",
+		"--notes", "n", "--private", "--execution=false", "--owner", "o@example.com")
+	cmdtest.Ok(t, r)
+	if !strings.HasPrefix(r.Stdout, "NEW1\tTwo Sum\t") {
+		t.Errorf("stdout %q", r.Stdout)
+	}
+	want := url.Values{"title": {"Interview"}, "language": {"go"}, "contents": {"package main"}, "notes": {"n"},
+		"private": {"true"}, "execution_enabled": {"false"}, "user_email": {"o@example.com"}}
+	if diff := cmp.Diff(want, cmdtest.Form(t, s.Requests()[0])); diff != "" {
+		t.Errorf("form (-want +got):\n%s", diff)
+	}
+	r = cmdtest.Padctl(t, s.Env(), "pads", "create", "--question", "12")
+	cmdtest.Ok(t, r)
+	if diff := cmp.Diff(url.Values{"question_id": {"12"}}, cmdtest.Form(t, s.Requests()[1])); diff != "" {
+		t.Errorf("--question: form (-want +got):\n%s", diff)
+	}
+
+	// Against the fake: the pad it stores is the one printed, and only the
+	// flags given are sent.
+	srv, env := cmdtest.Fake(t)
+	r = cmdtest.Padctl(t, env, "pads", "create", "--title", "Interview")
+	cmdtest.Ok(t, r)
+	if pads := srv.Pads(); len(pads) != 1 || !strings.HasPrefix(r.Stdout, string(pads[0].ID)+"\tInterview\t") {
+		t.Errorf("stdout %q, pads %+v", r.Stdout, pads)
+	}
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "pads", "create"))
+	reqs := srv.Requests()
+	if form := reqs[len(reqs)-1].Form; len(form) != 0 {
+		t.Errorf("no flags sent %v", form)
+	}
+}
+
+func TestPadsCreateOverQuota(t *testing.T) {
+	srv, env := cmdtest.Fake(t)
+	srv.SetQuota(1, 1)
+	r := cmdtest.Padctl(t, env, "pads", "create", "--title", "x")
+	if r.Code != cmdutil.ExitOverQuota || r.Stdout != "" || len(srv.Pads()) != 0 {
+		t.Fatalf("exit %d, stdout %q, %d pads", r.Code, r.Stdout, len(srv.Pads()))
+	}
+	if l := cmdtest.Lines(r.Stderr); len(l) != 2 || !strings.HasPrefix(l[0], "padctl: POST /api/pads: 429: ") || !strings.Contains(l[1], "'padctl quota' shows the numbers") {
+		t.Errorf("stderr:\n%s", r.Stderr)
+	}
+}
+
+func TestPadsUpdate(t *testing.T) {
+	srv, env := cmdtest.Fake(t)
+	p := srv.AddPad(padapi.Pad{Title: "Before"})
+	r := cmdtest.Padctl(t, env, "pads", "update", string(p.ID), "--title", "After", "--end", "--private=false")
+	cmdtest.Ok(t, r)
+	if !strings.HasPrefix(r.Stdout, string(p.ID)+"\tAfter\t") || srv.Pads()[0].EndedAt == nil {
+		t.Errorf("stdout %q, pad %+v", r.Stdout, srv.Pads()[0])
+	}
+	// The live PUT answers the status alone, so the library reads the pad
+	// back: the PUT is the request before last.
+	reqs := srv.Requests()
+	put := reqs[len(reqs)-2]
+	want := url.Values{"title": {"After"}, "ended": {"true"}, "private": {"false"}}
+	if diff := cmp.Diff(want, put.Form); put.Method != "PUT" || diff != "" {
+		t.Errorf("%s form (-want +got):\n%s", put.Method, diff)
+	}
+}
+
+func TestPadsDelete(t *testing.T) {
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"PUT /api/pads/ABC": cmdtest.Reply(200, `{"status":"OK"}`)})
+	r := cmdtest.Padctl(t, s.Env(), "pads", "delete", "ABC")
+	if r.Code != 0 || r.Stdout != "" || r.Stderr != "deleted pad ABC\n" {
+		t.Errorf("%+v", r)
+	}
+	r = cmdtest.Padctl(t, s.Env(), "pads", "delete", "ABC", "--json")
+	cmdtest.Ok(t, r)
+	if r.Stdout != "{\n  \"status\": \"OK\"\n}\n" {
+		t.Errorf("--json: %q", r.Stdout)
+	}
+	for _, req := range s.Requests() {
+		if req.Method != "PUT" || string(req.Body) != "deleted=true" {
+			t.Errorf("request %s %s %q, want PUT deleted=true", req.Method, req.Path, req.Body)
+		}
+	}
+}
+
+// eventsPage is a page of the event log of pad ABC.
+func eventsPage(next string, events ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := `{"status":"OK","total":3,"events":[` + strings.Join(events, ",") + `]`
+		if next != "" && r.URL.Query().Get("page") == "" {
+			body += `,"next_page":"http://` + r.Host + `/api/pads/ABC/events?page=` + next + `"`
+		}
+		cmdtest.Reply(200, body+"}")(w, r)
+	}
+}
+
+const (
+	eventJoined = `{"message":"Ada joined","kind":"joined","metadata":null,"user_name":"Ada","user_email":"ada@example.com","created_at":"2026-05-01T09:00:00Z"}`
+	eventRan    = `{"message":"Ada ran the code","kind":"ran","metadata":"python","user_name":"Ada","user_email":null,"created_at":"2026-05-01T09:05:00.5+02:00"}`
+	eventLeft   = `{"message":"Ada left","kind":"left","metadata":null,"user_name":"Ada","user_email":"ada@example.com","created_at":"2026-05-01T10:00:00Z"}`
+)
+
+func TestPadsEvents(t *testing.T) {
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/pads/ABC/events": func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "2" {
+			eventsPage("", eventLeft)(w, r)
+			return
+		}
+		eventsPage("2", eventJoined, eventRan)(w, r)
+	}})
+	r := cmdtest.Padctl(t, s.Env(), "pads", "events", "ABC")
+	want := "2026-05-01T09:00:00Z\tjoined\tAda\tada@example.com\tAda joined\t\n" +
+		"2026-05-01T07:05:00Z\tran\tAda\t\tAda ran the code\tpython\n"
+	if r.Code != 0 || r.Stdout != want || r.Stderr != "showing 2 of 3 events; --all, --limit N or --page N for more\n" {
+		t.Errorf("one page: %+v", r)
+	}
+	r = cmdtest.Padctl(t, s.Env(), "pads", "events", "ABC", "--all", "--json")
+	cmdtest.Ok(t, r)
+	var events []padapi.PadEvent
+	if err := json.Unmarshal([]byte(r.Stdout), &events); err != nil || len(events) != 3 || events[2].Kind != "left" {
+		t.Errorf("--all --json: %v %+v", err, events)
+	}
+}
+
+const environment7 = `{"status":"OK","id":7,"pad_id":"ABC","question_id":null,"example_question_id":null,"language":"python",
+	"file_contents":[{"path":"main.py","contents":"print(1)\n","history":null},{"path":"logo.png","contents":null,"history":null,"binary":true}],
+	"created_at":"2026-05-01T09:00:00Z","updated_at":"2026-05-01T10:00:00Z"}`
+
+func TestPadsEnv(t *testing.T) {
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/pad_environments/7": cmdtest.Reply(200, environment7)})
+	r := cmdtest.Padctl(t, s.Env(), "pads", "env", "7")
+	cmdtest.Ok(t, r)
+	if want := "7\tABC\tpython\t2\t2026-05-01T10:00:00Z\n"; r.Stdout != want {
+		t.Errorf("piped: %q, want %q", r.Stdout, want)
+	}
+	r = cmdtest.Invoke(t, cmdtest.Opts{Env: s.Env(), TTY: true}, "pads", "env", "7")
+	cmdtest.Ok(t, r)
+	for _, want := range []string{"Language:  python\n", "Files:     2\n", "\nmain.py:\n    print(1)\n", "\nlogo.png:\n    (binary: not shown)\n"} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("on a terminal, no %q in:\n%s", want, r.Stdout)
+		}
+	}
+	r = cmdtest.Padctl(t, s.Env(), "pads", "env", "7", "--json")
+	cmdtest.Ok(t, r)
+	var env padapi.PadEnvironment
+	if err := json.Unmarshal([]byte(r.Stdout), &env); err != nil || env.ID != "7" || len(env.Files) != 2 || !strings.Contains(r.Stdout, `"file_contents"`) {
+		t.Errorf("--json: %v %+v\n%s", err, env, r.Stdout)
+	}
+}

@@ -1,0 +1,71 @@
+// Package quota is padctl quota.
+package quota
+
+import (
+	"context"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/spf13/cobra"
+)
+
+// view shows the quota through the library's helpers, so that a live
+// quota without counts shows an unknown limit rather than zero.
+var view = cmdutil.View[padapi.Quota]{
+	Noun: "quotas",
+	Cols: []cmdutil.Column[padapi.Quota]{
+		{Name: "Used", Value: func(q *padapi.Quota) any { return q.PadsUsed }},
+		{Name: "Limit", Value: func(q *padapi.Quota) any { return cmdutil.Known(q.Limit()) }},
+		{Name: "Remaining", Value: func(q *padapi.Quota) any { return cmdutil.Known(q.Remaining()) }},
+		{Name: "Unlimited", Value: func(q *padapi.Quota) any { return q.Unlimited }},
+		{Name: "Overages", Value: func(q *padapi.Quota) any { return q.OveragesEnabled }},
+		{Name: "Last reset", Value: func(q *padapi.Quota) any { return q.QuotaResetAt }},
+		{Name: "Trial expires", Value: func(q *padapi.Quota) any { return q.TrialExpiresAt }},
+	},
+}
+
+// QuotaOptions are what padctl quota runs with.
+type QuotaOptions struct {
+	IO     *iostreams.IOStreams
+	Client func() (*padapi.Client, error)
+	Ctx    context.Context
+	JSON   bool
+}
+
+// NewCmdQuota returns quota. runF, when not nil, runs instead of quotaRun.
+func NewCmdQuota(f *cmdutil.Factory, runF func(*QuotaOptions) error) *cobra.Command {
+	o := &QuotaOptions{IO: f.IOStreams, Client: f.Client}
+	return &cobra.Command{
+		Use:   "quota",
+		Short: "Show the monthly pad quota",
+		Long: `Show the monthly pad quota: the organization's when you belong to one.
+
+Limit and Remaining are empty when the plan is unlimited or the service does
+not say (a limited plan may come without them).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Ctx, o.JSON = cmd.Context(), f.Flags.JSON
+			if runF != nil {
+				return runF(o)
+			}
+			return quotaRun(o)
+		},
+	}
+}
+
+// quotaRun shows the quota.
+func quotaRun(o *QuotaOptions) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err })
+	}
+	q, err := c.Quota.Get(o.Ctx)
+	if err != nil {
+		return err
+	}
+	return cmdutil.PrintOne(o.IO, false, view, q)
+}

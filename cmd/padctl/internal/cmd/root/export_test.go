@@ -1,0 +1,4 @@
+package root
+
+// VersionLine is versionLine, for the tests.
+var VersionLine = versionLine

@@ -1,0 +1,169 @@
+package cmdutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, part of padctl's interface for scripts.
+const (
+	ExitOK          = 0
+	ExitError       = 1 // an API or network error
+	ExitUsage       = 2 // a usage error, or an argument the library refused
+	ExitOverQuota   = 3
+	ExitUnknown     = 4 // a create may or may not have happened
+	ExitRateLimited = 5
+	ExitInterrupted = 130 // what shells report for a process ended by SIGINT
+	ExitTerminated  = 143 // and by SIGTERM
+)
+
+// UsageError is a mistake in the command line or the configuration.
+type UsageError struct{ Err error }
+
+// Error returns the mistake, as padctl prints it after "padctl: ".
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error behind the mistake, if any.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// UsageErrorf returns a UsageError with a formatted message.
+func UsageErrorf(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// SignalError is the cause of padctl's context when a signal ended it.
+type SignalError struct {
+	Code int    // the exit code: 128 + the signal's number
+	What string // what padctl prints: interrupted, terminated
+}
+
+// Error says what happened.
+func (e *SignalError) Error() string { return e.What }
+
+// ExitCode maps an error to padctl's exit code: the one place that reads
+// the library's sentinels. ran is false when cobra refused the command
+// line before any command ran (an unknown command or flag, a wrong number
+// of arguments).
+func ExitCode(err error, ran bool) int {
+	var ue *UsageError
+	switch {
+	case !ran, errors.As(err, &ue), errors.Is(err, padapi.ErrInvalidArgument):
+		return ExitUsage
+	// Before Canceled: a create interrupted after it was sent may have
+	// happened, and that is what the user must hear.
+	case errors.Is(err, padapi.ErrOutcomeUnknown):
+		return ExitUnknown
+	case errors.Is(err, padapi.ErrOverQuota):
+		return ExitOverQuota
+	case errors.Is(err, padapi.ErrRateLimited):
+		return ExitRateLimited
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	}
+	return ExitError
+}
+
+// Fail prints err as one line on stderr, with advice on a second line when
+// there is some, and returns the exit code. cmd is the command that failed;
+// ctx is the one padctl ran with, whose cause says which signal, if any,
+// cancelled it.
+func (f *Factory) Fail(ctx context.Context, cmd *cobra.Command, err error) int {
+	code := ExitCode(err, f.Ran)
+	msg := Message(err)
+	if code == ExitInterrupted {
+		msg = "interrupted"
+		var sig *SignalError
+		if errors.As(context.Cause(ctx), &sig) {
+			code, msg = sig.Code, sig.What
+		}
+	}
+	var te *TimeoutError
+	if cctx := cmd.Context(); code == ExitError && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
+		msg = te.Error() + ": " + msg
+	}
+	// Text from the service is in msg, and may be in the advice: each is
+	// printed as one line, its control characters made visible.
+	fmt.Fprintf(f.IOStreams.ErrOut, "padctl: %s\n", iostreams.Escape(msg, iostreams.Line))
+	if a := CommandAdvice(cmd, err, code); a != "" {
+		fmt.Fprintln(f.IOStreams.ErrOut, iostreams.Escape(a, iostreams.Line))
+	}
+	return code
+}
+
+// Message is err's text without the library's "padapi: " prefixes, since
+// padctl puts its own in front.
+func Message(err error) string {
+	return strings.ReplaceAll(err.Error(), "padapi: ", "")
+}
+
+// CommandAdvice is what to do about a failure of cmd that exits with code,
+// or "": the advice that names a command, then Advice's.
+func CommandAdvice(cmd *cobra.Command, err error, code int) string {
+	switch {
+	case code == ExitUsage:
+		return fmt.Sprintf("Run '%s --help' for usage.", cmd.CommandPath())
+	case code == ExitUnknown && cmd.Name() == "apply":
+		return "Run the same 'padctl questions apply' again: it finds the question if the service made it, and creates it otherwise, never twice."
+	case code == ExitUnknown:
+		noun, list := "pad", "padctl pads list"
+		if cmd.Parent() != nil && cmd.Parent().Name() == "questions" {
+			noun, list = "question", "padctl questions list"
+		}
+		return fmt.Sprintf("The %s may or may not have been created. Lists lag about a minute behind: "+
+			"wait a minute, then look with '%s' before creating it again, or you may get two.", noun, list)
+	case errors.Is(err, padapi.ErrForbidden) && strings.HasPrefix(cmd.CommandPath(), "padctl org"):
+		return "Organization commands need an organization owner's API key."
+	}
+	return Advice(err)
+}
+
+// Advice is padctl's one error-to-advice table: what to do about err, or
+// "" when there is nothing to say beyond the error itself.
+func Advice(err error) string {
+	var ae *padapi.APIError
+	errors.As(err, &ae)
+	switch {
+	case errors.Is(err, padapi.ErrOutcomeUnknown):
+		return "It may or may not have been created. Lists lag about a minute behind: wait a minute and look before creating it again, or you may get two."
+	case errors.Is(err, padapi.ErrOverQuota):
+		return "The monthly pad quota is spent, so nothing was created; 'padctl quota' shows the numbers."
+	case errors.Is(err, padapi.ErrRateLimited) && ae != nil && ae.RetryAfter > 0:
+		return fmt.Sprintf("The service is throttling requests: try again in %s.", ae.RetryAfter)
+	case errors.Is(err, padapi.ErrRateLimited):
+		return "The service is throttling requests: try again later."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)."
+	case errors.Is(err, padapi.ErrUnauthorized):
+		return "The service rejected the API key: check PAD_API_KEY or --api-key."
+	}
+	// A network failure: what to check, then doctor.
+	if hint := NetworkHint(err); hint != "" {
+		return hint + " 'padctl doctor' checks each step."
+	}
+	return ""
+}
+
+// NetworkHint says what to check after a request failed to reach the
+// service, or "" when the failure is not the network's.
+func NetworkHint(err error) string {
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &dnsErr):
+		return "the host name does not resolve: check PAD_BASE_URL or --base-url, then your network or DNS."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer in time: check the network, or raise --timeout (PAD_TIMEOUT)."
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return "cannot connect: check the base URL's host and port, a firewall or proxy, and whether the service is up."
+	case strings.Contains(err.Error(), "certificate") || strings.Contains(err.Error(), "tls:"):
+		return "TLS failed: the certificate is not valid for this host, or a proxy intercepts TLS."
+	}
+	return ""
+}

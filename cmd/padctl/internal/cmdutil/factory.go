@@ -1,0 +1,214 @@
+// Package cmdutil is what every padctl command runs with (cli/cli's
+// cmdutil): the Factory that makes the client from the flags and the
+// environment, the exit codes, usage errors and the one error-to-advice
+// table, the flag types, and the printers and list/get/delete commands the
+// resource groups share.
+package cmdutil
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/padapitest"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// DefaultTimeout bounds the whole command, retries and every page
+// included, when neither PAD_TIMEOUT nor --timeout is given.
+const DefaultTimeout = 30 * time.Second
+
+// NoDeadline is an annotation for a command that runs until it is stopped
+// (a server over stdio, say): the command gets no deadline from --timeout,
+// and may read Factory.Timeout to bound each piece of its work instead.
+const NoDeadline = "padctl:no-deadline"
+
+// GlobalFlags are the flags every command takes, before or after its name.
+type GlobalFlags struct {
+	BaseURL                     string
+	APIKey                      KeyFlag
+	JSON, Fake, Insecure, Debug bool
+	Timeout                     time.Duration
+}
+
+// KeyFlag is --api-key. The key is kept behind a func, as padapi's client
+// keeps its own: fmt prints a func as an address whatever the verb, so
+// printing the factory or its flags can never show the key.
+type KeyFlag struct{ key func() string }
+
+// Set keeps the key given; Set, String and Type make KeyFlag a
+// pflag.Value.
+func (k *KeyFlag) Set(v string) error { k.key = func() string { return v }; return nil }
+
+// String is what help shows as the default: none.
+func (k *KeyFlag) String() string { return "" }
+
+// Type names the flag's value in help.
+func (k *KeyFlag) Type() string { return "string" }
+
+// Get returns the key given, or "".
+func (k *KeyFlag) Get() string {
+	if k.key == nil {
+		return ""
+	}
+	return k.key()
+}
+
+// Factory is what every command runs with (cli/cli's Factory): the
+// streams, the global flags, and a client made on first use, so that help
+// and usage errors need no configuration.
+type Factory struct {
+	IOStreams *iostreams.IOStreams
+	Getenv    func(string) string
+	Flags     GlobalFlags
+	// Persistent holds the global flags, to tell which were given.
+	Persistent *pflag.FlagSet
+	// Transport, when set, carries every request (tests route a
+	// non-loopback base URL to a local server with it).
+	Transport http.RoundTripper
+	// Ran is set when a command's RunE starts: an error before that is
+	// cobra refusing the command line.
+	Ran bool
+	// Timeout is the command's time limit from --timeout or PAD_TIMEOUT
+	// (0: none), and TimeoutErr why PAD_TIMEOUT was refused, set before a
+	// command runs.
+	Timeout    time.Duration
+	TimeoutErr error
+
+	cancel   context.CancelFunc
+	api      *padapi.Client
+	stopFake func()
+}
+
+// Client returns the API client, made on first use from the flags and the
+// environment, or from a fake service with --fake. A configuration the
+// client refuses is a usage error.
+func (f *Factory) Client() (*padapi.Client, error) {
+	if f.api != nil {
+		return f.api, nil
+	}
+	baseURL := cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
+	apiKey := cmp.Or(f.Flags.APIKey.Get(), f.Getenv("PAD_API_KEY"))
+	if f.TimeoutErr != nil {
+		return nil, f.TimeoutErr
+	}
+	if f.Flags.Fake {
+		baseURL, apiKey, f.stopFake = StartFake()
+	}
+	if apiKey == "" {
+		return nil, UsageErrorf("no API key: set PAD_API_KEY or pass --api-key (or try --fake)")
+	}
+	opts := []padapi.Option{padapi.WithUserAgent("padctl/" + padapi.Version)}
+	if f.Transport != nil {
+		// Tests only. Otherwise the library sends through its own
+		// transport, which never replays a POST: a cloned standard
+		// transport resends one after a reset stream. No http.Client
+		// Timeout either: the command's context bounds the whole command.
+		opts = append(opts, padapi.WithHTTPClient(&http.Client{Transport: f.Transport}))
+	}
+	if f.Flags.Insecure {
+		opts = append(opts, padapi.WithInsecureHTTP())
+	}
+	if f.Flags.Debug {
+		// The library logs method, path, attempt and outcome: never
+		// headers, the key or query strings.
+		opts = append(opts, padapi.WithLogger(slog.New(slog.NewTextHandler(f.IOStreams.ErrOut, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	}
+	c, err := padapi.NewClient(baseURL, apiKey, opts...)
+	if err != nil {
+		// Its advice names the Go option; padctl's user needs the flag.
+		return nil, UsageErrorf("%s", strings.ReplaceAll(err.Error(), "WithInsecureHTTP", "--insecure-http"))
+	}
+	f.api = c
+	return c, nil
+}
+
+// StartFake starts the in-process fake service behind --fake, seeded so
+// that every command has something to show: 12 of 50 pads used, and six
+// sample pads and questions. Nothing it holds outlives the command.
+func StartFake() (baseURL, apiKey string, stop func()) {
+	srv := padapitest.Start()
+	srv.SetQuota(50, 12)
+	srv.Seed(6)
+	return srv.URL, srv.APIKey, srv.Close
+}
+
+// StartClock gives cmd's context the deadline --timeout or PAD_TIMEOUT
+// sets, for the whole command: every request, retry, page and file. A
+// command annotated NoDeadline gets none. A PAD_TIMEOUT that is not a
+// duration is kept in f.TimeoutErr, for Client to report: help and
+// completion work without one.
+func (f *Factory) StartClock(cmd *cobra.Command) {
+	f.Timeout = f.Flags.Timeout
+	if env := f.Getenv("PAD_TIMEOUT"); env != "" && !f.Persistent.Lookup("timeout").Changed {
+		d, err := time.ParseDuration(env)
+		if err != nil {
+			f.TimeoutErr = UsageErrorf("PAD_TIMEOUT=%q: want a Go duration such as 30s or 2m, or 0 for no limit", env)
+			return
+		}
+		f.Timeout = d
+	}
+	if f.Timeout < 0 {
+		f.TimeoutErr = UsageErrorf("the timeout %s is negative: want a duration, or 0 for no limit", f.Timeout)
+		return
+	}
+	if f.Timeout == 0 || cmd.Annotations[NoDeadline] != "" {
+		return
+	}
+	ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.Timeout, &TimeoutError{f.Timeout})
+	f.cancel = cancel
+	cmd.SetContext(ctx)
+}
+
+// TimeoutError is why a command's context ends when --timeout runs out.
+type TimeoutError struct{ D time.Duration }
+
+// Error says which limit ran out.
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("timed out after %s", e.D)
+}
+
+// Is makes a TimeoutError a context.DeadlineExceeded.
+func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// Close releases the command's deadline and stops the fake service, if
+// --fake started one.
+func (f *Factory) Close() {
+	if f.cancel != nil {
+		f.cancel()
+	}
+	if f.stopFake != nil {
+		f.stopFake()
+	}
+}
+
+// Keys are the API keys padctl must never show: the one given, and the
+// fake's with --fake.
+func (f *Factory) Keys() []string {
+	keys := []string{cmp.Or(f.Flags.APIKey.Get(), f.Getenv("PAD_API_KEY"))}
+	if f.Flags.Fake {
+		keys = append(keys, padapitest.DefaultAPIKey)
+	}
+	return keys
+}
+
+// RedactStreams takes the API key out of everything the command writes:
+// a hostile service may echo it in a pad's title or an error, escaped or
+// encoded, and the library keeps a success body's text as it came.
+func (f *Factory) RedactStreams() {
+	f.IOStreams.Redact(iostreams.NewRedactor(f.Keys()...))
+}
+
+// Note writes a hint or note on stderr, never stdout, so that it cannot
+// mix with output a script reads: one line, whatever text from the service
+// it holds.
+func Note(ios *iostreams.IOStreams, format string, args ...any) {
+	fmt.Fprintln(ios.ErrOut, iostreams.Escape(fmt.Sprintf(format, args...), iostreams.Line))
+}

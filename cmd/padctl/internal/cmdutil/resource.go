@@ -1,0 +1,301 @@
+package cmdutil
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/spf13/cobra"
+)
+
+// This file holds the commands that pads, questions and the organization
+// share: list one page or all of them, get one, delete one.
+
+// PageQuery is the sort and page of a list: the shape of every list
+// method's options type (padapi.PadListOptions, ...).
+type PageQuery = padapi.ListOptions
+
+// Lister is one paged list of the API: a page at a time, or all of it.
+type Lister[T any] struct {
+	Page func(context.Context, PageQuery) (*padapi.Page[T], error)
+	All  func(context.Context, PageQuery) iter.Seq2[*T, error]
+	// Key is the field of a page that holds its items, for --json, which
+	// prints the items as the service sent them.
+	Key string
+}
+
+// Under returns l with the field that holds a page's items.
+func (l Lister[T]) Under(key string) Lister[T] {
+	l.Key = key
+	return l
+}
+
+// Paged makes a Lister of a list method and its iterator, whatever their
+// options type.
+func Paged[O ~struct {
+	Sort   padapi.Sort
+	Page   int
+	Cursor string
+}, T any](list func(context.Context, *O) (*padapi.Page[T], error), all func(context.Context, *O) iter.Seq2[*T, error]) Lister[T] {
+	return Lister[T]{
+		Page: func(ctx context.Context, q PageQuery) (*padapi.Page[T], error) { o := O(q); return list(ctx, &o) },
+		All:  func(ctx context.Context, q PageQuery) iter.Seq2[*T, error] { o := O(q); return all(ctx, &o) },
+	}
+}
+
+// ListOptions are what a list command runs with: its flags, its
+// arguments, and the list the command's pick chose.
+type ListOptions[T any] struct {
+	IO     *iostreams.IOStreams
+	Client func() (*padapi.Client, error)
+	Ctx    context.Context
+	JSON   bool
+	View   View[T]
+	Pick   func(*padapi.Client, []string) Lister[T]
+	Args   []string
+
+	Sort  padapi.Sort
+	Page  uint
+	All   bool
+	Limit uint
+}
+
+// NewCmdList returns a list command. pick chooses the list, given the
+// client and the command's arguments. runF, when not nil, runs instead of
+// ListRun (tests).
+func NewCmdList[T any](f *Factory, use, short string, v View[T], pick func(*padapi.Client, []string) Lister[T], runF func(*ListOptions[T]) error) *cobra.Command {
+	o := &ListOptions[T]{IO: f.IOStreams, Client: f.Client, View: v, Pick: pick}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("page") && o.Page == 0 {
+				return UsageErrorf("--page 0: pages are numbered from 1")
+			}
+			o.Ctx, o.JSON, o.Args = cmd.Context(), f.Flags.JSON, args
+			if runF != nil {
+				return runF(o)
+			}
+			return ListRun(o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.Var(&SortFlag{&o.Sort}, "sort", "the order: created or updated, then ,desc (the default) or ,asc")
+	fl.UintVar(&o.Page, "page", 0, "show page `N`, from 1 (50 items a page; default the first)")
+	fl.BoolVar(&o.All, "all", false, "follow every page")
+	fl.UintVar(&o.Limit, "limit", 0, "stop after `N` items, following pages as needed")
+	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(SortNames, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// ListRun lists one page (--page, default the first), or with --all or
+// --limit follows the pages. When a page is not all there is, stderr says
+// so.
+func ListRun[T any](o *ListOptions[T]) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	l := o.Pick(c, o.Args)
+	q := PageQuery{Sort: o.Sort, Page: int(o.Page)}
+	if o.JSON {
+		return rawListRun(o, c, l, q)
+	}
+	if !o.All && o.Limit == 0 {
+		p, err := l.Page(o.Ctx, q)
+		if err != nil {
+			return err
+		}
+		if err := PrintList(o.IO, false, o.View, p.Items); err != nil {
+			return err
+		}
+		if p.NextPage != "" {
+			Note(o.IO, "showing %d of %d %s; --all, --limit N or --page N for more", len(p.Items), p.Total, o.View.Noun)
+		}
+		return nil
+	}
+	items := []T{}
+	update, done := o.IO.Progress(o.View.Noun)
+	defer done()
+	for item, err := range l.All(o.Ctx, q) {
+		if err != nil {
+			return err
+		}
+		items = append(items, *item)
+		update(len(items))
+		if o.Limit > 0 && len(items) >= int(o.Limit) {
+			break
+		}
+	}
+	done() // before the table goes to the same terminal
+	return PrintList(o.IO, false, o.View, items)
+}
+
+// rawListRun is ListRun for --json: the items as the service sent them
+// (null stays null, "" stays "", unknown fields stay), one page or with
+// --all or --limit every page's concatenated, in one JSON array. The
+// typed list method checks the arguments and says what it would ask for
+// (padapi.WithDryRun); the library follows the pages (Client.DoAll) as
+// for the typed lists.
+func rawListRun[T any](o *ListOptions[T], c *padapi.Client, l Lister[T], q PageQuery) error {
+	if !o.All && o.Limit == 0 {
+		var resp padapi.Response
+		p, err := l.Page(padapi.WithResponse(o.Ctx, &resp), q)
+		if err != nil {
+			return err
+		}
+		items, err := RawItems(resp.Body, l.Key)
+		if err != nil {
+			return err
+		}
+		if p.NextPage != "" {
+			Note(o.IO, "showing %d of %d %s; --all, --limit N or --page N for more", len(items), p.Total, o.View.Noun)
+		}
+		return PrintRawList(o.IO, items)
+	}
+	var req padapi.Request
+	if _, err := l.Page(padapi.WithDryRun(o.Ctx, &req), q); !errors.Is(err, padapi.ErrDryRun) {
+		return err
+	}
+	items := []json.RawMessage{}
+	update, done := o.IO.Progress(o.View.Noun)
+	defer done()
+	for item, err := range c.DoAll(o.Ctx, req.Path, l.Key, req.Query) {
+		if err != nil {
+			return err
+		}
+		items = append(items, item)
+		update(len(items))
+		if o.Limit > 0 && len(items) >= int(o.Limit) {
+			break
+		}
+	}
+	done() // before the output goes to the same terminal
+	return PrintRawList(o.IO, items)
+}
+
+// RawItems returns the items under key of a page the service sent, each
+// as it came.
+func RawItems(body []byte, key string) ([]json.RawMessage, error) {
+	var page map[string]json.RawMessage
+	if err := json.Unmarshal(body, &page); err != nil {
+		return nil, errors.New("the service's answer is not a JSON object")
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(page[key], &items); err != nil && page[key] != nil {
+		return nil, fmt.Errorf("the service's %s is not a list", key)
+	}
+	return items, nil
+}
+
+// PrintAnswer makes a call through call, a typed method of the library
+// under the context it is given, and prints the service's answer to it as
+// it came (padapi.WithResponse): --json of every command that shows one
+// thing.
+func PrintAnswer(ctx context.Context, ios *iostreams.IOStreams, call func(context.Context) error) error {
+	var resp padapi.Response
+	if err := call(padapi.WithResponse(ctx, &resp)); err != nil {
+		return err
+	}
+	return PrintRaw(ios, resp.Body)
+}
+
+// GetOptions are what a get command runs with.
+type GetOptions[T any] struct {
+	IO     *iostreams.IOStreams
+	Client func() (*padapi.Client, error)
+	Ctx    context.Context
+	JSON   bool
+	View   View[T]
+	Get    func(*padapi.Client) func(context.Context, padapi.ID) (*T, error)
+	ID     padapi.ID
+}
+
+// NewCmdGet returns a command that shows one resource by ID; with --json
+// it prints the service's answer as it came.
+func NewCmdGet[T any](f *Factory, use, short string, v View[T], get func(*padapi.Client) func(context.Context, padapi.ID) (*T, error), runF func(*GetOptions[T]) error) *cobra.Command {
+	o := &GetOptions[T]{IO: f.IOStreams, Client: f.Client, View: v, Get: get}
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Ctx, o.JSON, o.ID = cmd.Context(), f.Flags.JSON, padapi.ID(args[0])
+			if runF != nil {
+				return runF(o)
+			}
+			return GetRun(o)
+		},
+	}
+}
+
+// GetRun shows one resource.
+func GetRun[T any](o *GetOptions[T]) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := o.Get(c)(ctx, o.ID); return err })
+	}
+	item, err := o.Get(c)(o.Ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	return PrintOne(o.IO, false, o.View, item)
+}
+
+// DeleteOptions are what a delete command runs with.
+type DeleteOptions struct {
+	IO     *iostreams.IOStreams
+	Client func() (*padapi.Client, error)
+	Ctx    context.Context
+	JSON   bool
+	Noun   string
+	Delete func(*padapi.Client) func(context.Context, padapi.ID) error
+	ID     padapi.ID
+}
+
+// NewCmdDelete returns a command that deletes one resource by ID. With
+// --json it prints the service's answer to the delete ({"status":"OK"}).
+func NewCmdDelete(f *Factory, noun string, del func(*padapi.Client) func(context.Context, padapi.ID) error, runF func(*DeleteOptions) error) *cobra.Command {
+	o := &DeleteOptions{IO: f.IOStreams, Client: f.Client, Noun: noun, Delete: del}
+	return &cobra.Command{
+		Use:   "delete ID",
+		Short: "Delete a " + noun,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Ctx, o.JSON, o.ID = cmd.Context(), f.Flags.JSON, padapi.ID(args[0])
+			if runF != nil {
+				return runF(o)
+			}
+			return DeleteRun(o)
+		},
+	}
+}
+
+// DeleteRun deletes one resource.
+func DeleteRun(o *DeleteOptions) error {
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	var resp padapi.Response
+	if err := o.Delete(c)(padapi.WithResponse(o.Ctx, &resp), o.ID); err != nil {
+		return err
+	}
+	if o.JSON {
+		if json.Valid(resp.Body) {
+			return PrintRaw(o.IO, resp.Body)
+		}
+		// An answer without a body: what the service says to a delete.
+		return PrintJSON(o.IO, map[string]string{"status": "OK"})
+	}
+	Note(o.IO, "deleted %s %s", o.Noun, o.ID)
+	return nil
+}
