@@ -26,6 +26,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/padinterview/padapi/internal/h2route"
 )
 
 // Version is the version of this library, sent in the User-Agent header.
@@ -63,7 +65,7 @@ type Client struct {
 	cfg *config
 	rc  *retryablehttp.Client
 	// own is the transport the client built, nil with WithHTTPClient.
-	own *router
+	own *h2route.Router
 }
 
 // service is what every service holds: the client, whose pipeline its

@@ -2,7 +2,10 @@
 
 package padapi
 
-import "crypto/tls"
+import (
+	"crypto/tls"
+	"net/http"
+)
 
 // WithTLSConfigForTest makes the client's own transport use cfg, so that a
 // test can trust its own TLS server and still measure the transport as
@@ -24,3 +27,7 @@ func DecodePadPageForTest(b []byte) (*Page[Pad], error) {
 // UnmarshalForTest decodes data into v as the pipeline does: with the
 // codec's options (the service's timestamp forms among them).
 func UnmarshalForTest(data []byte, v any) error { return unmarshal(data, v) }
+
+// TransportsForTest returns the two transports the client's own is made
+// of: h1 for HTTP/1.1, h2 for the HTTP/2 router's connections.
+func TransportsForTest() (h1, h2 *http.Transport) { return transports(nil) }

@@ -939,58 +939,6 @@ func TestHTTP2NoHiddenRetries(t *testing.T) {
 	}
 }
 
-// A call waiting for an HTTP/2 connection that another call is opening
-// waits within its own deadline, not the other call's: here the server
-// never answers the TLS hello.
-func TestHTTP2SharedDialKeepsEachDeadline(t *testing.T) {
-	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c) // held, never answered
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		_ = ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	})
-	c := newTestClient(t, "https://"+ln.Addr().String(), testKey, noRetry)
-	first := make(chan struct{})
-	go func() {
-		defer close(first)
-		_, _ = c.Quota.Get(context.Background()) // no deadline: ends when the listener closes
-	}()
-	time.Sleep(50 * time.Millisecond)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	done := make(chan error, 1)
-	start := time.Now()
-	go func() { _, err := c.Quota.Get(ctx); done <- err }()
-	select {
-	case err := <-done:
-		if took := time.Since(start); took > 400*time.Millisecond || !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("a call with a 200ms deadline returned after %v: %v", took, err)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("a call with a 200ms deadline is still running after 3s")
-	}
-}
-
 // reviewKey is the key of the tests below, which a hostile server echoes.
 const reviewKey = "sk_live_0123456789abcdefghijKLMNOP"
 

@@ -90,25 +90,6 @@ func callAtOnce(t *testing.T, c *padapi.Client, calls, rounds int) {
 	waitAll(t, &wg)
 }
 
-// TestPoolHTTP2FewConnections: against a server that offers HTTP/2, 300
-// calls at once share a few connections (the server allows 250 streams on
-// one, and a new connection takes 100 until the server says so: three at
-// most), and no connection is dialed to be thrown away.
-func TestPoolHTTP2FewConnections(t *testing.T) {
-	s := newTransportServer(t, true, true, 20*time.Millisecond)
-	callAtOnce(t, s.client(t), 300, 2)
-	t.Logf("HTTP/2: %d connections, %d closed", s.opened.Load(), s.closed.Load())
-	if s.h1.Load() != 0 || s.h2.Load() != 600 {
-		t.Errorf("%d requests over HTTP/1.1, %d over HTTP/2; want all 600 over HTTP/2", s.h1.Load(), s.h2.Load())
-	}
-	if n := s.opened.Load(); n > 3 {
-		t.Errorf("%d connections for 300 calls at once, want at most 3", n)
-	}
-	if n := s.closed.Load(); n != 0 {
-		t.Errorf("%d connections closed, want none", n)
-	}
-}
-
 // TestPoolHTTP1OverTLS: a TLS server without HTTP/2 is served over
 // HTTP/1.1, past 64 connections when that many calls wait at once; the
 // first connection, which offered HTTP/2, is the only one closed.
@@ -151,59 +132,6 @@ func TestPoolNoChurn(t *testing.T) {
 	}
 	if n := s.closed.Load(); n != 0 {
 		t.Errorf("%d connections closed, want none", n)
-	}
-}
-
-// handshakeListener counts the connections accepted whose TLS handshake
-// the server has not answered yet, and delays each one's answer, so that
-// the client's dials overlap as much as they can.
-type handshakeListener struct {
-	net.Listener
-	pending, peak atomic.Int64
-}
-
-func (l *handshakeListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	n := l.pending.Add(1)
-	for p := l.peak.Load(); n > p && !l.peak.CompareAndSwap(p, n); p = l.peak.Load() {
-	}
-	return &handshakeConn{Conn: c, l: l}, nil
-}
-
-type handshakeConn struct {
-	net.Conn
-	l    *handshakeListener
-	once sync.Once
-}
-
-func (c *handshakeConn) Write(b []byte) (int, error) {
-	c.once.Do(func() { // the ServerHello
-		time.Sleep(10 * time.Millisecond)
-		c.l.pending.Add(-1)
-	})
-	return c.Conn.Write(b)
-}
-
-// TestPoolBoundsDials: 200 calls at once against an HTTP/1.1 server never
-// have more than 8 connections in their TLS handshake together.
-func TestPoolBoundsDials(t *testing.T) {
-	t.Parallel()
-	s := &transportServer{}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(20 * time.Millisecond)
-		_, _ = w.Write([]byte(transportQuota))
-	}))
-	l := &handshakeListener{Listener: s.Listener}
-	s.Listener = l
-	s.StartTLS()
-	t.Cleanup(s.Close)
-	callAtOnce(t, s.client(t), 200, 1)
-	t.Logf("at most %d handshakes at once", l.peak.Load())
-	if p := l.peak.Load(); p > 8 {
-		t.Errorf("%d handshakes at once, want at most 8", p)
 	}
 }
 
@@ -263,6 +191,9 @@ func TestCloseReleasesIdleConnections(t *testing.T) {
 		if _, err := c.Quota.Get(context.Background()); err != nil {
 			t.Fatal(err)
 		}
+		if h2 && s.h2.Load() != 1 {
+			t.Errorf("a server that offers HTTP/2 served %d requests over HTTP/1.1, want HTTP/2", s.h1.Load())
+		}
 		c.Close()
 		deadline := time.Now().Add(5 * time.Second)
 		for s.closed.Load() < s.opened.Load() && time.Now().Before(deadline) {
@@ -290,5 +221,22 @@ func TestCloseLeavesCallersClient(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if open := s.opened.Load() - s.closed.Load(); open != 1 {
 		t.Errorf("%d connections open after Close, want the caller's 1", open)
+	}
+}
+
+// The client's own transport pings an HTTP/2 connection that has been
+// silent for 15 s and drops it when no answer comes within 15 s more, so a
+// wedged connection is abandoned within 30 s; net/http's HTTP/1.1 keeps
+// room for the concurrency the client is tested at.
+func TestTransportSettings(t *testing.T) {
+	h1, h2 := padapi.TransportsForTest()
+	if c := h2.HTTP2; c == nil || c.SendPingTimeout != 15*time.Second || c.PingTimeout != 15*time.Second {
+		t.Errorf("HTTP/2 health check %+v: want a ping after 15s, answered within 15s", c)
+	}
+	if h1.MaxIdleConnsPerHost < 256 || h1.MaxConnsPerHost != 0 {
+		t.Errorf("HTTP/1.1: %d idle per host, %d per host at most; want >= 256 and no bound", h1.MaxIdleConnsPerHost, h1.MaxConnsPerHost)
+	}
+	if h1.Proxy == nil {
+		t.Error("HTTP/1.1 ignores the environment's proxy")
 	}
 }
