@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf16"
+
+	"github.com/padinterview/padapi/internal/rope"
 )
 
 // History is the edit history of a pad's file: every change the editor
@@ -106,7 +108,7 @@ func (h *History) replay(ctx context.Context, until *time.Time) (string, error) 
 		return "", fmt.Errorf("padapi: history replay: %w", err)
 	}
 	var (
-		text    rope
+		text    rope.Rope
 		scratch []uint16
 		steps   int
 	)
@@ -119,12 +121,12 @@ func (h *History) replay(ctx context.Context, until *time.Time) (string, error) 
 			return "", err
 		}
 	}
-	return string(utf16.Decode(text.units())), nil
+	return string(utf16.Decode(text.Units())), nil
 }
 
 // apply makes e's operations on text. scratch is room for an insert's
 // code units; steps counts operations towards the next look at ctx.
-func (e *HistoryEntry) apply(ctx context.Context, text *rope, scratch []uint16, steps int) ([]uint16, int, error) {
+func (e *HistoryEntry) apply(ctx context.Context, text *rope.Rope, scratch []uint16, steps int) ([]uint16, int, error) {
 	pos := 0
 	for i, op := range e.Ops {
 		fail := func(format string, args ...any) ([]uint16, int, error) {
@@ -137,7 +139,7 @@ func (e *HistoryEntry) apply(ctx context.Context, text *rope, scratch []uint16, 
 				return nil, 0, fmt.Errorf("padapi: history replay, at entry %q: %w", quoteShort([]byte(e.ID)), err)
 			}
 		}
-		left := text.len() - pos
+		left := text.Len() - pos
 		switch {
 		case op.Retain < 0 || op.Delete < 0:
 			return fail("negative count")
@@ -150,13 +152,13 @@ func (e *HistoryEntry) apply(ctx context.Context, text *rope, scratch []uint16, 
 		case op.Retain > 0:
 			pos += op.Retain
 		case op.Delete > 0:
-			text.delete(pos, op.Delete)
+			text.Delete(pos, op.Delete)
 		case op.Insert != "":
 			scratch = scratch[:0]
 			for _, r := range op.Insert {
 				scratch = utf16.AppendRune(scratch, r)
 			}
-			text.insert(pos, scratch)
+			text.Insert(pos, scratch)
 			pos += len(scratch)
 		}
 	}
@@ -168,164 +170,6 @@ func (e *HistoryEntry) apply(ctx context.Context, text *rope, scratch []uint16, 
 		}
 	}
 	return scratch, steps, nil
-}
-
-// The text of a replay is a rope: a B-tree of UTF-16 code units whose
-// leaves hold up to ropeLeafMax units and whose inner nodes hold up to
-// ropeKidsMax children, each knowing how many units lie below it. An
-// operation finds its place from the root, in steps bounded by the depth,
-// so an entry costs what its operations cost, not the length of the text
-// it rewrites: copying the text once per entry, as a plain replay does,
-// makes a history of many small entries quadratic.
-//
-// Nodes are never merged, only dropped when empty. Every leaf split takes
-// more than ropeLeafMax/2 newly inserted units, and every inner split
-// leaves halves of at least ropeKidsMax/2 children, so the depth stays
-// logarithmic in what the history inserts.
-const (
-	ropeLeafMax = 1024
-	ropeKidsMax = 32
-)
-
-// rope is the text of a replay; its zero value is the empty text.
-type rope struct{ root *ropeNode }
-
-// ropeNode is a leaf (kids nil: its units in leaf) or an inner node. Every
-// node but the root holds at least one unit.
-type ropeNode struct {
-	n    int // code units below the node
-	leaf []uint16
-	kids []*ropeNode
-}
-
-// len returns the length of the text in code units.
-func (r *rope) len() int {
-	if r.root == nil {
-		return 0
-	}
-	return r.root.n
-}
-
-// insert inserts units at pos, 0 <= pos <= r.len().
-func (r *rope) insert(pos int, units []uint16) {
-	if r.root == nil {
-		r.root = &ropeNode{}
-	}
-	// At most half a leaf at a time, so a leaf splits in two, never more.
-	for len(units) > 0 {
-		chunk := units[:min(len(units), ropeLeafMax/2)]
-		if sib := r.root.insert(pos, chunk); sib != nil {
-			r.root = &ropeNode{n: r.root.n + sib.n, kids: []*ropeNode{r.root, sib}}
-		}
-		pos += len(chunk)
-		units = units[len(chunk):]
-	}
-}
-
-// delete removes count units from pos, 0 <= pos <= pos+count <= r.len().
-func (r *rope) delete(pos, count int) {
-	if count == 0 {
-		return
-	}
-	r.root.delete(pos, count)
-	// A root left with one child or none gives way: the tree gets no
-	// deeper than its text needs.
-	for r.root.kids != nil && len(r.root.kids) <= 1 {
-		if len(r.root.kids) == 0 {
-			r.root = &ropeNode{}
-		} else {
-			r.root = r.root.kids[0]
-		}
-	}
-}
-
-// units returns the text.
-func (r *rope) units() []uint16 {
-	if r.root == nil {
-		return nil
-	}
-	return r.root.appendTo(make([]uint16, 0, r.root.n))
-}
-
-// insert inserts units (at most ropeLeafMax/2 of them) at pos below nd,
-// and returns the node that nd split off to its right, if it split.
-func (nd *ropeNode) insert(pos int, units []uint16) *ropeNode {
-	nd.n += len(units)
-	if nd.kids == nil {
-		if len(nd.leaf)+len(units) <= ropeLeafMax {
-			nd.leaf = slices.Insert(nd.leaf, pos, units...)
-			return nil
-		}
-		all := slices.Concat(nd.leaf[:pos], units, nd.leaf[pos:])
-		half := len(all) / 2
-		// Each half gets an array of its own with room for a full leaf.
-		nd.leaf = append(make([]uint16, 0, ropeLeafMax), all[:half]...)
-		nd.n = half
-		return &ropeNode{n: len(all) - half, leaf: append(make([]uint16, 0, ropeLeafMax), all[half:]...)}
-	}
-	// The first child that reaches pos: at a boundary, the end of the
-	// child on the left.
-	i := 0
-	for ; i < len(nd.kids)-1 && pos > nd.kids[i].n; i++ {
-		pos -= nd.kids[i].n
-	}
-	sib := nd.kids[i].insert(pos, units)
-	if sib == nil {
-		return nil
-	}
-	nd.kids = slices.Insert(nd.kids, i+1, sib)
-	if len(nd.kids) <= ropeKidsMax {
-		return nil
-	}
-	half := len(nd.kids) / 2
-	right := &ropeNode{kids: slices.Clone(nd.kids[half:])}
-	for _, k := range right.kids {
-		right.n += k.n
-	}
-	clear(nd.kids[half:])
-	nd.kids = nd.kids[:half]
-	nd.n -= right.n
-	return right
-}
-
-// delete removes count units from pos below nd; the caller drops nd if
-// that leaves it empty.
-func (nd *ropeNode) delete(pos, count int) {
-	nd.n -= count
-	if nd.kids == nil {
-		nd.leaf = slices.Delete(nd.leaf, pos, pos+count)
-		return
-	}
-	kept := nd.kids[:0]
-	for _, k := range nd.kids {
-		switch {
-		case count == 0:
-		case pos >= k.n: // before the range
-			pos -= k.n
-		case pos == 0 && count >= k.n: // inside it: dropped whole
-			count -= k.n
-			continue
-		default: // across one of its ends
-			take := min(count, k.n-pos)
-			k.delete(pos, take)
-			count -= take
-			pos = 0
-		}
-		kept = append(kept, k)
-	}
-	clear(nd.kids[len(kept):])
-	nd.kids = kept
-}
-
-// appendTo appends the units below nd to out.
-func (nd *ropeNode) appendTo(out []uint16) []uint16 {
-	if nd.kids == nil {
-		return append(out, nd.leaf...)
-	}
-	for _, k := range nd.kids {
-		out = k.appendTo(out)
-	}
-	return out
 }
 
 // historyEntryWire is an entry as the history document holds it.

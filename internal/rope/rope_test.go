@@ -1,6 +1,6 @@
-// pads_history_rope_test.go: the replay's rope against a plain slice, with its invariants.
+// rope_test.go: the rope against a plain slice, with its invariants.
 
-package padapi
+package rope
 
 import (
 	"fmt"
@@ -10,20 +10,20 @@ import (
 )
 
 // check returns an error when the tree below nd breaks an invariant: sizes
-// that add up, leaves of at most ropeLeafMax units, inner nodes of at most
-// ropeKidsMax children, no empty node but the root, every leaf at the same
+// that add up, leaves of at most leafMax units, inner nodes of at most
+// kidsMax children, no empty node but the root, every leaf at the same
 // depth. height is the depth of nd's leaves below it (1 for a leaf).
-func (nd *ropeNode) check(root bool) (height int, err error) {
+func (nd *node) check(root bool) (height int, err error) {
 	if !root && nd.n <= 0 {
 		return 0, fmt.Errorf("a node of %d units below the root", nd.n)
 	}
 	if nd.kids == nil {
-		if len(nd.leaf) != nd.n || len(nd.leaf) > ropeLeafMax {
-			return 0, fmt.Errorf("a leaf of %d units says %d (at most %d)", len(nd.leaf), nd.n, ropeLeafMax)
+		if len(nd.leaf) != nd.n || len(nd.leaf) > leafMax {
+			return 0, fmt.Errorf("a leaf of %d units says %d (at most %d)", len(nd.leaf), nd.n, leafMax)
 		}
 		return 1, nil
 	}
-	if len(nd.kids) > ropeKidsMax || (root && len(nd.kids) < 2) {
+	if len(nd.kids) > kidsMax || (root && len(nd.kids) < 2) {
 		return 0, fmt.Errorf("an inner node (root %v) of %d children", root, len(nd.kids))
 	}
 	sum := 0
@@ -52,7 +52,7 @@ func TestRopeAgainstSlice(t *testing.T) {
 	for seed := range uint64(6) {
 		rng := rand.New(rand.NewPCG(seed, 2))
 		var (
-			r    rope
+			r    Rope
 			want []uint16
 		)
 		next := uint16(0)
@@ -61,37 +61,37 @@ func TestRopeAgainstSlice(t *testing.T) {
 			pos := rng.IntN(len(want) + 1)
 			switch k := rng.IntN(100); {
 			case step == 1500 && seed%2 == 0: // everything, then grow again
-				r.delete(0, len(want))
+				r.Delete(0, len(want))
 				want = want[:0]
 			case step == 2500 && len(want) > 10: // all but the first 10
-				r.delete(10, len(want)-10)
+				r.Delete(10, len(want)-10)
 				want = want[:10]
 			case k < 45 || len(want) == 0: // insert, now and then several leaves' worth
 				n := 1 + rng.IntN(16)
 				if k < 5 {
-					n = rng.IntN(5 * ropeLeafMax)
+					n = rng.IntN(5 * leafMax)
 				}
 				units := make([]uint16, n)
 				for i := range units {
 					units[i], next = next, next+1
 				}
-				r.insert(pos, units)
+				r.Insert(pos, units)
 				want = slices.Insert(want, pos, units...)
 			default: // delete, now and then much
 				n := min(len(want)-pos, 1+rng.IntN(64))
 				if k == 99 {
 					n = rng.IntN(len(want) - pos + 1)
 				}
-				r.delete(pos, n)
+				r.Delete(pos, n)
 				want = slices.Delete(want, pos, pos+n)
 			}
-			if r.len() != len(want) {
-				t.Fatalf("seed %d, step %d: length %d, want %d", seed, step, r.len(), len(want))
+			if r.Len() != len(want) {
+				t.Fatalf("seed %d, step %d: length %d, want %d", seed, step, r.Len(), len(want))
 			}
 			if step%50 != 0 {
 				continue
 			}
-			if got := r.units(); !slices.Equal(got, want) {
+			if got := r.Units(); !slices.Equal(got, want) {
 				t.Fatalf("seed %d, step %d: the rope's %d units differ from the slice's %d", seed, step, len(got), len(want))
 			}
 			if r.root == nil {
@@ -101,8 +101,8 @@ func TestRopeAgainstSlice(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d, step %d: %v", seed, step, err)
 			}
-			// Each leaf split takes more than ropeLeafMax/2 new units, and
-			// each inner split leaves halves of ropeKidsMax/2 children or
+			// Each leaf split takes more than leafMax/2 new units, and
+			// each inner split leaves halves of kidsMax/2 children or
 			// more: the under a million units this test inserts fit in 4
 			// levels.
 			maxHeight = max(maxHeight, height)
@@ -114,4 +114,47 @@ func TestRopeAgainstSlice(t *testing.T) {
 			t.Errorf("seed %d: the tree grew to height %d only, so inner nodes never split", seed, maxHeight)
 		}
 	}
+}
+
+// FuzzRopeAgainstSlice reads ops from the input, three bytes each (kind,
+// position, length), and applies each to a rope and to a plain slice: they
+// hold the same text after every op, and the tree keeps its invariants.
+// A length byte of 255 inserts several leaves' worth at once.
+func FuzzRopeAgainstSlice(f *testing.F) {
+	f.Add([]byte{0, 0, 10, 1, 3, 4, 0, 2, 255, 1, 0, 255})
+	f.Add(slices.Repeat([]byte{0, 128, 255}, 40))
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var (
+			r    Rope
+			want []uint16
+			next uint16
+		)
+		for i := 0; i+2 < len(ops) && i < 3*400; i += 3 {
+			pos := int(ops[i+1]) * (len(want) + 1) / 256
+			n := int(ops[i+2])
+			if ops[i]%2 == 0 {
+				if n == 255 {
+					n = 3 * leafMax
+				}
+				units := make([]uint16, n)
+				for k := range units {
+					units[k], next = next, next+1
+				}
+				r.Insert(pos, units)
+				want = slices.Insert(want, pos, units...)
+			} else {
+				n = min(n, len(want)-pos)
+				r.Delete(pos, n)
+				want = slices.Delete(want, pos, pos+n)
+			}
+			if got := r.Units(); r.Len() != len(want) || !slices.Equal(got, want) {
+				t.Fatalf("op %d: the rope holds %d units (Len %d), the slice %d, or they differ", i/3, len(got), r.Len(), len(want))
+			}
+			if r.root != nil {
+				if _, err := r.root.check(true); err != nil {
+					t.Fatalf("op %d: %v", i/3, err)
+				}
+			}
+		}
+	})
 }
