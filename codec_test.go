@@ -4,6 +4,8 @@ package padapi_test
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -192,4 +194,53 @@ var liveModels = []model{
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// The models json v2 decodes with a function of their own decode with
+// encoding/json too, in every shape the service sends: a pad's events as a
+// list or a link, an organization's default language under either name, a
+// schema's null arrangement as none. (encoding/json knows only RFC 3339
+// timestamps, so the files with other forms are left out.)
+func TestModelsDecodeWithEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, m := range append(documentedModels, liveModels...) {
+		if !strings.HasPrefix(m.file, "pad_") && !strings.HasPrefix(m.file, "organization_") && !strings.HasPrefix(m.file, "question_") {
+			continue
+		}
+		t.Run(m.file, func(t *testing.T) {
+			got := m.new()
+			if err := json.Unmarshal(fixture(t, m.file), got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(m.want, got, rawJSONCmp); diff != "" {
+				t.Errorf("decoded mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	var s padapi.DatabaseSchema
+	if err := json.Unmarshal([]byte(`{"arrangement":null,"tables":[]}`), &s); err != nil || s.Arrangement != nil {
+		t.Errorf("schema with a null arrangement: %+v, %v; want no arrangement", s, err)
+	}
+	var q padapi.Quota
+	if err := json.Unmarshal([]byte(`{"billing_cycle_pad_limit":7}`), &q); err != nil || q.MonthlyPadLimit == nil || *q.MonthlyPadLimit != 7 {
+		t.Errorf("quota with billing_cycle_pad_limit 7: %+v, %v; want a limit of 7", q, err)
+	}
+}
+
+// No exported type has a method of json v2's interfaces, which would tie
+// the package's API to go-json-experiment: models decode and encode with
+// UnmarshalJSON and MarshalJSON, as any Go type does.
+func TestNoJSONv2Methods(t *testing.T) {
+	t.Parallel()
+	for _, v := range []any{
+		padapi.ID(""), padapi.Pad{}, padapi.Organization{}, padapi.Quota{}, padapi.DatabaseSchema{},
+		padapi.Question{}, padapi.PadEvent{}, padapi.PadEnvironment{}, padapi.History{}, padapi.HistoryOp{},
+	} {
+		typ := reflect.PointerTo(reflect.TypeOf(v))
+		for _, name := range []string{"UnmarshalJSONFrom", "MarshalJSONTo"} {
+			if _, ok := typ.MethodByName(name); ok {
+				t.Errorf("%v has %s, a json v2 method", typ, name)
+			}
+		}
+	}
 }

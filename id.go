@@ -22,16 +22,6 @@ type ID string
 // Any other number (1.5, -1, 1e3) names no resource and is an error.
 func (id *ID) UnmarshalJSON(b []byte) error { return id.set(b) }
 
-// UnmarshalJSONFrom is UnmarshalJSON for the json v2 codec, which reads the
-// value from its decoder without a copy.
-func (id *ID) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	return id.set(v)
-}
-
 func (id *ID) set(b []byte) error {
 	switch {
 	case len(b) == 0:

@@ -50,19 +50,20 @@ type OrganizationUser struct {
 	Teams []string `json:"teams,omitzero"`
 }
 
-// UnmarshalJSON reads an organization in either of the service's shapes.
+// UnmarshalJSON reads an organization in either of the service's shapes:
+// the default language comes as organization_default_language (live
+// answers) or default_language (the documentation's example).
 func (o *Organization) UnmarshalJSON(b []byte) error { return unmarshal(b, o) }
 
-// UnmarshalJSONFrom reads an organization in either of the service's
-// shapes: the default language comes as organization_default_language
-// (live answers) or default_language (the documentation's example).
-func (o *Organization) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+// unmarshalOrganization is Organization's decoder for json v2 (see
+// modelDecoders).
+func unmarshalOrganization(dec *jsontext.Decoder, o *Organization, opts []json2.Options) error {
 	type plain Organization // Organization's fields without its methods
 	var w struct {
 		plain
 		DocumentedDefaultLanguage string `json:"default_language"`
 	}
-	if err := json2.UnmarshalDecode(dec, &w); err != nil {
+	if err := json2.UnmarshalDecode(dec, &w, opts...); err != nil {
 		return err
 	}
 	*o = Organization(w.plain)

@@ -124,18 +124,18 @@ func (p Pad) MarshalJSON() ([]byte, error) {
 	}{plain(p), events})
 }
 
-// UnmarshalJSON reads a pad in any shape the service sends.
+// UnmarshalJSON reads a pad in any shape the service sends: "events" is a
+// list of events (documented examples) or a link (live answers).
 func (p *Pad) UnmarshalJSON(b []byte) error { return unmarshal(b, p) }
 
-// UnmarshalJSONFrom reads a pad in any shape the service sends: "events"
-// is a list of events (documented examples) or a link (live answers).
-func (p *Pad) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+// unmarshalPad is Pad's decoder for json v2 (see modelDecoders).
+func unmarshalPad(dec *jsontext.Decoder, p *Pad, opts []json.Options) error {
 	type plain Pad // Pad's fields without its methods
 	var w struct {
 		plain
 		Events padEvents `json:"events"`
 	}
-	if err := json.UnmarshalDecode(dec, &w); err != nil {
+	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
 		return err
 	}
 	*p = Pad(w.plain)
@@ -150,6 +150,7 @@ type padEvents struct {
 }
 
 // UnmarshalJSONFrom reads "events" as a link or a list; null is neither.
+// (padEvents is unexported: its methods are not part of the API.)
 func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch dec.PeekKind() {
 	case '"':

@@ -107,11 +107,15 @@ type DatabaseSchema struct {
 	Tables []DatabaseTable `json:"tables"`
 }
 
-// UnmarshalJSONFrom reads a schema; an arrangement of null is nil, as the
+// UnmarshalJSON reads a schema; an arrangement of null is nil, as the
 // absent one is.
-func (s *DatabaseSchema) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+func (s *DatabaseSchema) UnmarshalJSON(b []byte) error { return unmarshal(b, s) }
+
+// unmarshalDatabaseSchema is DatabaseSchema's decoder for json v2 (see
+// modelDecoders).
+func unmarshalDatabaseSchema(dec *jsontext.Decoder, s *DatabaseSchema, opts []json2.Options) error {
 	type plain DatabaseSchema // DatabaseSchema's fields without its methods
-	if err := json2.UnmarshalDecode(dec, (*plain)(s)); err != nil {
+	if err := json2.UnmarshalDecode(dec, (*plain)(s), opts...); err != nil {
 		return err
 	}
 	if string(s.Arrangement) == "null" {

@@ -89,19 +89,19 @@ func (q *Quota) CanCreate(n int) bool {
 	return !ok || remaining >= n
 }
 
-// UnmarshalJSON decodes the service's quota object.
-func (q *Quota) UnmarshalJSON(b []byte) error { return unmarshal(b, q) }
-
-// UnmarshalJSONFrom decodes the service's quota object. The limit comes as
+// UnmarshalJSON decodes the service's quota object. The limit comes as
 // monthly_pad_limit (older documentation) or billing_cycle_pad_limit (the
 // vendor's current name); the first is kept when both come.
-func (q *Quota) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+func (q *Quota) UnmarshalJSON(b []byte) error { return unmarshal(b, q) }
+
+// unmarshalQuota is Quota's decoder for json v2 (see modelDecoders).
+func unmarshalQuota(dec *jsontext.Decoder, q *Quota, opts []json.Options) error {
 	type plain Quota // Quota's fields without its methods
 	var w struct {
 		plain
 		BillingCyclePadLimit *int `json:"billing_cycle_pad_limit"`
 	}
-	if err := json.UnmarshalDecode(dec, &w); err != nil {
+	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
 		return err
 	}
 	*q = Quota(w.plain)
