@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1011,5 +1014,494 @@ func TestDeadlineWhileDecoding(t *testing.T) {
 				t.Fatal("the call did not return within 10s of its deadline")
 			}
 		})
+	}
+}
+
+// counter counts the response body bytes a client reads, to prove that it
+// stops reading a body it does not want.
+type counter struct {
+	base *http.Transport
+	read atomic.Int64
+}
+
+func newCounter(t *testing.T) *counter {
+	c := &counter{base: &http.Transport{}}
+	t.Cleanup(c.base.CloseIdleConnections)
+	return c
+}
+
+func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(r)
+	if resp != nil {
+		resp.Body = &countingBody{ReadCloser: resp.Body, n: &c.read}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// bigServer answers every request with status and size bytes of body, with
+// a Content-Length or chunked.
+func bigServer(t *testing.T, status int, body []byte, withLength bool) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if withLength {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(body) // fails once the client hangs up
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestHostileHugeErrorBody sends a 10 MiB error body: the client keeps the
+// first 64 KiB, drains a little more so the connection might be reused, and
+// hangs up, reading and allocating far less than the body.
+func TestHostileHugeErrorBody(t *testing.T) {
+	body := append([]byte("<html>"), bytes.Repeat([]byte("x"), 10<<20)...)
+	for _, withLength := range []bool{true, false} {
+		t.Run("Content-Length "+strconv.FormatBool(withLength), func(t *testing.T) {
+			srv := bigServer(t, http.StatusBadGateway, body, withLength)
+			counter := newCounter(t)
+			c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: counter}))
+			var callErr error
+			const runs = 5
+			allocated := allocated(runs, func() { _, callErr = c.Quota.Get(context.Background()) })
+			read := counter.read.Load() / runs
+			t.Logf("10 MiB error body: %d bytes read and %d bytes allocated per call", read, allocated)
+
+			var apiErr *padapi.APIError
+			if !errors.As(callErr, &apiErr) || apiErr.StatusCode != http.StatusBadGateway || !errors.Is(callErr, padapi.ErrServer) {
+				t.Fatalf("error = %v, want an *APIError 502 matching ErrServer", callErr)
+			}
+			if len(apiErr.Body) != 64<<10 || !bytes.Equal(apiErr.Body, body[:64<<10]) {
+				t.Errorf("Body holds %d bytes, want the first 64 KiB", len(apiErr.Body))
+			}
+			if want := "padapi: GET /api/quota: 502: Bad Gateway"; callErr.Error() != want {
+				t.Errorf("error text %q, want %q", callErr, want)
+			}
+			// 64 KiB kept plus at most 256 KiB drained, plus what the
+			// transport had buffered.
+			if read > 512<<10 {
+				t.Errorf("read %d bytes of a 10 MiB body, want at most 512 KiB", read)
+			}
+			if allocated > 1<<20 {
+				t.Errorf("allocated %d bytes per call, want under 1 MiB", allocated)
+			}
+		})
+	}
+}
+
+// TestHostileSuccessOverCap sends a 10 MiB success body to a client capped at
+// 256 KiB: ErrResponseTooLarge, without reading the body when its
+// Content-Length says it is too large, and reading no more than the cap
+// (plus the bounded drain) when it does not.
+func TestHostileSuccessOverCap(t *testing.T) {
+	const limit = 256 << 10
+	body := append([]byte(`{"status":"OK","pads":[],"x":"`), bytes.Repeat([]byte("x"), 10<<20)...)
+	for _, tt := range []struct {
+		withLength        bool
+		maxRead, maxAlloc int64
+	}{
+		// Refused on its Content-Length: only the bounded drain is read.
+		{true, 512 << 10, 1 << 20},
+		// Read up to the cap. The buffer grows by doubling, which costs
+		// 4 times the cap, 8 under the race detector.
+		{false, limit + 512<<10, 10 * limit},
+	} {
+		t.Run("Content-Length "+strconv.FormatBool(tt.withLength), func(t *testing.T) {
+			srv := bigServer(t, http.StatusOK, body, tt.withLength)
+			counter := newCounter(t)
+			c := newTestClient(t, srv.URL, testKey, padapi.WithMaxResponseBytes(limit), padapi.WithHTTPClient(&http.Client{Transport: counter}))
+			var callErr error
+			const runs = 3
+			allocated := allocated(runs, func() { _, callErr = c.Pads.List(context.Background(), nil) })
+			read := counter.read.Load() / runs
+			t.Logf("10 MiB success body, cap 256 KiB: %d bytes read and %d bytes allocated per call", read, allocated)
+
+			var apiErr *padapi.APIError
+			if !errors.Is(callErr, padapi.ErrResponseTooLarge) || !errors.As(callErr, &apiErr) || apiErr.StatusCode != http.StatusOK {
+				t.Fatalf("error = %v, want an *APIError 200 matching ErrResponseTooLarge", callErr)
+			}
+			if want := "response body over 262144 bytes"; !strings.Contains(callErr.Error(), want) {
+				t.Errorf("error text %q does not say %q", callErr, want)
+			}
+			if read > tt.maxRead {
+				t.Errorf("read %d bytes of a 10 MiB body, want at most %d", read, tt.maxRead)
+			}
+			if int64(allocated) > tt.maxAlloc {
+				t.Errorf("allocated %d bytes per call, want at most %d", allocated, tt.maxAlloc)
+			}
+		})
+	}
+}
+
+// callKinds are a read and a create, the two ways a call can end.
+var callKinds = []struct {
+	name string
+	call func(context.Context, *padapi.Client) error
+}{
+	{"GET", func(ctx context.Context, c *padapi.Client) error { _, err := c.Quota.Get(ctx); return err }},
+	{"POST", func(ctx context.Context, c *padapi.Client) error {
+		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t")})
+		return err
+	}},
+}
+
+// stall is how long the stalling servers below stay silent before they
+// give up on the request: a client that waits for the server rather than
+// for its caller's deadline is late by about that much, every time, and the
+// test still ends.
+const stall = 2 * time.Second
+
+// deadlineAttempts is how many times checkDeadline may measure a call
+// against the 50 ms bound. The bound holds when one attempt keeps it: a
+// client that waits for the server, or for anything but the deadline, is
+// late on every attempt, while a scheduler busy with other test binaries
+// (one CI run saw 396 ms) delays one attempt, not three in a row.
+const deadlineAttempts = 3
+
+// checkDeadline calls each kind of call against url with a 100 ms
+// deadline and wants DeadlineExceeded within 50 ms of it, in the best of up
+// to deadlineAttempts attempts; every attempt must end with
+// DeadlineExceeded, and a create must also say its outcome is unknown, since
+// the request was sent.
+func checkDeadline(t *testing.T, url string) {
+	t.Helper()
+	const deadline, bound = 100 * time.Millisecond, 50 * time.Millisecond
+	c := newTestClient(t, url, testKey, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
+	for _, kind := range callKinds {
+		var lates []time.Duration
+		for len(lates) < deadlineAttempts && (len(lates) == 0 || slices.Min(lates) > bound) {
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			at, _ := ctx.Deadline()
+			err := kind.call(ctx, c)
+			late := time.Since(at)
+			cancel()
+			lates = append(lates, late)
+			attempt := len(lates)
+			t.Logf("%s attempt %d returned %v after the deadline: %v", kind.name, attempt, late.Round(time.Microsecond), err)
+			if unknown := errors.Is(err, padapi.ErrOutcomeUnknown); unknown != (kind.name == "POST") {
+				t.Errorf("%s attempt %d: errors.Is(err, ErrOutcomeUnknown) = %v", kind.name, attempt, unknown)
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), "padapi: "+kind.name+" /api/") {
+				t.Errorf("%s attempt %d: error text %q does not name the call", kind.name, attempt, err)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) {
+				// Not the deadline: no scheduler delay explains that.
+				t.Errorf("%s attempt %d: error = %v, want context.DeadlineExceeded", kind.name, attempt, err)
+				break
+			}
+		}
+		if best := slices.Min(lates); best > bound {
+			t.Errorf("%s returned %v after the deadline at best, in %d attempts (%v), want within %v", kind.name, best, len(lates), lates, bound)
+		}
+	}
+}
+
+// TestHostileStalledBody: the server sends the headers, and perhaps the
+// start of the body, then nothing. The caller's deadline ends the call.
+func TestHostileStalledBody(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name   string
+		header http.Header
+		body   string
+	}{
+		{"headers, no body", nil, ""},
+		{"headers with a Content-Length, no body", http.Header{"Content-Length": {"100"}}, ""},
+		{"headers and part of the body", nil, `{"status":"OK",`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range tt.header {
+					w.Header()[k] = v
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusOK)
+				_, _ = io.WriteString(w, tt.body)
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+				case <-release:
+				case <-time.After(stall):
+				}
+			}))
+			defer srv.Close()
+			defer close(release)
+			checkDeadline(t, srv.URL)
+		})
+	}
+}
+
+// TestHostileSilentServer: the server accepts connections and sends
+// nothing, not even headers.
+func TestHostileSilentServer(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				select {
+				case <-stop:
+				case <-time.After(stall):
+				}
+				conn.Close()
+			}()
+		}
+	}()
+	defer func() {
+		l.Close()
+		close(stop)
+		wg.Wait()
+	}()
+	checkDeadline(t, "http://"+l.Addr().String())
+}
+
+// TestHostileTruncatedBody: the body ends (the connection closes) before its
+// Content-Length. The error says so; a create's outcome is unknown.
+func TestHostileTruncatedBody(t *testing.T) {
+	t.Parallel()
+	url := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+`{"status":"OK","pads_used":1`)
+	c := newTestClient(t, url, testKey, noRetry)
+	for _, kind := range callKinds {
+		err := kind.call(context.Background(), c)
+		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "unexpected EOF") {
+			t.Errorf("%s: error = %v, want io.ErrUnexpectedEOF", kind.name, err)
+		}
+		if unknown := errors.Is(err, padapi.ErrOutcomeUnknown); unknown != (kind.name == "POST") {
+			t.Errorf("%s: errors.Is(err, ErrOutcomeUnknown) = %v", kind.name, unknown)
+		}
+	}
+}
+
+// The client hands a caller's transport creates without GetBody and with a
+// real body on every attempt, so no transport can replay one: net/http's
+// HTTP/2 resends a request after a stream reset whenever it can get the
+// body again.
+func TestCreateNeverReplayable(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	spy := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		seen = append(seen, fmt.Sprintf("GetBody=%v NoBody=%v", r.GetBody != nil, r.Body == nil || r.Body == http.NoBody))
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("refused")}
+	})
+	c := newTestClient(t, testBase, testKey, fastRetry, padapi.WithHTTPClient(&http.Client{Transport: spy}))
+	for _, params := range []*padapi.PadCreateParams{nil, {Title: padapi.Ptr("t")}} {
+		seen = nil
+		_, _ = c.Pads.Create(context.Background(), params)
+		if len(seen) != 4 {
+			t.Fatalf("%d attempts, want 4 (a refused dial is retried)", len(seen))
+		}
+		for i, s := range seen {
+			if s != "GetBody=false NoBody=false" {
+				t.Errorf("attempt %d: %s, want GetBody=false NoBody=false", i+1, s)
+			}
+		}
+	}
+}
+
+// A server that answers 101 Switching Protocols and then says nothing
+// cannot hold a call: it fails at once, well within its deadline.
+func TestSwitchingProtocolsThenSilence(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		_, _ = buf.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n")
+		_ = buf.Flush()
+		time.Sleep(3 * time.Second)
+		_ = conn.Close()
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, testKey, fastRetry)
+	for name, call := range map[string]func(context.Context) error{
+		"read":   func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err },
+		"create": func(ctx context.Context) error { _, err := c.Pads.Create(ctx, nil); return err },
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		start := time.Now()
+		done := make(chan error, 1)
+		go func() { done <- call(ctx) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(2 * time.Second):
+			cancel()
+			t.Fatalf("%s: still running 2s after a 300ms deadline", name)
+		}
+		took := time.Since(start)
+		cancel()
+		var apiErr *padapi.APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusSwitchingProtocols {
+			t.Errorf("%s: err = %v, want an *APIError with the 101", name, err)
+		}
+		if took > 400*time.Millisecond {
+			t.Errorf("%s: took %v, want well under the 300ms deadline's end", name, took)
+		}
+		if name == "create" && !errors.Is(err, padapi.ErrOutcomeUnknown) {
+			t.Errorf("create: err = %v, want ErrOutcomeUnknown", err)
+		}
+	}
+}
+
+// A call whose body drips for seconds does not delay an unrelated call on
+// the same client.
+func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/pads/SLOW" {
+			w.WriteHeader(http.StatusOK)
+			_, _ = io.WriteString(w, `{"status":"OK",`)
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-time.After(3 * time.Second):
+			}
+			return
+		}
+		respond(w, http.StatusOK, []byte(okQuota))
+	}))
+	t.Cleanup(srv.Close)
+	// Registered after srv.Close, so it runs first: the dripping
+	// handlers return and Close does not wait out their 3 s.
+	t.Cleanup(func() { close(release) })
+	c := newTestClient(t, srv.URL, testKey, noRetry)
+	for range 4 {
+		go func() { _, _ = c.Pads.Get(context.Background(), "SLOW") }()
+	}
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := c.Quota.Get(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("Quota.Get took %v behind four dripping bodies, want no wait", took)
+	}
+}
+
+// NewClient's refusal quotes no part of a base URL that may hold a secret:
+// its query, fragment or user information.
+func TestNewClientErrorHidesSecrets(t *testing.T) {
+	t.Parallel()
+	const secret = "s3cr3t-T0KEN"
+	for _, base := range []string{
+		"https://u:" + secret + "@pad.example.com",
+		"https://" + secret + "@pad.example.com",
+		"https://pad.example.com/?key=" + secret,
+		"https://pad.example.com/api?key=" + secret,
+		"http://pad.example.com/?token=" + secret,
+		"ftp://pad.example.com/?k=" + secret,
+		"https://pad.example.com/#" + secret,
+		"pad.example.com/?k=" + secret,
+		"https://pad.example.com/%zz?k=" + secret,
+		"http://u:" + secret + "@pad.example.com/api",
+	} {
+		_, err := padapi.NewClient(base, "k")
+		if err == nil {
+			t.Errorf("NewClient(%q) accepted it", base)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("NewClient(%q) error quotes the secret: %v", base, err)
+		}
+		if !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("NewClient(%q) error %v does not match ErrInvalidArgument", base, err)
+		}
+	}
+}
+
+// A cap near the largest int64, and a Content-Length far over what comes,
+// neither panic nor allocate what the header announces.
+func TestHugeCapsAndLengths(t *testing.T) {
+	// Not parallel: it reads the process's allocations.
+	c := serve(t, testKey, http.StatusOK, okQuota, noRetry, padapi.WithMaxResponseBytes(math.MaxInt64))
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Errorf("cap MaxInt64: %v", err)
+	}
+	for _, announced := range []int64{1 << 50, 32 << 20} {
+		base := rawServer(t, fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n{}", announced))
+		c := newTestClient(t, base, testKey, noRetry, padapi.WithMaxResponseBytes(1<<60))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := c.Quota.Get(context.Background())
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Errorf("Content-Length %d with 2 bytes: no error", announced)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+			t.Errorf("Content-Length %d with 2 bytes: %d bytes allocated", announced, got)
+		}
+	}
+}
+
+// A Do path whose escapes spell a . or .. segment or a slash is refused:
+// a server that undoes them would resolve the path above the base URL's
+// prefix.
+func TestDoRefusesEscapedDotSegments(t *testing.T) {
+	t.Parallel()
+	c, _ := setup(t, noRetry) // any request fails the test
+	for _, p := range []string{"/api/%2e%2e/%2e%2e/admin", "/api/pads/..%2f..%2fadmin", "/api/%2E/x", "/api/a%5cb", "/api/%zz"} {
+		if err := c.Do(context.Background(), http.MethodGet, p, nil, nil); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Do(%q) = %v, want ErrInvalidArgument", p, err)
+		}
+	}
+}
+
+// A user agent with a control character is refused by NewClient, not by
+// every call after it.
+func TestWithUserAgentControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, ua := range []string{"tool\x00v1", "tool\x7f", "a\rb", "a\nb"} {
+		if _, err := padapi.NewClient(testBase, testKey, padapi.WithUserAgent(ua)); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("WithUserAgent(%q): %v, want ErrInvalidArgument", ua, err)
+		}
+	}
+}
+
+// A create answered 2xx without a status (null, {}, an id that is not one)
+// may have happened: outcome unknown. A status other than OK is the
+// service saying no: nothing was created.
+func TestCreateAnsweredWithoutStatus(t *testing.T) {
+	t.Parallel()
+	for body, unknown := range map[string]bool{
+		`null`:                              true,
+		`{}`:                                true,
+		`{"id":{}}`:                         true,
+		`{"status":"ERROR","message":"no"}`: false,
+	} {
+		c := serve(t, testKey, http.StatusOK, body, noRetry)
+		_, err := c.Pads.Create(context.Background(), nil)
+		if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) != unknown {
+			t.Errorf("create answered %s: err = %v, want outcome unknown %v", body, err, unknown)
+		}
 	}
 }

@@ -3,11 +3,17 @@
 package padapi_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	json2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
 )
@@ -241,6 +247,155 @@ func TestNoJSONv2Methods(t *testing.T) {
 			if _, ok := typ.MethodByName(name); ok {
 				t.Errorf("%v has %s, a json v2 method", typ, name)
 			}
+		}
+	}
+}
+
+// TestHostileBodies sends 2xx bodies of the wrong shape to each kind of
+// endpoint. Each is an *APIError with status 200 whose short message names
+// the field and the problem, never a panic, never a bare encoding/json error.
+func TestHostileBodies(t *testing.T) {
+	t.Parallel()
+	c := memoryClient(t)
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	digits := strings.Repeat("7", 5000)
+	const pad = `"id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"`
+	quota := func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err }
+	getPad := func(ctx context.Context) error { _, err := c.Pads.Get(ctx, "P1"); return err }
+	listPads := func(ctx context.Context) error { _, err := c.Pads.List(ctx, nil); return err }
+	question := func(ctx context.Context) error { _, err := c.Questions.Get(ctx, "1"); return err }
+	stats := func(ctx context.Context) error { _, err := c.Organization.Stats(ctx, nil); return err }
+	org := func(ctx context.Context) error { _, err := c.Organization.Get(ctx); return err }
+	tests := []struct {
+		name, body string
+		call       func(context.Context) error
+		want       string // what the message says
+		syntax     bool   // the cause is a *jsontext.SyntacticError, else a *json2.SemanticError
+	}{
+		{"HTML", "<html><body>Bad Gateway</body></html>", getPad, "malformed response: not JSON (invalid character '<'", true},
+		{"plain text", "Service Unavailable", stats, "malformed response: not JSON", true},
+		{"truncated JSON", `{"status":"OK","pads":[{`, listPads, "malformed response: not JSON (unexpected end of JSON input)", true},
+		{"array for the top object", `[{"status":"OK",` + pad + `}]`, getPad, `field "(top level)": cannot decode array as object`, false},
+		{"array for an object", `{"status":"OK",` + pad + `,"team":[1]}`, getPad, `field "team": cannot decode array as padapi.Team`, false},
+		{"object for the list", `{"status":"OK","pads":{` + pad + `}}`, listPads, `field "pads": cannot decode object as []padapi.Pad`, false},
+		{"number for a string", `{"status":"OK",` + pad + `,"title":12}`, getPad, `field "title": cannot decode number as string`, false},
+		{"number for an event string", `{"status":"OK",` + pad + `,"events":[{"kind":7}]}`, getPad, `field "events.kind": cannot decode number as string`, false},
+		{"number for a time", `{"status":"OK","start_time":1709251200,"end_time":"2024-03-08T00:00:00Z"}`, stats, `field "start_time": cannot decode timestamp 1709251200 as time.Time`, false},
+		{"number for the status", `{"status":200,"name":"x"}`, org, `field "status": cannot decode number as string`, false},
+		{"string for a number", `{"status":"OK","pads":[],"total":"3"}`, listPads, `field "total": cannot decode string as int`, false},
+		{"string for a bool", `{"status":"OK","id":1,"shared":"yes"}`, question, `field "shared": cannot decode string as bool`, false},
+		{"float for an ID", `{"status":"OK","id":1.5}`, question, `field "id": cannot decode ID 1.5 as padapi.ID`, false},
+		{"5000-digit number", `{"status":"OK","pads_used":` + digits + `}`, quota, `field "pads_used": cannot decode number 7777`, false},
+		{"nesting past encoding/json's limit", `{"status":"OK","x":` + deep + `}`, listPads, "exceeded max depth", true},
+		{"invalid UTF-8 outside a string", "{\"status\":\"OK\",\xff}", org, "malformed response: not JSON (invalid character", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call(answering(http.StatusOK, []byte(tt.body)))
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusOK {
+				t.Fatalf("error = %#v, want an *APIError 200", err)
+			}
+			if !strings.Contains(apiErr.Message, tt.want) {
+				t.Errorf("message %q does not say %q", apiErr.Message, tt.want)
+			}
+			var syntaxErr *jsontext.SyntacticError
+			var typeErr *json2.SemanticError
+			if tt.syntax && !errors.As(err, &syntaxErr) || !tt.syntax && !errors.As(err, &typeErr) {
+				t.Errorf("error %v does not wrap the decoding error (syntax %v)", err, tt.syntax)
+			}
+			if n := len(err.Error()); n > 300 {
+				t.Errorf("error text is %d bytes: %.300s", n, err)
+			}
+			if strings.Contains(err.Error(), "Wire") || strings.Contains(err.Error(), "Alias") {
+				t.Errorf("error text names an internal type: %s", err)
+			}
+			if len(matching(err)) != 0 {
+				t.Errorf("a 200 answer matches %v", matching(err))
+			}
+		})
+	}
+}
+
+// plainEvent mirrors some fields of padapi.PadEvent without its decoder.
+type plainEvent struct {
+	Message  string `json:"message"`
+	Kind     string `json:"kind"`
+	UserName string `json:"user_name"`
+}
+
+// TestHostileDecodesLikeEncodingJSON covers bodies that are odd but valid:
+// nesting under encoding/json's limit in a field the client ignores, and
+// invalid UTF-8 inside strings, which encoding/json turns into U+FFFD; the
+// hand-written event decoder must do the same.
+func TestHostileDecodesLikeEncodingJSON(t *testing.T) {
+	t.Parallel()
+	c := memoryClient(t)
+	const pad = `"id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"`
+	// plain mirrors the fields under test with types that encoding/json
+	// decodes by itself.
+	type plain struct {
+		ID     string
+		Title  string
+		Events []plainEvent
+	}
+	for name, body := range map[string]string{
+		"deep unknown field": `{"status":"OK",` + pad + `,"title":"t","x":` + strings.Repeat(`{"a":[`, 4000) + strings.Repeat(`]}`, 4000) + `}`,
+		"invalid UTF-8": "{\"status\":\"OK\"," + pad + ",\"title\":\"a\xffb\xc3\x28\"," +
+			"\"events\":[{\"message\":\"\xed\xa0\x80x\",\"kind\":\"ran\\u00e9\xf0\x9f\",\"user_name\":\"\xc0\xaf\"}]}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := c.Pads.Get(answering(http.StatusOK, []byte(body)), "P1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want plain
+			if err := json.Unmarshal([]byte(body), &want); err != nil {
+				t.Fatal(err)
+			}
+			mirror := plain{ID: string(got.ID), Title: got.Title}
+			for _, e := range got.Events {
+				mirror.Events = append(mirror.Events, plainEvent{e.Message, e.Kind, e.UserName})
+			}
+			if diff := cmp.Diff(want, mirror); diff != "" {
+				t.Errorf("pipeline and encoding/json differ (-encoding/json +pipeline):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The timestamp fallback decodes into the caller's value without wiping
+// what the body does not carry.
+func TestTimestampFallbackKeepsTheCallersValue(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	handle(mux, "GET /gw/api/pads/X", http.StatusOK, []byte(`{"status":"OK","id":"X","created_at":"2024-01-02 03:04:05+0000"}`))
+	type withExtra struct {
+		ID        string    `json:"id"`
+		CreatedAt time.Time `json:"created_at"`
+		Extra     string    `json:"-"`
+		Keep      string    `json:"keep"`
+	}
+	v := withExtra{Extra: "mine", Keep: "preset"}
+	if err := c.Do(context.Background(), http.MethodGet, "/api/pads/X", nil, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Extra != "mine" || v.Keep != "preset" || v.ID != "X" || v.CreatedAt.Year() != 2024 {
+		t.Errorf("got %+v, want the body's fields and the caller's own kept", v)
+	}
+}
+
+// A body that gives its status twice is malformed, whichever way it is
+// read: no reading may take the first and another the last.
+func TestRepeatedStatusRefused(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	handle(mux, "GET /gw/api/pads/X", http.StatusOK, []byte(`{"status":"OK","id":"X","status":"ERROR","message":"pad is locked"}`))
+	_, errGet := c.Pads.Get(context.Background(), "X")
+	errDo := c.Do(context.Background(), http.MethodGet, "/api/pads/X", nil, nil)
+	for name, err := range map[string]error{"Pads.Get": errGet, "Do": errDo} {
+		if err == nil || !strings.Contains(err.Error(), `gives "status" twice`) {
+			t.Errorf("%s: err = %v, want a malformed answer", name, err)
 		}
 	}
 }

@@ -348,3 +348,33 @@ func TestOutcomeUnknownText(t *testing.T) {
 		t.Errorf("error %#v, want an *APIError with the 502", err)
 	}
 }
+
+// TestHostileHugeMessageInSuccess: a 2xx answer whose status is not OK
+// carries its message into the error, cut to the same 64 KiB as an error
+// body; a huge status is cut short in the message.
+func TestHostileHugeMessageInSuccess(t *testing.T) {
+	t.Parallel()
+	c := memoryClient(t)
+	huge := strings.Repeat("é", 512<<10) // 1 MiB of two-byte runes
+	for _, tt := range []struct{ name, body string }{
+		{"message", `{"status":"ERROR","message":"` + huge + `"}`},
+		{"status", `{"status":"` + huge + `"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.Quota.Get(answering(http.StatusOK, []byte(tt.body)))
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("error = %v, want an *APIError", err)
+			}
+			if len(apiErr.Message) > 64<<10 || len(apiErr.Status) > 64<<10 || len(apiErr.Body) > 64<<10 {
+				t.Errorf("Message, Status and Body have %d, %d and %d bytes, want at most 64 KiB each", len(apiErr.Message), len(apiErr.Status), len(apiErr.Body))
+			}
+			if !strings.HasPrefix(huge, apiErr.Message) && !strings.HasPrefix(apiErr.Message, `response status "éé`) {
+				t.Errorf("message %.80q... is neither the start of the service's message nor about the status", apiErr.Message)
+			}
+			if tt.name == "status" && len(err.Error()) > 300 {
+				t.Errorf("error text is %d bytes: %.300s", len(err.Error()), err)
+			}
+		})
+	}
+}

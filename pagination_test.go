@@ -1214,3 +1214,42 @@ func TestListReadsEveryTimestampForm(t *testing.T) {
 		t.Errorf("a page with status twice: err = %v, want it refused", err)
 	}
 }
+
+// A server whose every page claims total 120 and links a new page cannot
+// make All page forever: it stops after ⌈120 ÷ 50⌉ + 1 pages.
+func TestAllBoundedByTotal(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		var pads []string
+		for i := range 50 {
+			pads = append(pads, fmt.Sprintf(`{"id":"P%d-%d"}`, page, i))
+		}
+		respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","pads":[%s],"total":120,"next_page":"https://x.example/api/pads?page=%d"}`, strings.Join(pads, ","), max(page, 1)+1)))
+		if n > 100 {
+			t.Error("over 100 requests")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	for _, window := range []int{1, 4} {
+		requests.Store(0)
+		c := newTestClient(t, srv.URL, testKey, noRetry, padapi.WithConcurrentPages(window))
+		items, last, over := drain(c.Pads.All(context.Background(), nil), 1000)
+		if over {
+			t.Fatalf("window %d: still paging after 1000 items", window)
+		}
+		if last == nil || !strings.Contains(last.Error(), "more than a total of 120 allows") {
+			t.Errorf("window %d: error %v, want one about the total", window, last)
+		}
+		// 3 pages hold 120 items; one page more is allowed for a list
+		// that grew while it was read.
+		if items != 200 {
+			t.Errorf("window %d: %d items, want the 200 of the 4 pages the total allows", window, items)
+		}
+		if n := requests.Load(); n > 4 {
+			t.Errorf("window %d: %d requests, want at most 4", window, n)
+		}
+	}
+}

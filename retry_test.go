@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -716,5 +718,52 @@ func TestDNSHostNotFoundNotRetried(t *testing.T) {
 	}
 	if n := mt.GetTotalCallCount(); n != 1 {
 		t.Errorf("%d calls, want 1 (no retry)", n)
+	}
+}
+
+// TestHostileTruncatedBodyRetried: the first answer's body is cut off
+// halfway. A GET reads its body inside the retry loop, so it is retried and
+// succeeds; a create is not retried, and its outcome is unknown.
+func TestHostileTruncatedBodyRetried(t *testing.T) {
+	t.Parallel()
+	const quota = `{"status":"OK","pads_used":1,"quota_reset_at":"2024-01-01T00:00:00Z","unlimited":true}`
+	const pad = `{"status":"OK","id":"P1","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"}`
+	var mu sync.Mutex
+	calls := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls[r.Method]++
+		first := calls[r.Method] == 1
+		mu.Unlock()
+		body := quota
+		if r.Method == http.MethodPost {
+			body = pad
+		}
+		if !first {
+			_, _ = io.WriteString(w, body)
+			return
+		}
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:len(body)/2])
+		_ = buf.Flush()
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, testKey, padapi.WithRetry(2, time.Millisecond, time.Millisecond))
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Errorf("GET with a cut-off first body: %v, want success after a retry", err)
+	}
+	_, err := c.Pads.Create(context.Background(), nil)
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("POST with a cut-off body: %v, want ErrOutcomeUnknown and io.ErrUnexpectedEOF", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls[http.MethodGet] != 2 || calls[http.MethodPost] != 1 {
+		t.Errorf("requests %v, want 2 GETs and 1 POST", calls)
 	}
 }

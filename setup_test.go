@@ -7,17 +7,20 @@ package padapi_test
 // below (after go-github's setup, testMethod and testFormValues).
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"mime"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -389,4 +392,60 @@ func waitFor(t *testing.T, cond func() bool) {
 // offset is a fixed time zone east of UTC.
 func offset(hours, minutes int) *time.Location {
 	return time.FixedZone("", (hours*60+minutes)*60)
+}
+
+// allocated returns the bytes the process allocated on the heap, on
+// average, in each of runs calls of f.
+func allocated(runs int, f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
+}
+
+// rawServer answers every request on a bare TCP listener with the bytes
+// of response, then closes the connection: for answers net/http would not
+// write, such as a body shorter than its Content-Length.
+func rawServer(t *testing.T, response string) string {
+	return rawServerFunc(t, func(*http.Request) string { return response })
+}
+
+// rawServerFunc is rawServer with the response made from each request.
+func rawServerFunc(t *testing.T, answer func(*http.Request) string) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer conn.Close()
+				_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+				r, err := http.ReadRequest(bufio.NewReader(conn))
+				if err != nil {
+					return
+				}
+				_, _ = io.Copy(io.Discard, r.Body)
+				_, _ = io.WriteString(conn, answer(r))
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		wg.Wait()
+	})
+	return "http://" + l.Addr().String()
 }

@@ -3,6 +3,7 @@
 package padapi_test
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -17,6 +18,8 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 const transportQuota = `{"status":"OK","pads_used":1,"quota_reset_at":"2026-11-01T00:00:00Z","unlimited":true}`
@@ -238,5 +241,140 @@ func TestTransportSettings(t *testing.T) {
 	}
 	if h1.Proxy == nil {
 		t.Error("HTTP/1.1 ignores the environment's proxy")
+	}
+}
+
+// An HTTP/2 server that reads a whole create and then resets the stream
+// with PROTOCOL_ERROR (after which net/http retries a request it can
+// replay) sees one POST, through a standard transport as through the
+// client's own, and the create is outcome-unknown.
+func TestCreateNotResentAfterHTTP2Reset(t *testing.T) {
+	t.Parallel()
+	var posts atomic.Int32
+	addr := resettingHTTP2Server(t, &posts)
+	for name, opts := range map[string][]padapi.Option{
+		"own transport": {padapi.WithTLSConfigForTest(&tls.Config{InsecureSkipVerify: true})},
+		"DefaultTransport.Clone": {padapi.WithHTTPClient(&http.Client{Transport: func() http.RoundTripper {
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
+			return tr
+		}()})},
+		"ForceAttemptHTTP2": {padapi.WithHTTPClient(&http.Client{Transport: &http.Transport{ForceAttemptHTTP2: true, TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}})},
+	} {
+		posts.Store(0)
+		c := newTestClient(t, "https://"+addr, testKey, append([]padapi.Option{fastRetry, padapi.WithInsecureHTTP()}, opts...)...)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("once")})
+		cancel()
+		if !errors.Is(err, padapi.ErrOutcomeUnknown) {
+			t.Errorf("%s: err = %v, want ErrOutcomeUnknown", name, err)
+		}
+		if n := posts.Load(); n != 1 {
+			t.Errorf("%s: the server saw %d POSTs, want 1", name, n)
+		}
+	}
+}
+
+// resettingHTTP2Server serves HTTP/2 over TLS on loopback: it reads each
+// request's headers and body, counts a POST, and resets the stream with
+// PROTOCOL_ERROR instead of answering.
+func resettingHTTP2Server(t *testing.T, posts *atomic.Int32) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	srv.EnableHTTP2 = true
+	srv.StartTLS() // only for its certificate
+	cert := srv.TLS.Certificates
+	srv.Close()
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: cert, NextProtos: []string{"h2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serveResetting(conn, posts)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func serveResetting(conn net.Conn, posts *atomic.Int32) {
+	defer func() { _ = conn.Close() }()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(conn)
+	preface := make([]byte, len(http2.ClientPreface))
+	if _, err := io.ReadFull(br, preface); err != nil {
+		return
+	}
+	fr := http2.NewFramer(conn, br)
+	_ = fr.WriteSettings()
+	methods := map[uint32]string{}
+	dec := hpack.NewDecoder(4096, nil)
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				_ = fr.WriteSettingsAck()
+			}
+		case *http2.HeadersFrame:
+			fields, _ := dec.DecodeFull(f.HeaderBlockFragment())
+			for _, hf := range fields {
+				if hf.Name == ":method" {
+					methods[f.StreamID] = hf.Value
+				}
+			}
+			if f.StreamEnded() {
+				endStream(fr, f.StreamID, methods, posts)
+			}
+		case *http2.DataFrame:
+			if f.StreamEnded() {
+				endStream(fr, f.StreamID, methods, posts)
+			}
+		case *http2.PingFrame:
+			if !f.IsAck() {
+				_ = fr.WritePing(true, f.Data)
+			}
+		}
+	}
+}
+
+func endStream(fr *http2.Framer, id uint32, methods map[uint32]string, posts *atomic.Int32) {
+	code := http2.ErrCodeProtocol // after which a transport resends what it can
+	switch methods[id] {
+	case http.MethodPost:
+		posts.Add(1)
+	case http.MethodGet:
+		posts.Add(1)                      // in a test that sends only GETs
+		code = http2.ErrCodeRefusedStream // which a transport retries by itself
+	}
+	_ = fr.WriteRSTStream(id, code)
+}
+
+// The client's own HTTP/2 connections retry nothing behind WithRetry: a
+// GET whose stream the server refuses (REFUSED_STREAM) is sent once with
+// retries off
+// (net/http's HTTP/2 Transport resends it on a new stream by itself, with
+// its own backoff).
+func TestHTTP2NoHiddenRetries(t *testing.T) {
+	t.Parallel()
+	var gets atomic.Int32
+	addr := resettingHTTP2Server(t, &gets)
+	c := newTestClient(t, "https://"+addr, testKey, noRetry, padapi.WithTLSConfigForTest(&tls.Config{InsecureSkipVerify: true}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := c.Quota.Get(ctx); err == nil {
+		t.Fatal("a reset stream gave no error")
+	}
+	if n, took := gets.Load(), time.Since(start); n != 1 || took > time.Second {
+		t.Errorf("retries off: the server saw %d requests in %v, want 1 at once", n, took)
 	}
 }
