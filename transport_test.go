@@ -378,3 +378,51 @@ func TestHTTP2NoHiddenRetries(t *testing.T) {
 		t.Errorf("retries off: the server saw %d requests in %v, want 1 at once", n, took)
 	}
 }
+
+// TestConnectionPoolBounded sends 100 slow calls at once through one client
+// with its own pool. Over HTTP/1.1 the pool opens at most one connection per
+// call in flight, and may keep all of them idle: every call succeeds over
+// at most 100 connections and none is closed.
+func TestConnectionPoolBounded(t *testing.T) {
+	const calls = 100
+	const poolSize = calls
+	var open, most, opened, closed atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond) // long enough for every call to be in flight at once
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"OK","pads_used":1,"quota_reset_at":"2026-11-01T00:00:00Z","unlimited":true}`)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		switch s {
+		case http.StateNew:
+			opened.Add(1)
+			n := open.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+		case http.StateClosed, http.StateHijacked:
+			open.Add(-1)
+			closed.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, testKey)
+
+	errs := make(chan error, calls)
+	spread(t, calls, calls, func(_, _ int) {
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			errs <- err
+		}
+	})
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	t.Logf("%d calls at once: %d connections opened, at most %d open together, %d closed", calls, opened.Load(), most.Load(), closed.Load())
+	if most.Load() > poolSize || opened.Load() > poolSize {
+		t.Errorf("%d connections opened (%d at once), want at most %d", opened.Load(), most.Load(), poolSize)
+	}
+	if closed.Load() != 0 {
+		t.Errorf("%d connections closed during the run, want 0", closed.Load())
+	}
+}
