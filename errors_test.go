@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -377,4 +379,50 @@ func TestHostileHugeMessageInSuccess(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzErrorBody sends a non-2xx answer with any body through the pipeline:
+// the error is always an *APIError with the status code, the first 64 KiB
+// of the body, the sentinel of the status, and a bounded text.
+func FuzzErrorBody(f *testing.F) {
+	for _, status := range []uint16{0, 100, 101, 104, 129, 200, 202, 299} {
+		f.Add(status, []byte(`{"status":"ERROR","message":"Over quota"}`))
+	}
+	for _, name := range []string{"error_over_quota.json", "error_pad_not_found.json", "error_server.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint16(200), b)
+	}
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, code uint16, body []byte) {
+		status := 300 + int(code)%300 // every 3xx, 4xx and 5xx
+		for _, post := range []bool{false, true} {
+			ctx := answering(status, body)
+			var err error
+			if post {
+				_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t")})
+			} else {
+				_, err = c.Quota.Get(ctx)
+			}
+			checkError(t, err, body)
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != status {
+				t.Fatalf("status %d, body %q: error %#v, want an *APIError %d", status, body, err, status)
+			}
+			if want := body[:min(len(body), maxErrorBody)]; !bytes.Equal(apiErr.Body, want) {
+				t.Fatalf("status %d: APIError.Body has %d bytes, want the first %d of the body", status, len(apiErr.Body), len(want))
+			}
+			if !strings.Contains(err.Error(), " "+strconv.Itoa(status)+": ") {
+				t.Fatalf("error text %.200q does not name status %d", err.Error(), status)
+			}
+			if errors.Is(err, padapi.ErrServer) != (status >= 500) {
+				t.Fatalf("status %d: errors.Is(err, ErrServer) = %v", status, !(status >= 500))
+			}
+			if unknown := post && status >= 500; errors.Is(err, padapi.ErrOutcomeUnknown) != unknown {
+				t.Fatalf("POST %v, status %d: errors.Is(err, ErrOutcomeUnknown) = %v", post, status, !unknown)
+			}
+		}
+	})
 }

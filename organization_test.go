@@ -308,3 +308,26 @@ func usersAll() []padapi.OrganizationUser {
 func usersOne() []padapi.OrganizationUser {
 	return []padapi.OrganizationUser{{Email: "sam+pads@example.com", Name: "Sam", Teams: []string{hiringTeamID}}}
 }
+
+// FuzzUsersPage sends any body as the answer to Organization.ListUsers: no
+// panic, bounded errors, and the users encoding/json finds.
+func FuzzUsersPage(f *testing.F) {
+	addFiles(f, "users_*.json")
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		users, err := c.Organization.ListUsers(answering(http.StatusOK, body), &padapi.OrganizationUserListOptions{Email: "a@example.com"})
+		checkError(t, err, body)
+		if err != nil {
+			if strings.Contains(err.Error(), "a@example.com") {
+				t.Fatalf("error quotes the query: %q", err)
+			}
+			return
+		}
+		var direct struct {
+			Status string                    `json:"status"`
+			Users  []padapi.OrganizationUser `json:"users"`
+		}
+		decodesOK(t, body, &direct, &direct.Status)
+		agree(t, body, users, direct.Users, nil)
+	})
+}

@@ -207,3 +207,32 @@ func environmentStringIDs() *padapi.PadEnvironment {
 		Files: []padapi.FileContent{}, CreatedAt: at, UpdatedAt: at,
 	}
 }
+
+// FuzzEnvironment sends any body as the answer to Pads.Environment: no
+// panic, bounded errors, the same environment as json.Unmarshal (which
+// the pipeline refuses only without status OK or an ID), and a trip
+// through its JSON changes nothing.
+func FuzzEnvironment(f *testing.F) {
+	addFiles(f, "environment_*.json")
+	f.Add([]byte(`{"status":"OK","id":"7","file_contents":[null,{"path":"a","binary":null}]}`))
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, err := c.Pads.Environment(answering(http.StatusOK, body), "98765")
+		checkError(t, err, body)
+		var direct padapi.PadEnvironment
+		directErr := padapi.UnmarshalForTest(body, &direct)
+		var status struct {
+			Status string `json:"status"`
+		}
+		_ = padapi.UnmarshalForTest(body, &status)
+		switch {
+		case err == nil:
+			agree(t, body, got, &direct, directErr)
+		case directErr == nil && status.Status == "OK" && direct.ID != "":
+			t.Fatalf("json.Unmarshal decodes %q, the pipeline fails: %v", body, err)
+		}
+		if directErr == nil {
+			roundTrips(t, body, &direct, new(padapi.PadEnvironment))
+		}
+	})
+}

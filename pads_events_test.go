@@ -257,3 +257,37 @@ func eventsLast() *padapi.Page[padapi.PadEvent] {
 		PrevPage: "https://app.coderpad.io/api/pads/K3P9ZR2A/events?page=1&sort=created_at%2Casc",
 	}
 }
+
+// eventsPage is an events page in its wire shape, decoded with
+// encoding/json alone.
+type eventsPage struct {
+	Status   string            `json:"status"`
+	Events   []padapi.PadEvent `json:"events"`
+	Total    int               `json:"total"`
+	NextPage string            `json:"next_page"`
+	PrevPage string            `json:"prev_page"`
+}
+
+// FuzzEventsPage sends any body as the answer to Pads.ListEvents: no
+// panic, bounded errors, and a page that decodes holds what encoding/json
+// finds under "events".
+func FuzzEventsPage(f *testing.F) {
+	addFiles(f, "events_*.json")
+	f.Add([]byte(`{"status":"OK","events":[null,{"KIND":"ran","metadata":null}],"total":"1"}`))
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		page, err := c.Pads.ListEvents(answering(http.StatusOK, body), "P1", nil)
+		checkError(t, err, body)
+		if err != nil {
+			return
+		}
+		var direct eventsPage
+		decodesOK(t, body, &direct, &direct.Status)
+		items := direct.Events
+		if items == nil {
+			items = []padapi.PadEvent{}
+		}
+		want := &padapi.Page[padapi.PadEvent]{Items: items, Total: direct.Total, NextPage: direct.NextPage, PrevPage: direct.PrevPage}
+		agree(t, body, page, want, nil)
+	})
+}

@@ -319,3 +319,49 @@ func TestQuotaBillingCyclePadLimit(t *testing.T) {
 		}
 	}
 }
+
+// FuzzQuota decodes a quota with encoding/json and through the pipeline:
+// neither panics, both agree (but for a body with no quota in it, which
+// only the pipeline refuses), the helpers keep their rules on what
+// decodes, and a decoded quota survives a trip through its own JSON.
+func FuzzQuota(f *testing.F) {
+	addFiles(f, "quota_*.json")
+	c := memoryClient(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var direct padapi.Quota
+		directErr := padapi.UnmarshalForTest(body, &direct)
+		got, err := c.Quota.Get(answering(http.StatusOK, body))
+		checkError(t, err, body)
+		if err == nil {
+			agree(t, body, got, &direct, directErr)
+		} else if directErr == nil && direct.Status == "OK" && !strings.Contains(err.Error(), "the answer has no") {
+			t.Fatalf("json.Unmarshal decodes %q with status OK, the pipeline fails: %v", body, err)
+		}
+		if directErr != nil {
+			return
+		}
+		checkQuotaHelpers(t, &direct)
+		roundTrips(t, body, &direct, new(padapi.Quota))
+	})
+}
+
+// checkQuotaHelpers checks the rules of Quota's helpers on any quota.
+func checkQuotaHelpers(t *testing.T, q *padapi.Quota) {
+	t.Helper()
+	remaining, rok := q.Remaining()
+	limit, lok := q.Limit()
+	switch {
+	case q.Unlimited && (rok || lok):
+		t.Fatalf("%+v: unlimited, but Remaining ok %v, Limit ok %v", q, rok, lok)
+	case remaining < 0 || (!rok && remaining != 0):
+		t.Fatalf("%+v: Remaining() = %d, %v", q, remaining, rok)
+	case !lok && limit != 0:
+		t.Fatalf("%+v: Limit() = %d, %v", q, limit, lok)
+	case !q.CanCreate(0):
+		t.Fatalf("%+v: CanCreate(0) is false", q)
+	case !rok && !q.CanCreate(1_000_000):
+		t.Fatalf("%+v: an unknown or unlimited quota refuses a create", q)
+	case rok && !q.CanCreate(remaining):
+		t.Fatalf("%+v: CanCreate(Remaining()) is false", q)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -448,4 +449,132 @@ func rawServerFunc(t *testing.T, answer func(*http.Request) string) string {
 		wg.Wait()
 	})
 	return "http://" + l.Addr().String()
+}
+
+// The fuzz targets (each in the test file of the decoder it covers: FuzzQuota,
+// FuzzPad, FuzzPadsList, FuzzErrorBody, FuzzEnvironment, FuzzEventsPage,
+// FuzzUsersPage, FuzzHistoryFetch) feed server answers through the whole
+// pipeline (status check, size cap, decoding, error building) and check what
+// comes out: never a panic, never an error holding more than a bounded slice
+// of the body, and the same result as encoding/json on the public types. The
+// helpers below are theirs.
+
+const (
+	// maxErrorBody is the documented cap of APIError.Body.
+	maxErrorBody = 64 << 10
+	// maxErrorText bounds the text of an error, leaving out a message the
+	// service wrote itself: enough for method, path, status and a short
+	// description, far less than a body.
+	maxErrorText = 1 << 10
+)
+
+// addFiles adds the JSON files of testdata matching pattern as seeds, so
+// the documented responses and edge cases seed the fuzzers as they change.
+func addFiles(f *testing.F, pattern string) {
+	names, err := filepath.Glob(filepath.Join("testdata", pattern))
+	if err != nil || len(names) == 0 {
+		f.Fatalf("no seeds match testdata/%s (%v)", pattern, err)
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// serviceMessage is the "message" the service wrote in body, if any.
+func serviceMessage(body []byte) (string, bool) {
+	var w struct {
+		Message string `json:"message"`
+	}
+	if padapi.UnmarshalForTest(body, &w) != nil || w.Message == "" {
+		return "", false
+	}
+	return w.Message, true
+}
+
+// checkError checks the bounds every error of a call answered with body
+// must keep: an *APIError's Body and Message fit the 64 KiB cap, and the
+// error's text is short unless it carries the service's own message.
+func checkError(t *testing.T, err error, body []byte) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	text := err.Error()
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) {
+		if len(text) > maxErrorText {
+			t.Fatalf("error text is %d bytes: %.200q...", len(text), text)
+		}
+		return
+	}
+	if _, ok := serviceMessage(body); !ok {
+		for _, internal := range []string{"Wire", "Alias", "wireStatus"} {
+			if strings.Contains(text, internal) {
+				t.Fatalf("error text names an internal type: %.300q", text)
+			}
+		}
+	}
+	if len(apiErr.Body) > maxErrorBody {
+		t.Fatalf("APIError.Body is %d bytes, over 64 KiB", len(apiErr.Body))
+	}
+	if len(apiErr.Message) > maxErrorBody {
+		t.Fatalf("APIError.Message is %d bytes, over 64 KiB", len(apiErr.Message))
+	}
+	limit := maxErrorText
+	for _, b := range [][]byte{apiErr.Body, body} {
+		if msg, ok := serviceMessage(b); ok && strings.HasPrefix(msg, apiErr.Message) {
+			limit += len(apiErr.Message)
+			break
+		}
+	}
+	if len(text) > limit {
+		t.Fatalf("error text is %d bytes, over %d: %.200q...", len(text), limit, text)
+	}
+	if !bytes.HasPrefix(body, apiErr.Body) {
+		t.Fatalf("APIError.Body %.100q is not the start of the body", apiErr.Body)
+	}
+}
+
+// agree fails the run when the pipeline decoded body as got but
+// encoding/json failed on it (directErr) or found direct instead.
+func agree[T any](t *testing.T, body []byte, got, direct T, directErr error) {
+	t.Helper()
+	if directErr != nil {
+		t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, directErr)
+	}
+	if diff := cmp.Diff(direct, got); diff != "" {
+		t.Fatalf("%q: pipeline and json.Unmarshal differ (-json +pipeline):\n%s", body, diff)
+	}
+}
+
+// decodesOK decodes body, which the pipeline accepted, into v with
+// encoding/json alone, and fails the run unless that works and *status,
+// which v's decode fills, is "OK".
+func decodesOK(t *testing.T, body []byte, v any, status *string) {
+	t.Helper()
+	if err := padapi.UnmarshalForTest(body, v); err != nil {
+		t.Fatalf("the pipeline decodes %q, json.Unmarshal fails: %v", body, err)
+	}
+	if *status != "OK" {
+		t.Fatalf("the pipeline accepts %q, whose status is %q", body, *status)
+	}
+}
+
+// roundTrips marshals v, decodes it into fresh, and wants v back.
+func roundTrips[T any](t *testing.T, body []byte, v, fresh *T) {
+	t.Helper()
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%q decodes, but does not marshal back: %v", body, err)
+	}
+	if err := padapi.UnmarshalForTest(out, fresh); err != nil {
+		t.Fatalf("%q decodes and marshals as %s, which does not decode: %v", body, out, err)
+	}
+	if diff := cmp.Diff(v, fresh); diff != "" {
+		t.Fatalf("%q: a trip through %s changes it (-before +after):\n%s", body, out, diff)
+	}
 }
