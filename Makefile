@@ -12,7 +12,7 @@ ROUNDS ?= 5
 BENCH_LOOPBACK := ^Benchmark(QuotaGet|QuotaRaw|PadPage|PadPageRaw|PadPageLive|PadPageLiveRaw|DecodePadPage|DecodePadPageStdlib|PadsAll)$$
 # 64 goroutines over 6 400 calls, counting connections.
 BENCH_PARALLEL := ^BenchmarkQuotaGetParallel$$
-# Behind 20 ms of service time (bench_latency_test.go).
+# Behind 20 ms of service time (the latency benchmarks of bench_test.go).
 BENCH_LATENCY := ^BenchmarkLatency$$
 BENCH_PAGES := ^BenchmarkPadsAll200$$
 
