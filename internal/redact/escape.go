@@ -143,7 +143,7 @@ func entity(s, buf []byte) ([]byte, int) {
 }
 
 // charRef decodes the number of a character reference that starts at
-// s[j] (after "&#"), up to its ';'.
+// s[j] (after "&#"), up to its ';', with any number of leading zeros.
 func charRef(s []byte, j int, buf []byte) ([]byte, int) {
 	base := uint32(10)
 	if j < len(s) && (s[j] == 'x' || s[j] == 'X') {
@@ -151,7 +151,7 @@ func charRef(s []byte, j int, buf []byte) ([]byte, int) {
 	}
 	var v uint32
 	k := j
-	for ; k < len(s) && k-j < 12; k++ {
+	for ; k < len(s); k++ {
 		d, ok := digit(s[k])
 		if !ok || d >= base {
 			break
@@ -180,12 +180,6 @@ func hexDigits(s []byte, n int) (uint32, bool) {
 		v = v<<4 | d
 	}
 	return v, true
-}
-
-// isHex reports whether c is a hex digit.
-func isHex(c byte) bool {
-	d, ok := digit(c)
-	return ok && d < 16
 }
 
 // digit is the value of c as a digit of base 36 at most (0-9, a-z, A-Z).

@@ -33,6 +33,7 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -55,9 +56,11 @@ const (
 	// of one repeated character would otherwise make every text position
 	// cost as many comparisons as the secret is long.
 	maxRefs = 16
-	// filterBits sizes the filter that most text positions stop at: 1<<16
-	// bits (8 KiB) sit in a core's L1 cache.
-	filterBits = 16
+	// filterWords sizes the filter that most text positions stop at: 1<<16
+	// bits (8 KiB) sit in a core's L1 cache; filterShift keeps the top 16
+	// bits of a gram's hash (64 - 16), one of those bits.
+	filterWords = 1 << 10
+	filterShift = 48
 )
 
 // Redactor replaces secrets in text. It is immutable once made, so one
@@ -87,6 +90,10 @@ type form struct {
 	text string // the form, lower-cased when fold
 	fold bool   // compare ignoring ASCII case
 	min  int    // the shortest run of text that is redacted
+	// head is how much of text a run may start in: all of it, but for
+	// the characters after the key's last whole one (its last bits and
+	// padding), which a run may only continue into.
+	head int
 }
 
 // ref is where a gram stands: in which form, at which offset.
@@ -113,13 +120,16 @@ func (r *Redactor) addSecret(s string) {
 	m := min(minRun, len(s))
 	seen := map[form]bool{}
 	add := func(f form) {
+		if f.head == 0 {
+			f.head = len(f.text)
+		}
 		if !seen[f] && len(f.text) >= f.min {
 			seen[f] = true
 			r.forms = append(r.forms, f)
 		}
 	}
-	add(form{lower(s), true, m})
-	add(form{hex.EncodeToString([]byte(s)), true, 2 * m})
+	add(form{text: lower(s), fold: true, min: m})
+	add(form{text: hex.EncodeToString([]byte(s)), fold: true, min: 2 * m})
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
 		for _, f := range binaryForms(enc.EncodeToString, 6, 3, s, m) {
 			add(f)
@@ -129,10 +139,10 @@ func (r *Redactor) addSecret(s string) {
 		f.text, f.fold = lower(f.text), true
 		add(f)
 	}
-	r.space = r.space || strings.IndexByte(s, ' ') >= 0
-	// A \u or &# escape takes 6 to 8 bytes a character, one more for each
-	// backslash, %25 or amp; of a nested one.
-	r.hold = max(r.hold, 16*len(s)+64)
+	r.space = r.space || strings.Contains(s, " ")
+	// A \u or &# escape takes 6 to 8 bytes a character (more with zeros),
+	// up to 4 more for each backslash, %25 or amp; of a nested one.
+	r.hold = max(r.hold, 32*len(s))
 }
 
 // binaryForms returns the forms of s in a binary encoding of bits bits a
@@ -149,10 +159,11 @@ func binaryForms(encode func([]byte) string, bits, group int, s string, m int) [
 	for shift := range group {
 		whole := encode(append(make([]byte, shift), s...))
 		from, to := (8*shift+bits-1)/bits, 8*(shift+len(s))/bits
+		f := form{whole[from:to], false, least, to - from}
 		if shift == 0 {
-			to = len(whole)
+			f.text = whole
 		}
-		forms = append(forms, form{whole[from:to], false, least})
+		forms = append(forms, f)
 	}
 	return forms
 }
@@ -161,7 +172,7 @@ func binaryForms(encode func([]byte) string, bits, group int, s string, m int) [
 // character that m bytes decide alone, wherever in a group of group bytes
 // they start.
 func fullChars(m, bits, group int) int {
-	least := 8 * m
+	least := math.MaxInt
 	for shift := range group {
 		least = min(least, 8*(shift+m)/bits-(8*shift+bits-1)/bits)
 	}
@@ -174,9 +185,9 @@ func (r *Redactor) index() {
 		r.g = min(r.g, f.min)
 	}
 	r.grams = map[uint64][]ref{}
-	r.filter = make([]uint64, 1<<filterBits/64)
+	r.filter = make([]uint64, filterWords)
 	for i, f := range r.forms {
-		for off := 0; off+r.g <= len(f.text); off++ {
+		for off := 0; off+r.g <= f.head; off++ {
 			k := pack(f.text[off : off+r.g])
 			if refs := r.grams[k]; len(refs) < maxRefs {
 				r.grams[k] = append(refs, ref{int32(i), int32(off)})
@@ -184,23 +195,31 @@ func (r *Redactor) index() {
 			h := hash(k)
 			r.filter[h/64] |= 1 << (h % 64)
 		}
-		for j := 0; j < len(f.text); j++ {
-			c := f.text[j]
-			r.inSpan[c], r.inSpan[lowerTable[c]], r.inSpan[upper(c)] = true, true, true
-		}
 	}
-	if len(r.forms) == 0 {
-		return
-	}
-	// Every byte an escape is made of (escape.go).
-	for _, c := range []byte(`\/"'%&#;+=-_ `) {
-		r.inSpan[c] = c != ' ' || r.space
-	}
+	// A byte that no form and no escape holds ends a span: a Writer may
+	// write up to it. A secret's own bytes, in either case, never do.
 	for c := range 256 {
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-			r.inSpan[c] = true
+		r.inSpan[c] = true
+	}
+	for i := 0; i < len(separators); i++ {
+		c := separators[i]
+		r.inSpan[c] = r.inForms(c)
+	}
+}
+
+// separators are the bytes that no escape and no binary encoding uses:
+// white space, control characters and some punctuation.
+const separators = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f !$()*,.:<>?@[]^`{|}~"
+
+// inForms reports whether c, an ASCII byte that is not a letter, is a
+// byte of one of r's forms (of a secret: no encoding uses a separator).
+func (r *Redactor) inForms(c byte) bool {
+	for _, f := range r.forms {
+		if strings.ContainsRune(f.text, rune(c)) {
+			return true
 		}
 	}
+	return false
 }
 
 // pack puts the bytes of s (at most 8), lower-cased, into a uint64, the
@@ -214,7 +233,7 @@ func pack(s string) uint64 {
 }
 
 // hash picks a gram's bit in the filter.
-func hash(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 >> (64 - filterBits) }
+func hash(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 >> filterShift }
 
 // lowerTable maps every byte to itself, ASCII capitals to small letters.
 var lowerTable = func() (t [256]byte) {
@@ -272,19 +291,16 @@ func (r *Redactor) Bytes(b []byte) []byte {
 // one, in any of its forms: whether String would change it.
 func (r *Redactor) Contains(s string) bool { return find(r, s) != nil }
 
-// Cut redacts s, then cuts what is left to at most max bytes, at a
-// character boundary: the result is never longer than max, whatever the
+// Cut redacts s, then cuts what is left to at most limit bytes, at a
+// character boundary: the result is never longer than limit, whatever the
 // length of the secrets (Mark may be longer than a short key). It adds no
 // mark of its own where it cut.
-func (r *Redactor) Cut(s string, max int) string {
+func (r *Redactor) Cut(s string, limit int) string {
 	s = r.String(s)
-	if len(s) <= max {
+	if len(s) <= limit {
 		return s
 	}
-	if max <= 0 {
-		return ""
-	}
-	n := max
+	n := max(limit, 0)
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
@@ -321,10 +337,7 @@ func runs[T text](r *Redactor, v T, m *view, sp []span) ([]span, bool) {
 	escaped := false
 	g := r.g
 	if len(v) < g {
-		for i := 0; i < len(v); i++ {
-			escaped = escaped || isEsc[v[i]]
-		}
-		return sp, escaped
+		return sp, false // nor will its escapes, undone, hold a run
 	}
 	top := 8 * (g - 1)
 	var k uint64
@@ -370,8 +383,8 @@ func longest[T text](r *Redactor, v T, i int, k uint64, inside bool) int {
 				break
 			}
 		}
-		if (n >= f.min || inside && n >= r.g) && n > best {
-			best = n
+		if n >= f.min || inside && n >= r.g {
+			best = max(best, n)
 		}
 	}
 	return best

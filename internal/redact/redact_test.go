@@ -172,13 +172,16 @@ func TestBinaryFormsAtEveryOffset(t *testing.T) {
 		r := New(key)
 		for _, e := range encs {
 			for pre := range 2 * e.group {
-				blob := []byte(strings.Repeat("u", pre) + key + "\x00tail")
+				// 0xff after the key: the character it shares with the
+				// key is not the one a zero would give.
+				blob := []byte(strings.Repeat("u", pre) + key + "\xfftail")
 				encoded := e.encode(blob)
 				in := "Basic " + encoded + " end"
 				got := r.String(in)
 				inner := onlyKey(encoded, pre, len(key), e.bits)
-				if !strings.Contains(got, Mark) || !strings.HasPrefix(got, "Basic ") || !strings.HasSuffix(got, " end") {
-					t.Errorf("key %s, %s at %d: %q", size, e.name, pre, got)
+				from, to := strings.Index(encoded, inner), strings.Index(encoded, inner)+len(inner)
+				if want := "Basic " + encoded[:from] + Mark + encoded[to:] + " end"; got != want {
+					t.Errorf("key %s, %s at %d: %q, want %q", size, e.name, pre, got, want)
 					continue
 				}
 				for i := 0; i+4 <= len(inner); i++ {
@@ -211,7 +214,7 @@ func TestCutKey(t *testing.T) {
 	t.Parallel()
 	key := key40
 	r := New(key)
-	parts := map[string]string{"head": key[:30], "tail": key[10:], "middle": key[5:25], "8 bytes": key[20:28]}
+	parts := map[string]string{"head": key[:30], "tail": key[10:], "middle": key[5:25], "8 bytes": key[20:28], "last 8": key[32:], "first 8": key[:8]}
 	for where, part := range parts {
 		for name, form := range map[string]string{
 			"raw":     part,
@@ -257,6 +260,9 @@ func TestNoFalsePositives(t *testing.T) {
 		strings.Repeat("The quick brown fox jumps over the lazy dog. ", 50),
 		"%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%25%252%2525%", `\\\\\\\\\\\\\\\\\\\\u`, "&amp;amp;amp;amp;amp;#",
 		"0123456789abcdef0123456789ABCDEF", "é日本語🙂",
+		// Texts that end inside an escape.
+		"0123456789 \\", "0123456789 \\u00", "0123456789 \\x4", "0123456789 %", "0123456789 %4", "0123456789 &",
+		"0123456789 &#", "0123456789 &#12", "0123456789 &#x", "0123456789 &am", "&#99999999999999999999;&#x110000;",
 	}
 	r := New(key40, key9)
 	for _, s := range texts {
@@ -340,6 +346,44 @@ func TestLibraryForms(t *testing.T) {
 	}
 }
 
+// A key that holds backslashes, JSON-escaped once or twice, and
+// characters that only named entities spell.
+func TestBackslashKey(t *testing.T) {
+	t.Parallel()
+	const key = `dom\user<&>"'`
+	r := New(key)
+	for _, form := range []string{
+		strings.ReplaceAll(key, `\`, `\\`),
+		strings.ReplaceAll(strings.ReplaceAll(key, `\`, `\\`), `\`, `\\`),
+		strings.NewReplacer(`<`, "&lt;", `&`, "&amp;", `>`, "&GT;", `"`, "&quot;", `'`, "&apos;").Replace(key),
+		strings.NewReplacer(`"`, `\"`, `'`, `\'`).Replace(key),
+	} {
+		if got := r.String("[" + form + "]"); got != "["+Mark+"]" {
+			t.Errorf("String(%q) = %q", form, got)
+		}
+	}
+}
+
+// A run that starts inside one already found is redacted from g bytes on
+// (it continues that run); elsewhere only from its form's own minimum.
+func TestRunInside(t *testing.T) {
+	t.Parallel()
+	r := New(key40)
+	h := hex.EncodeToString([]byte(key40))[:8] // 8 characters: 4 bytes
+	k := pack(h)
+	if n := longest(r, h, 0, k, true); n != 8 {
+		t.Errorf("inside a run: %d, want 8", n)
+	}
+	if n := longest(r, h, 0, k, false); n != 0 {
+		t.Errorf("outside a run: %d, want 0", n)
+	}
+	// Two secrets, the second continuing the first: one span.
+	two := New("0123456789abcdef", "cdefGHIJKLMNOPQR")
+	if got := two.String("x 0123456789abcdefGHIJKLMNOPQR y"); got != "x "+Mark+" y" {
+		t.Errorf("overlapping secrets: %q", got)
+	}
+}
+
 func TestSecrets(t *testing.T) {
 	t.Parallel()
 	var none *Redactor
@@ -408,6 +452,9 @@ func TestCut(t *testing.T) {
 	}
 	if got := r.Cut("aé", 3); got != "aé" {
 		t.Errorf("Cut at the end: %q", got)
+	}
+	if got := r.Cut("\x80\x80abc", 1); got != "" {
+		t.Errorf("Cut of bytes that start no character: %q", got)
 	}
 }
 
@@ -488,6 +535,39 @@ func TestWriterLongLine(t *testing.T) {
 	_ = w.Flush()
 	if strings.Contains(b.String(), key40[:8]) || !strings.Contains(b.String(), Mark) {
 		t.Errorf("a key across the cut: %q", b.String()[70<<10-r.hold-10:70<<10-r.hold+60])
+	}
+}
+
+// A key so long that the Writer may keep a line four times its escaped
+// length keeps it whole; a span that ends where the cut falls is written
+// with the part before the cut.
+func TestWriterBounds(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("k", 5000)
+	r := New(big)
+	var b bytes.Buffer
+	w := r.Writer(&b)
+	_, _ = w.Write([]byte(strings.Repeat("x", 100<<10)))
+	if b.Len() != 0 {
+		t.Errorf("with a 5000-byte key, a 100 KiB line: %d bytes written, want it kept", b.Len())
+	}
+	r = New(key40)
+	b.Reset()
+	w = r.Writer(&b)
+	pre := strings.Repeat("x", 70<<10)
+	_, _ = w.Write([]byte(pre + key40 + strings.Repeat("z", r.hold)))
+	if want := pre + Mark; b.String() != want {
+		t.Errorf("a key that ends at the cut: %d bytes written, want %d", b.Len(), len(want))
+	}
+	// The longest escape the redactor undoes, across the cut.
+	b.Reset()
+	w = r.Writer(&b)
+	long := eachByte(key40, "&amp;amp;amp;#x0000%02x;")
+	_, _ = w.Write([]byte(pre + long[:len(long)/2]))
+	_, _ = w.Write([]byte(long[len(long)/2:] + "z"))
+	_ = w.Flush()
+	if want := pre + Mark + "z"; b.String() != want {
+		t.Errorf("an escaped key across the cut: %q", b.String()[len(pre)-10:])
 	}
 }
 
@@ -596,5 +676,34 @@ func BenchmarkString(b *testing.B) {
 				_ = r.String(c.text)
 			}
 		})
+	}
+}
+
+// Each escape alone: what it spells, and how long it is; w 0 for none.
+func TestUnescape(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in    string
+		space bool
+		out   string
+		w     int
+	}{
+		{`\u0041x`, false, "A", 6}, {`\u004f`, false, "O", 6}, {`\u004F`, false, "O", 6}, {`\u00e9`, false, "é", 6},
+		{`\\\u0041`, false, "A", 8}, {`\u004g`, false, "", 0}, {`\u004`, false, "", 0}, {`\U0041`, false, "", 0},
+		{`\x41`, false, "A", 4}, {`\x1g`, false, "", 0}, {`\x4`, false, "", 0}, {`\\x41`, false, "A", 5},
+		{`\/`, false, "/", 2}, {`\"`, false, `"`, 2}, {`\'`, false, "'", 2}, {`\\n`, false, `\`, 2}, {`\n`, false, "", 0}, {`\`, false, "", 0},
+		{"%41", false, "A", 3}, {"%4a", false, "J", 3}, {"%4G", false, "", 0}, {"%4", false, "", 0}, {"%2541", false, "%", 3},
+		{"&#65;", false, "A", 5}, {"&#x41;", false, "A", 6}, {"&#X41;", false, "A", 6}, {"&#00000000000065;", false, "A", 17},
+		{"&#6a;", false, "", 0}, {"&#x4g;", false, "", 0}, {"&#65", false, "", 0}, {"&#;", false, "", 0}, {"&#x;", false, "", 0},
+		{"&#1114111;", false, "\U0010FFFF", 10}, {"&#1114112;", false, "", 0}, {"&#x110000;", false, "", 0},
+		{"&#99999999999999999999;", false, "", 0},
+		{"&amp;#65;", false, "&", 5}, {"&AMP;", false, "&", 5}, {"&lt;", false, "<", 4}, {"&Gt;", false, ">", 4},
+		{"&quot;", false, `"`, 6}, {"&apos;", false, "'", 6}, {"&am", false, "", 0}, {"&", false, "", 0}, {"&x;", false, "", 0},
+		{"+", true, " ", 1}, {"+", false, "", 0}, {"a", true, "", 0},
+	} {
+		out, w := unescape([]byte(c.in), c.space, nil)
+		if string(out) != c.out || w != c.w {
+			t.Errorf("unescape(%q) = %q, %d, want %q, %d", c.in, out, w, c.out, c.w)
+		}
 	}
 }

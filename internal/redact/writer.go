@@ -23,6 +23,10 @@ type Writer struct {
 	buf []byte
 }
 
+// maxKeep is how much of an unfinished line a Writer keeps back at least
+// before it writes part of it.
+const maxKeep = 64 << 10
+
 // Writer returns a Writer that writes to w with r's secrets redacted.
 func (r *Redactor) Writer(w io.Writer) *Writer { return &Writer{r: r, w: w} }
 
@@ -61,20 +65,20 @@ func (w *Writer) emit(n int) error {
 
 // settled returns how many bytes at the start of b can be redacted without
 // what may follow b: up to the last byte no span can hold, or, when that
-// leaves more than the Writer may keep, all but r.hold bytes and whatever
-// span the cut would split.
+// leaves more than the Writer may keep, all but r.hold bytes, less the
+// start of a span that the cut would split.
 func (r *Redactor) settled(b []byte) int {
 	n := len(b)
 	for n > 0 && r.inSpan[b[n-1]] {
 		n--
 	}
-	if len(b)-n <= max(64<<10, 4*r.hold) {
+	if len(b)-n <= max(maxKeep, 4*r.hold) {
 		return n
 	}
 	cut := len(b) - r.hold
 	for _, s := range find(r, b) {
-		if s.a < cut && cut < s.b {
-			cut = s.a
+		if s.b > cut {
+			return min(cut, s.a)
 		}
 	}
 	return cut
