@@ -3,7 +3,10 @@
 
 package redact
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // view is a text with its escapes undone one or more times, and for each
 // of its bytes the bytes of the original text it came from.
@@ -145,15 +148,15 @@ func entity(s, buf []byte) ([]byte, int) {
 // charRef decodes the number of a character reference that starts at
 // s[j] (after "&#"), up to its ';', with any number of leading zeros.
 func charRef(s []byte, j int, buf []byte) ([]byte, int) {
-	base := uint32(10)
+	base := 10
 	if j < len(s) && (s[j] == 'x' || s[j] == 'X') {
 		base, j = 16, j+1
 	}
-	var v uint32
+	v := 0
 	k := j
 	for ; k < len(s); k++ {
-		d, ok := digit(s[k])
-		if !ok || d >= base {
+		d := digit(s[k])
+		if d < 0 || d >= base {
 			break
 		}
 		if v = v*base + d; v > utf8.MaxRune {
@@ -167,14 +170,14 @@ func charRef(s []byte, j int, buf []byte) ([]byte, int) {
 }
 
 // hexDigits reads exactly n hex digits at the start of s.
-func hexDigits(s []byte, n int) (uint32, bool) {
+func hexDigits(s []byte, n int) (int, bool) {
 	if len(s) < n {
 		return 0, false
 	}
-	var v uint32
+	v := 0
 	for _, c := range s[:n] {
-		d, ok := digit(c)
-		if !ok || d >= 16 {
+		d := digit(c)
+		if d < 0 {
 			return 0, false
 		}
 		v = v<<4 | d
@@ -182,18 +185,8 @@ func hexDigits(s []byte, n int) (uint32, bool) {
 	return v, true
 }
 
-// digit is the value of c as a digit of base 36 at most (0-9, a-z, A-Z).
-func digit(c byte) (uint32, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return uint32(c - '0'), true
-	case 'a' <= c && c <= 'z':
-		return uint32(c-'a') + 10, true
-	case 'A' <= c && c <= 'Z':
-		return uint32(c-'A') + 10, true
-	}
-	return 0, false
-}
+// digit is the value of c as a hex digit, or -1.
+func digit(c byte) int { return strings.IndexByte("0123456789abcdef", lowerTable[c]) }
 
 // hasPrefixFold reports whether s starts with prefix (small letters),
 // ASCII case ignored.

@@ -246,14 +246,6 @@ var lowerTable = func() (t [256]byte) {
 	return t
 }()
 
-// upper returns c, small ASCII letters as capitals.
-func upper(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - ('a' - 'A')
-	}
-	return c
-}
-
 // lower returns s with ASCII capitals as small letters.
 func lower(s string) string {
 	b := []byte(s)
@@ -407,7 +399,7 @@ func merge(sp []span) []span {
 
 // replace returns s with each span replaced by Mark.
 func replace[T text](s T, sp []span) []byte {
-	out := make([]byte, 0, len(s)+len(sp)*len(Mark))
+	out := make([]byte, 0, len(s))
 	last := 0
 	for _, x := range sp {
 		out = append(out, s[last:x.a]...)

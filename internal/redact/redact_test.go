@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"net/url"
 	"strings"
@@ -377,6 +378,15 @@ func TestRunInside(t *testing.T) {
 	if n := longest(r, h, 0, k, false); n != 0 {
 		t.Errorf("outside a run: %d, want 0", n)
 	}
+	// A hex run of 8 characters after a run, not inside it, is too short.
+	if got := r.String(key40 + h + " end"); got != Mark+h+" end" {
+		t.Errorf("a short run after a run: %q", got)
+	}
+	// The hex form of a second secret, starting inside the first's run.
+	hx := New("abcdefgh3132", "1234wxyz")
+	if got := hx.String("abcdefgh3132" + "3334 end"); got != Mark+" end" {
+		t.Errorf("a short run inside a run: %q", got)
+	}
 	// Two secrets, the second continuing the first: one span.
 	two := New("0123456789abcdef", "cdefGHIJKLMNOPQR")
 	if got := two.String("x 0123456789abcdefGHIJKLMNOPQR y"); got != "x "+Mark+" y" {
@@ -420,6 +430,23 @@ func TestRepeatedKey(t *testing.T) {
 	}
 	if got := r.String("x" + strings.Repeat("A", 9) + "x"); got != "x"+Mark+"x" {
 		t.Errorf("9 of 100: %q", got)
+	}
+	if n := len(r.grams[pack("aaaaaaaa")]); n != maxRefs {
+		t.Errorf("a gram at 93 places keeps %d, want %d", n, maxRefs)
+	}
+}
+
+// The filter spreads the grams over its bits: most positions of a text
+// stop at it.
+func TestFilterSpread(t *testing.T) {
+	t.Parallel()
+	r := New(key40)
+	set := 0
+	for _, w := range r.filter {
+		set += bits.OnesCount64(w)
+	}
+	if grams := len(r.grams); set < grams*9/10 || set > grams {
+		t.Errorf("%d grams set %d bits of the filter", grams, set)
 	}
 }
 
@@ -551,7 +578,16 @@ func TestWriterBounds(t *testing.T) {
 	if b.Len() != 0 {
 		t.Errorf("with a 5000-byte key, a 100 KiB line: %d bytes written, want it kept", b.Len())
 	}
+	// What follows the last separator is kept up to 64 KiB.
 	r = New(key40)
+	for _, c := range []struct{ before, after, written int }{{40 << 10, 30 << 10, 40<<10 + 1}, {0, 64 << 10, 1}, {0, 64<<10 + 1, 64<<10 + 2 - r.hold}} {
+		b.Reset()
+		w = r.Writer(&b)
+		_, _ = w.Write([]byte(strings.Repeat("x", c.before) + " " + strings.Repeat("y", c.after)))
+		if b.Len() != c.written {
+			t.Errorf("%d bytes, a space, %d bytes: %d written, want %d", c.before, c.after, b.Len(), c.written)
+		}
+	}
 	b.Reset()
 	w = r.Writer(&b)
 	pre := strings.Repeat("x", 70<<10)
