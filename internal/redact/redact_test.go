@@ -1,3 +1,14 @@
+// Mutation testing (make mutate, gremlins v0.6.0): 185 of 186 mutants
+// killed (99.5 % test efficacy), 100 % mutator coverage, 1 timed out.
+// Equivalent mutants, which no test can kill:
+//   - runs, "i+g <= reach" made "i+g < reach": the skip is an optimisation.
+//     A run that starts inside the runs found and reaches past their end
+//     (reach) has a gram at reach-g+1, which both versions look at; the
+//     mutant only looks at one position more (reach-g), where what it finds
+//     is inside what is found anyway.
+//   - decode, "w == 0" negated: it loops for ever on a text with no escape
+//     (gremlins reports it TIMED OUT: the tests do notice it).
+
 package redact
 
 import (
@@ -690,9 +701,17 @@ func TestForms(t *testing.T) {
 
 // The hot path: a text with no trace of the key costs one pass.
 //
-// Measured on the 2-core helper machine (go1.26, amd64), shared with
-// other work: 1 KiB of JSON without a key about 2.5 µs (~2.5 ns/byte) and
-// no allocation; with escapes but no key about 5 µs; 64 KiB about 160 µs.
+// Measured on the helper machine (2 cores, go1.26, amd64) while other
+// builds and mutation runs loaded it (load average 13 to 35), so absolute
+// times are several times what an idle machine gives; the ratios hold:
+//   - clean-1KiB: 0 allocations, 7.6-11 µs at load 13; 67-82 µs at load 35,
+//     against 88-106 µs for replacer-clean-1KiB, the strings.Replacer the
+//     library's scrub used before: the same cost or less (0.8x).
+//   - clean-64KiB: 0 allocations, 0.61 ms at load 13 (about 9 ns a byte).
+//   - escaped-1KiB (escapes, no key): about 8x clean-1KiB, 18 KiB in 8
+//     allocations (the decoded views), paid only by text that has a
+//     backslash, a '%' or a '&'.
+//   - key200-dense-64KiB (nothing but the key): linear, 11 ms at load 13.
 func BenchmarkString(b *testing.B) {
 	r := New(key40)
 	line := `{"id":"ABC123","title":"Interview with a candidate","state":"ended","language":"python","notes":"ok"},`
@@ -713,6 +732,15 @@ func BenchmarkString(b *testing.B) {
 			}
 		})
 	}
+	// What the library's scrub cost before (a strings.Replacer of four
+	// forms), on the clean 1 KiB, for scale.
+	old := strings.NewReplacer(key40, Mark, url.QueryEscape(key40), Mark)
+	b.Run("replacer-clean-1KiB", func(b *testing.B) {
+		b.SetBytes(1024)
+		for b.Loop() {
+			_ = old.Replace(plain[:1024])
+		}
+	})
 }
 
 // Each escape alone: what it spells, and how long it is; w 0 for none.
