@@ -112,5 +112,5 @@ mutate: $(GREMLINS)
 	@for p in $(MUTATE_PKGS); do \
 		out=$$($(GREMLINS) unleash $(MUTATE_FLAGS) $$p 2>&1) || { echo "$$out"; exit 1; }; \
 		echo "$$out" | grep -E '^ *(LIVED|TIMED OUT|NOT VIABLE)'; \
-		printf '%-28s %s\n' "$$p" "$$(echo "$$out" | grep -E 'Test efficacy|Mutator coverage' | tr -s ' \n' ' ')"; \
+		printf '%-28s %s\n' "$$p" "$$(echo "$$out" | grep -E 'Killed|Test efficacy|Mutator coverage' | tr -s ' \n' ' ')"; \
 	done
