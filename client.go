@@ -573,15 +573,23 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 	}
 	if st.link != "" {
 		// An edit-history document: no envelope, the whole body is v.
-		err := st.streamErr
-		return false, fail(describeDecodeError(err, data), err, data)
+		// What was kept of a long one is its start: a decode of that
+		// alone ends early and tells nothing of the fault.
+		msg, cause := decodeFailure(k, st.streamErr, data, func(b []byte) error {
+			if err := unmarshal(b, v); !errors.Is(err, io.ErrUnexpectedEOF) {
+				return err
+			}
+			return nil
+		})
+		return false, fail(msg, cause, data)
 	}
 	raw, isRaw := v.(*stdjson.RawMessage)
 	env := st.env // read as the answer streamed
 	if !st.streamed {
 		var err error
 		if env, err = readEnvelope(data, st.need, v == nil || isRaw); err != nil {
-			return false, fail(describeDecodeError(err, data), err, data)
+			msg, cause := decodeFailure(k, err, data, func(b []byte) error { _, err := readEnvelope(b, st.need, v == nil || isRaw); return err })
+			return false, fail(msg, cause, data)
 		}
 	}
 	if env.status != "OK" {
@@ -616,7 +624,8 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 	}
 	if v != nil && !st.streamed {
 		if err := unmarshal(data, v); err != nil {
-			return false, fail(describeDecodeError(err, data), err, data)
+			msg, cause := decodeFailure(k, err, data, func(b []byte) error { return unmarshal(b, v) })
+			return false, fail(msg, cause, data)
 		}
 	}
 	return true, nil

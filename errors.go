@@ -3,6 +3,7 @@
 package padapi
 
 import (
+	"bytes"
 	"cmp"
 	stdjson "encoding/json"
 	"errors"
@@ -222,6 +223,22 @@ func clipBytes(b []byte) []byte {
 		return b[:maxErrorBody]
 	}
 	return b
+}
+
+// decodeFailure describes why data did not decode (err, from the codec),
+// with the key scrubbed before any value is quoted: the codec quotes a
+// value cut at 64 bytes, and a key that the cut crosses is no longer whole.
+// When data holds the key, again decodes it once more with the key
+// replaced, which keeps the JSON's shape: the codec finds the same fault,
+// and its error, which becomes the APIError's cause, quotes no part of the
+// key.
+func decodeFailure(k *credential, err error, data []byte, again func([]byte) error) (msg string, cause error) {
+	if clean := k.scrubBody(data); !bytes.Equal(clean, data) {
+		if err2 := again(clean); err2 != nil {
+			err, data = err2, clean
+		}
+	}
+	return describeDecodeError(err, data), err
 }
 
 // describeDecodeError turns a codec error into a short message that names

@@ -426,3 +426,48 @@ func FuzzErrorBody(f *testing.F) {
 		}
 	})
 }
+
+// A value the codec quotes in a decode error is cut at 64 bytes: the key
+// is scrubbed before the cut, so a key the cut crosses leaves no byte of
+// itself in the error, its cause or the message (issue 28 #11). Before,
+// 23 of its 40 bytes showed.
+func TestDecodeErrorScrubsBeforeTheCut(t *testing.T) {
+	t.Parallel()
+	const key = "sk_live_Qz7Xw9Kp3LmN4bV8cR2tY6uH1jD5fG0a"
+	for name, body := range map[string]string{
+		"created_at": `{"status":"OK","id":"X","created_at":"` + strings.Repeat("x", 40) + key + `"}`,
+		"escaped":    `{"status":"OK","id":"X","created_at":"` + strings.Repeat("x", 50) + strings.ReplaceAll(key, "_", `\u005f`) + `"}`,
+		"id":         `{"status":"OK","id":{"e":"` + strings.Repeat("y", 45) + key + `"}}`,
+		"envelope":   `{"status":"OK","message":7,"x":"` + strings.Repeat("z", 50) + key + `"}`,
+	} {
+		c := serve(t, key, http.StatusOK, body, noRetry)
+		_, err := c.Pads.Get(context.Background(), "X")
+		var ae *padapi.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%s: err = %v, want an *APIError", name, err)
+		}
+		texts := map[string]string{"Error()": err.Error(), "Message": ae.Message}
+		if u := errors.Unwrap(ae); u != nil {
+			texts["cause"] = u.Error()
+		}
+		for what, text := range texts {
+			if n := longestRun(text, key); n >= 4 {
+				t.Errorf("%s: %s holds %d bytes of the key: %s", name, what, n, text)
+			}
+		}
+		if !strings.Contains(ae.Message, "[REDACTED]") && name != "envelope" {
+			t.Errorf("%s: message %q, want the key's place marked", name, ae.Message)
+		}
+	}
+}
+
+// longestRun is the length of the longest run of key's bytes in s.
+func longestRun(s, key string) int {
+	best := 0
+	for i := range key {
+		for j := i + best + 1; j <= len(key) && strings.Contains(s, key[i:j]); j++ {
+			best = j - i
+		}
+	}
+	return best
+}

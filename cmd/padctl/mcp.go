@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/internal/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -72,9 +73,9 @@ tool call. stdout carries only JSON-RPC; diagnostics go to stderr.`,
 
 // runMCP serves MCP on in and f.out until in ends or ctx is done.
 func runMCP(ctx context.Context, f *cmdutil.Factory, o *mcpOptions, in io.Reader) error {
-	red := newRedactor(f.Keys()...)
+	red := redact.New(f.Keys()...)
 	// Every diagnostic, --debug's log included, goes through the redactor.
-	f.IOStreams.ErrOut = red.writer(f.IOStreams.ErrOut)
+	f.IOStreams.ErrOut = red.Writer(f.IOStreams.ErrOut)
 	c, err := f.Client()
 	if err != nil {
 		return err
@@ -88,7 +89,9 @@ func runMCP(ctx context.Context, f *cmdutil.Factory, o *mcpOptions, in io.Reader
 	if timeout > 0 {
 		drain += timeout
 	}
-	relay := newStdioRelay(in, red.wire().writer(f.IOStreams.Out), drain)
+	wire := redact.New(wireKeys(f.Keys())...).Writer(f.IOStreams.Out)
+	defer wire.Flush()
+	relay := newStdioRelay(in, wire, drain)
 	go relay.pump(ctx)
 	err = srv.Run(ctx, relay.transport())
 	relay.close()
@@ -104,9 +107,25 @@ func runMCP(ctx context.Context, f *cmdutil.Factory, o *mcpOptions, in io.Reader
 // mcpConfig is what the MCP server is made of besides the client.
 type mcpConfig struct {
 	writes, deletes bool
-	timeout         time.Duration // per tool call; 0 for none
-	redact          *redactor
+	timeout         time.Duration    // per tool call; 0 for none
+	redact          *redact.Redactor // nil redacts nothing
 	logger          *slog.Logger
+}
+
+// minWireKey is the shortest key redacted from JSON-RPC lines as a whole:
+// a shorter one could match the protocol's own text ("id", "2.0") and
+// break every message. Results and logs are redacted of every key.
+const minWireKey = 8
+
+// wireKeys returns the keys of at least minWireKey bytes.
+func wireKeys(keys []string) []string {
+	var long []string
+	for _, k := range keys {
+		if len(k) >= minWireKey {
+			long = append(long, k)
+		}
+	}
+	return long
 }
 
 // mcpToolKind says which flag a tool needs.
@@ -132,9 +151,6 @@ type mcpTools struct {
 
 // newMCPServer returns an MCP server with the tools cfg enables.
 func newMCPServer(c *padapi.Client, cfg mcpConfig) *mcp.Server {
-	if cfg.redact == nil {
-		cfg.redact = newRedactor()
-	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "padctl", Title: "Pad Interview Service", Version: padapi.Version}, &mcp.ServerOptions{
 		Instructions: "Tools for the Pad Interview Service: coding-interview pads, the question library, the " +
 			"organization and the monthly pad quota. Lists return one page of compact rows; pass next_page's " +
@@ -182,12 +198,12 @@ func (ts *mcpTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 							t.Text = mcpCutUTF8(t.Text, mcpDefaultBytes-64) + "\n[error text truncated]"
 						}
 					}
-					t.Text = ts.cfg.redact.redact(t.Text)
+					t.Text = ts.cfg.redact.String(t.Text)
 				}
 			}
 		}
 		if err != nil {
-			if text := ts.cfg.redact.redact(err.Error()); text != err.Error() {
+			if text := ts.cfg.redact.String(err.Error()); text != err.Error() {
 				err = mcpRedactedError{err, text}
 			}
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/redact"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -474,7 +475,7 @@ func TestMCPToolPanic(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
-	ts := &mcpTools{cfg: mcpConfig{redact: newRedactor()}, disabled: map[string]mcpToolKind{}}
+	ts := &mcpTools{cfg: mcpConfig{}, disabled: map[string]mcpToolKind{}}
 	addMCPTool(ts, s, mcpRead, &mcp.Tool{Name: "boom"}, nil, nil, func(context.Context, mcpNoArgs) (any, error) {
 		panic("boom")
 	})
@@ -508,66 +509,17 @@ func TestMCPRender(t *testing.T) {
 	}
 }
 
+// The forms padctl's redactor took out are tested beside the one
+// redactor (internal/redact, TestPadctlForms); here, what is padctl's own:
+// JSON-RPC lines are redacted of the long keys only, and the stream
+// writers redact.
 func TestRedactor(t *testing.T) {
 	const key = "padctl-secret-Qz7Xw9Kp3Lm"
-	uesc := func(s string, upper bool) string {
-		var b strings.Builder
-		for _, c := range s {
-			f := "\\u%04x"
-			if upper {
-				f = "\\u%04X"
-			}
-			fmt.Fprintf(&b, f, c)
-		}
-		return b.String()
-	}
-	pct := func(s string) string {
-		var b strings.Builder
-		for _, c := range s {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-		return b.String()
-	}
-	html := func(s string) string {
-		var b strings.Builder
-		for i, c := range s {
-			if i%2 == 0 {
-				fmt.Fprintf(&b, "&#%d;", c)
-			} else {
-				fmt.Fprintf(&b, "&#x%x;", c)
-			}
-		}
-		return b.String()
-	}
-	r := newRedactor(key)
-	for _, form := range []string{
-		key,
-		uesc(key, false),
-		uesc(key, true),
-		"padctl\\u002dsecret-Qz7Xw9Kp3Lm", // one character escaped
-		"padctl\\\\u002dsecret\\\\u002dQz7Xw9Kp3Lm", // JSON inside JSON
-		pct(key),
-		strings.ReplaceAll(pct(key), "%", "%25"),
-		html(key),
-		base64.StdEncoding.EncodeToString([]byte(key)),
-		base64.RawURLEncoding.EncodeToString([]byte(key)),
-	} {
-		in := `{"message":"bad key ` + form + `!"}`
-		out := r.redact(in)
-		if strings.Contains(out, form) || !strings.Contains(out, `bad key [REDACTED]!`) {
-			t.Errorf("redact(%q) = %q", in, out)
-		}
-	}
-	for _, s := range []string{"", "plain text", `a\nb %zz &amp; + \u00e9`, "padctl-secret-Qz7Xw9Kp3L", "padctl-secret-Qz7Xw9Kp3Lx"[:24]} {
-		if got := r.redact(s); got != s {
-			t.Errorf("redact(%q) = %q, want it unchanged", s, got)
-		}
-	}
-	if w := newRedactor("short", key).wire(); len(w.keys) != 1 || w.keys[0] != key {
-		t.Errorf("wire redactor keys %q, want only %q", w.keys, key)
+	if w := wireKeys([]string{"short", key}); len(w) != 1 || w[0] != key {
+		t.Errorf("wire keys %q, want only %q", w, key)
 	}
 	var b bytes.Buffer
-	if n, err := r.writer(&b).Write([]byte("k=" + key + "\n")); n != len(key)+3 || err != nil || b.String() != "k=[REDACTED]\n" {
+	if n, err := redact.New(key).Writer(&b).Write([]byte("k=" + key + "\n")); n != len(key)+3 || err != nil || b.String() != "k=[REDACTED]\n" {
 		t.Errorf("writer: %d, %v, %q", n, err, b.String())
 	}
 }
@@ -594,7 +546,7 @@ func TestMCPNeverTheKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMCPTest(t, c, mcpConfig{redact: newRedactor(testKey)})
+	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
 	var all strings.Builder
 	for _, call := range []struct {
 		tool string
@@ -603,7 +555,7 @@ func TestMCPNeverTheKey(t *testing.T) {
 		text, _ := m.call(call.tool, call.args)
 		all.WriteString(text)
 	}
-	if out := all.String(); strings.Contains(out, testKey) || strings.Contains(strings.ToLower(out), `\u0070\u0061`) || !strings.Contains(out, mcpRedacted) {
+	if out := all.String(); strings.Contains(out, testKey) || strings.Contains(strings.ToLower(out), `\u0070\u0061`) || !strings.Contains(out, redact.Mark) {
 		t.Errorf("the key, or its escaped form, in:\n%s", out)
 	}
 }
@@ -813,7 +765,7 @@ func TestMCPBinaryNeverTheKey(t *testing.T) {
 	if strings.Contains(out, testKey) || strings.Contains(lower, escaped.String()) || strings.Contains(out, "Qz7Xw9Kp3Lm") {
 		t.Errorf("the key in padctl mcp's output:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
-	if !strings.Contains(stdout, mcpRedacted) || !strings.Contains(stderr, "time=") {
+	if !strings.Contains(stdout, redact.Mark) || !strings.Contains(stderr, "time=") {
 		t.Errorf("the hostile answers did not come through (redacted):\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 }
@@ -935,7 +887,7 @@ func (s *syncBuffer) String() string {
 // The cost of MCP over the call it makes: compare with BenchmarkGetQuotaDirect.
 func BenchmarkMCPGetQuota(b *testing.B) {
 	srv := padapitest.NewServer(b)
-	m := newMCPTest(b, srv.Client(), mcpConfig{redact: newRedactor(srv.APIKey)})
+	m := newMCPTest(b, srv.Client(), mcpConfig{redact: redact.New(srv.APIKey)})
 	for b.Loop() {
 		if _, isErr := m.call("get_quota", nil); isErr {
 			b.Fatal("tool error")
@@ -948,7 +900,7 @@ func BenchmarkMCPGetQuota(b *testing.B) {
 // the library's call alone.
 func BenchmarkMCPTranscript10k(b *testing.B) {
 	srv, id := transcriptFake(b, 10000)
-	m := newMCPTest(b, srv.Client(), mcpConfig{redact: newRedactor(srv.APIKey)})
+	m := newMCPTest(b, srv.Client(), mcpConfig{redact: redact.New(srv.APIKey)})
 	for b.Loop() {
 		if text, isErr := m.call("get_pad_transcript", map[string]any{"id": string(id)}); isErr || len(text) > mcpDefaultBytes {
 			b.Fatalf("tool error %v, %d bytes", isErr, len(text))
@@ -1002,7 +954,7 @@ func TestMCPErrorOverCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMCPTest(t, c, mcpConfig{redact: newRedactor(testKey)})
+	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
 	for _, args := range []map[string]any{
 		{"id": "BIG", "environment_id": "NOPE"},
 		{"id": "BIG", "path": "nope.py"},
@@ -1028,7 +980,7 @@ func TestMCPBase64Misaligned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMCPTest(t, c, mcpConfig{redact: newRedactor(testKey)})
+	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
 	text, _ := m.call("get_pad", map[string]any{"id": "ECHO"})
 	for _, word := range strings.Fields(text) {
 		for _, tok := range strings.FieldsFunc(word, func(r rune) bool { return r == '"' || r == ',' || r == ':' }) {
@@ -1048,7 +1000,7 @@ func TestMCPServiceErrorOverCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMCPTest(t, c, mcpConfig{redact: newRedactor(testKey)})
+	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
 	text, isErr := m.call("get_quota", nil)
 	enc, _ := json.Marshal(text)
 	if len(text) > mcpDefaultBytes || len(enc) > mcpDefaultBytes+100 {

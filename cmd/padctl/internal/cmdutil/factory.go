@@ -16,6 +16,7 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/redact"
 	"github.com/padinterview/padapi/padapitest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -178,9 +179,12 @@ func (e *TimeoutError) Error() string {
 // Is makes a TimeoutError a context.DeadlineExceeded.
 func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// Close releases the command's deadline and stops the fake service, if
-// --fake started one.
+// Close writes what the redacting streams kept back, releases the
+// command's deadline and stops the fake service, if --fake started one.
 func (f *Factory) Close() {
+	if f.IOStreams != nil {
+		f.IOStreams.Flush()
+	}
 	if f.cancel != nil {
 		f.cancel()
 	}
@@ -203,7 +207,7 @@ func (f *Factory) Keys() []string {
 // a hostile service may echo it in a pad's title or an error, escaped or
 // encoded, and the library keeps a success body's text as it came.
 func (f *Factory) RedactStreams() {
-	f.IOStreams.Redact(iostreams.NewRedactor(f.Keys()...))
+	f.IOStreams.Redact(redact.New(f.Keys()...))
 }
 
 // Note writes a hint or note on stderr, never stdout, so that it cannot

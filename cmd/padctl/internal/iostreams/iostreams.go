@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+
+	"github.com/padinterview/padapi/internal/redact"
 )
 
 // IOStreams are where a command reads and writes, and whether each output
@@ -50,6 +52,16 @@ func IsTerminal(w io.Writer) bool {
 // Redact makes every later write to Out and ErrOut go through r, so that
 // the API key never leaves padctl: a hostile service may echo it in a
 // pad's title or an error, escaped or encoded.
-func (s *IOStreams) Redact(r *Redactor) {
+func (s *IOStreams) Redact(r *redact.Redactor) {
 	s.Out, s.ErrOut = r.Writer(s.Out), r.Writer(s.ErrOut)
+}
+
+// Flush writes what the redacting writers keep back: the end of an
+// unfinished line, which the next write could still have made a key.
+func (s *IOStreams) Flush() {
+	for _, w := range []io.Writer{s.Out, s.ErrOut} {
+		if rw, ok := w.(*redact.Writer); ok {
+			_ = rw.Flush()
+		}
+	}
 }
