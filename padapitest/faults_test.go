@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -131,27 +132,30 @@ func TestSetFaults(t *testing.T) {
 }
 
 // TestSetFaultsDelayFirst: a Delay runs before draw, and a request given up
-// during the delay draws nothing.
+// during the delay draws nothing. It runs in a synctest bubble: the hour's
+// delay and the 20ms deadline take no real time.
 func TestSetFaultsDelayFirst(t *testing.T) {
-	srv, c, _ := newFake(t)
-	var draws atomic.Int32
-	srv.SetFaults(func(string, padapitest.Request) padapitest.Fault {
-		draws.Add(1)
-		return padapitest.Fault{}
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := padapitest.NewInMemoryForTest(t, nil)
+		var draws atomic.Int32
+		srv.SetFaults(func(string, padapitest.Request) padapitest.Fault {
+			draws.Add(1)
+			return padapitest.Fault{}
+		})
+		srv.Delay("GET /api/quota", time.Hour)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		if _, err := c.Quota.Get(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("delayed GET: %v, want DeadlineExceeded", err)
+		}
+		srv.Delay("GET /api/quota", 0)
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if n := draws.Load(); n != 1 {
+			t.Errorf("draw ran %d times, want once (the request given up in its delay draws nothing)", n)
+		}
 	})
-	srv.Delay("GET /api/quota", time.Hour)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	if _, err := c.Quota.Get(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("delayed GET: %v, want DeadlineExceeded", err)
-	}
-	srv.Delay("GET /api/quota", 0)
-	if _, err := c.Quota.Get(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if n := draws.Load(); n != 1 {
-		t.Errorf("draw ran %d times, want once (the request given up in its delay draws nothing)", n)
-	}
 }
 
 // TestSetFaultsConcurrent draws a fault for each of many concurrent

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -744,52 +745,76 @@ func TestFailNextBody(t *testing.T) {
 	}
 }
 
+// TestDelay runs in a synctest bubble, on a fake served in memory: the
+// delay and the deadline are the bubble's, so each call takes exactly what
+// it should, however busy the machine.
 func TestDelay(t *testing.T) {
-	srv, c, _ := newFake(t)
-	srv.Delay("GET /api/quota", 10*time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err := c.Quota.Get(ctx)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("delayed GET with a deadline: %v, want context.DeadlineExceeded", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("the call took %v, want about 50ms", d)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := padapitest.NewInMemoryForTest(t, nil)
+		srv.Delay("GET /api/quota", 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := c.Quota.Get(ctx)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("delayed GET with a deadline: %v, want context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d != 50*time.Millisecond {
+			t.Errorf("the call took %v, want the 50ms of its deadline", d)
+		}
 
-	srv.Delay("GET /api/quota", 20*time.Millisecond)
-	start = time.Now()
-	if _, err := c.Quota.Get(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 20*time.Millisecond {
-		t.Errorf("a 20ms delay took %v", d)
-	}
+		srv.Delay("GET /api/quota", 20*time.Millisecond)
+		start = time.Now()
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d != 20*time.Millisecond {
+			t.Errorf("a 20ms delay took %v", d)
+		}
+	})
 }
 
+// TestCloseEndsDelay: Close returns at once with a request waiting in an
+// hour's delay, and the request ends. It needs the real listeners (what it
+// checks is that httptest's Close, which waits for the handlers, is not
+// kept waiting), so its bounds are generous: nothing but the bug makes
+// Close take 30s when the delay is an hour.
 func TestCloseEndsDelay(t *testing.T) {
-	srv := padapitest.Start()
+	recorded := make(chan struct{}, 1)
+	srv := padapitest.Start(padapitest.WithRecordHookForTest(func() {
+		select {
+		case recorded <- struct{}{}:
+		default:
+		}
+	}))
 	srv.Delay("GET /api/quota", time.Hour)
 	done := make(chan error, 1)
 	go func() {
 		_, err := srv.Client(padapi.WithRetry(0, 0, 0)).Quota.Get(context.Background())
 		done <- err
 	}()
-	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) == 0 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
+	select {
+	case <-recorded: // the request has reached the fake, and goes on to its delay
+	case <-time.After(30 * time.Second):
+		srv.Close()
+		t.Fatal("the request did not reach the fake")
 	}
-	start := time.Now()
-	srv.Close()
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Close took %v with a request waiting in a delay", d)
+	closed := make(chan struct{})
+	go func() {
+		srv.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not return within 30s with a request waiting in a delay")
 	}
 	select {
 	case err := <-done:
 		if err == nil {
 			t.Error("the delayed request succeeded after Close")
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the delayed request did not end after Close")
 	}
 	srv.Close() // a second Close is harmless
