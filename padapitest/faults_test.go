@@ -226,34 +226,47 @@ func TestFaultBodyIsJSONOnlyWhenJSON(t *testing.T) {
 
 // TestFailNextWhileServing arms FailNext while other requests use up what
 // was armed before; under -race it checks that arming and taking a fault
-// share no unguarded state.
+// share no unguarded state. Each call either succeeds or meets an armed
+// 503 or 504. The armers arm as often as the callers call, rather than
+// spinning until they end: spinning goroutines starved the callers on a
+// busy machine and made the test take seconds.
 func TestFailNextWhileServing(t *testing.T) {
 	srv := padapitest.NewServer(t)
 	c := srv.Client(padapi.WithRetry(0, 0, 0))
-	done := make(chan struct{})
-	var arming, calling sync.WaitGroup
+	var wg sync.WaitGroup
+	var failed atomic.Int32
 	for i := range 4 {
-		arming.Add(1)
-		go func() {
-			defer arming.Done()
-			for {
-				select {
-				case <-done:
-					return
+		wg.Go(func() {
+			for range 50 {
+				srv.FailNext("GET /api/quota", 1, http.StatusServiceUnavailable+i%2, "")
+			}
+		})
+		wg.Go(func() {
+			for range 50 {
+				_, err := c.Quota.Get(context.Background())
+				var apiErr *padapi.APIError
+				switch {
+				case err == nil:
+				case errors.As(err, &apiErr) && (apiErr.StatusCode == 503 || apiErr.StatusCode == 504):
+					failed.Add(1)
 				default:
-					srv.FailNext("GET /api/quota", 1, http.StatusServiceUnavailable+i%2, "")
+					t.Errorf("a call while FailNext is armed: %v, want success or an armed 503 or 504", err)
 				}
 			}
-		}()
-		calling.Add(1)
-		go func() {
-			defer calling.Done()
-			for range 50 {
-				_, _ = c.Quota.Get(context.Background())
-			}
-		}()
+		})
 	}
-	calling.Wait()
-	close(done)
-	arming.Wait()
+	wg.Wait()
+	if n := failed.Load(); n > 200 {
+		t.Errorf("%d of 200 calls failed, want no more than the 200 faults armed", n)
+	}
+	// What the race left armed, if anything, is used up; then one armed
+	// fault fails one call, as before.
+	_, _ = c.Quota.Get(context.Background())
+	srv.FailNext("GET /api/quota", 1, http.StatusServiceUnavailable, "")
+	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrServer) {
+		t.Errorf("after the race, an armed 503: %v", err)
+	}
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Errorf("after the race, the call after the armed fault: %v", err)
+	}
 }
