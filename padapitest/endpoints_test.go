@@ -3,7 +3,9 @@ package padapitest_test
 import (
 	"context"
 	"errors"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -313,4 +315,34 @@ func eventKinds(events []padapi.PadEvent) []string {
 		kinds = append(kinds, e.Kind)
 	}
 	return slices.Clip(kinds)
+}
+
+// TestExecutionToggleEvents: switching code execution off and on adds a
+// disabled and an enabled event, by the key's user; a PUT that leaves it
+// as it was adds none.
+func TestExecutionToggleEvents(t *testing.T) {
+	eachShape(t, func(t *testing.T, srv *padapitest.Server, c *padapi.Client, clk *clock) {
+		ctx := context.Background()
+		p, err := c.Pads.Create(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := "/api/pads/" + string(p.ID)
+		for _, v := range []string{"false", "false", "true", "true"} {
+			clk.Advance(time.Minute)
+			if status, body := raw(t, srv, "PUT", path, authOf(srv), url.Values{"execution_enabled": {v}}); status != 200 {
+				t.Fatalf("execution_enabled=%s: %d %v", v, status, body)
+			}
+		}
+		var kinds []string
+		for _, e := range srv.Events(p.ID) {
+			kinds = append(kinds, e.Kind)
+			if (e.Kind == "disabled" || e.Kind == "enabled") && (e.UserEmail != "owner@example.com" || !strings.Contains(e.Message, "code execution")) {
+				t.Errorf("%s event %+v, want the key's user switching code execution", e.Kind, e)
+			}
+		}
+		if want := []string{"created", "disabled", "enabled"}; !slices.Equal(kinds, want) {
+			t.Errorf("events %v, want %v", kinds, want)
+		}
+	})
 }
