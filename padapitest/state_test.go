@@ -2,8 +2,10 @@ package padapitest_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,4 +152,217 @@ func TestQuotaTrialAlwaysSent(t *testing.T) {
 			t.Errorf("a quota without a trial: %+v, %v", q, err)
 		}
 	})
+}
+
+func TestQuota(t *testing.T) {
+	eachShape(t, func(t *testing.T, srv *padapitest.Server, c *padapi.Client, _ *clock) {
+		ctx := context.Background()
+		// The live shape says whether overages are on; the documented one
+		// does not.
+		var overages *bool
+		if srv.Shape() == padapitest.LiveShape {
+			overages = padapi.Ptr(false)
+		}
+
+		got, err := c.Quota.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &padapi.Quota{
+			Status: "OK", PadsUsed: 0, QuotaResetAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
+			TrialExpiresAt: padapi.Ptr(time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)),
+			PadsRemaining:  padapi.Ptr(120), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: overages,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("default quota (-want +got):\n%s", diff)
+		}
+
+		trial := t0.Add(48 * time.Hour)
+		srv.SetQuota(120, 33)
+		srv.SetQuotaResetAt(t0.Add(-24 * time.Hour))
+		srv.SetTrialExpiresAt(&trial)
+		got, err = c.Quota.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = &padapi.Quota{
+			Status: "OK", TrialExpiresAt: &trial, PadsUsed: 33, QuotaResetAt: t0.Add(-24 * time.Hour),
+			PadsRemaining: padapi.Ptr(87), MonthlyPadLimit: padapi.Ptr(120), OveragesEnabled: overages,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("quota 120/33 (-want +got):\n%s", diff)
+		}
+		if q := srv.Quota(); !cmp.Equal(*want, q) {
+			t.Errorf("srv.Quota() = %+v, want what the client read", q)
+		}
+
+		srv.SetUnlimited()
+		srv.SetTrialExpiresAt(nil)
+		status, body := raw(t, srv, "GET", "/api/quota", authOf(srv), nil)
+		wantBody := map[string]any{"status": "OK", "pads_used": 33.0, "quota_reset_at": "2026-10-13T09:30:00Z", "unlimited": true}
+		if overages != nil {
+			wantBody["overages_enabled"] = false
+		}
+		if status != 200 {
+			t.Errorf("status %d", status)
+		}
+		if diff := cmp.Diff(wantBody, body); diff != "" {
+			t.Errorf("unlimited quota on the wire (-want +got):\n%s", diff)
+		}
+		got, err = c.Quota.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := got.Remaining(); ok || n != 0 || !got.CanCreate(1000) {
+			t.Errorf("unlimited: Remaining() = %d, %v; want 0, false", n, ok)
+		}
+	})
+}
+
+// TestQuotaOveragesAndOmittedCounts: with overages on, creates pass the
+// limit and the quota says so; told to omit its counts, the live quota
+// leaves them out (the limit still holds), and the client then cannot
+// prove there is no room.
+func TestQuotaOveragesAndOmittedCounts(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	srv.SetQuota(1, 1)
+	srv.SetOmitQuotaCounts(true)
+	status, body := raw(t, srv, "GET", "/api/quota", authOf(srv), nil)
+	want := map[string]any{"status": "OK", "pads_used": 1.0, "quota_reset_at": "2026-10-01T00:00:00Z", "unlimited": false, "overages_enabled": false,
+		"trial_expires_at": "2026-09-01T00:00:00Z"}
+	if diff := cmp.Diff(want, body); status != 200 || diff != "" {
+		t.Errorf("quota without counts: %d (-want +got):\n%s", status, diff)
+	}
+	q, err := c.Quota.Get(ctx)
+	if err != nil || !q.CanCreate(1) {
+		t.Errorf("a quota without counts: %+v, %v; want CanCreate(1) (the limit is unknown)", q, err)
+	}
+	if _, err := c.Pads.Create(ctx, nil); !errors.Is(err, padapi.ErrOverQuota) {
+		t.Errorf("create past a hidden limit: %v, want ErrOverQuota", err)
+	}
+
+	srv.SetOveragesEnabled(true)
+	srv.SetOmitQuotaCounts(false)
+	if _, err := c.Pads.Create(ctx, nil); err != nil {
+		t.Fatalf("create past the limit with overages on: %v", err)
+	}
+	q, err = c.Quota.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.PadsUsed != 2 || *q.PadsRemaining != 0 || *q.MonthlyPadLimit != 1 || !*q.OveragesEnabled || !q.CanCreate(5) {
+		t.Errorf("quota after an overage: %+v", q)
+	}
+
+	doc := padapitest.NewServer(t, padapitest.WithShape(padapitest.DocumentedShape))
+	doc.SetOmitQuotaCounts(true)
+	if q := doc.Quota(); q.PadsRemaining == nil || q.MonthlyPadLimit == nil || q.OveragesEnabled != nil {
+		t.Errorf("documented quota: %+v, want the counts (the documented shape always has them) and no overages_enabled", q)
+	}
+}
+
+func TestQuotaAccounting(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.SetQuota(50, 0)
+	ctx := context.Background()
+	var ok, over int
+	for i := range 60 {
+		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("pad")})
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, padapi.ErrOverQuota):
+			over++
+			var apiErr *padapi.APIError
+			if !errors.As(err, &apiErr) || apiErr.Message != "Over quota" || apiErr.Status != "ERROR" {
+				t.Errorf("create %d: %#v, want the service's 429 body", i, err)
+			}
+		default:
+			t.Fatalf("create %d: %v", i, err)
+		}
+	}
+	if ok != 50 || over != 10 {
+		t.Errorf("%d created and %d over quota, want 50 and 10", ok, over)
+	}
+	if n := len(srv.Pads()); n != 50 {
+		t.Errorf("fake holds %d pads, want 50", n)
+	}
+	q, err := c.Quota.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if remaining, ok := q.Remaining(); remaining != 0 || !ok || q.PadsUsed != 50 || q.CanCreate(1) {
+		t.Errorf("quota after 60 creates: used %d, remaining %d (known %v)", q.PadsUsed, remaining, ok)
+	}
+}
+
+func TestAddPadDoesNotCount(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.SetQuota(1, 0)
+	srv.Seed(3)
+	if _, err := c.Pads.Create(context.Background(), nil); err != nil {
+		t.Fatalf("create with one pad left after seeding: %v", err)
+	}
+	if q := srv.Quota(); *q.PadsRemaining != 0 || q.PadsUsed != 1 {
+		t.Errorf("quota: used %d, remaining %d; want 1 and 0", q.PadsUsed, *q.PadsRemaining)
+	}
+}
+
+func TestAddPadAndQuestion(t *testing.T) {
+	srv, _, _ := newFake(t)
+	p := srv.AddPad(padapi.Pad{Title: "given"})
+	if !padID.MatchString(string(p.ID)) || p.URL != srv.URL+"/"+string(p.ID) || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
+		t.Errorf("AddPad filled %+v", p)
+	}
+	kept := srv.AddPad(padapi.Pad{ID: "DM32JWG2", URL: "https://app.coderpad.io/DM32JWG2", CreatedAt: t0.Add(-time.Hour)})
+	if kept.ID != "DM32JWG2" || kept.URL != "https://app.coderpad.io/DM32JWG2" || !kept.UpdatedAt.Equal(t0.Add(-time.Hour)) {
+		t.Errorf("AddPad changed given fields: %+v", kept)
+	}
+	if q := srv.AddQuestion(padapi.Question{ID: "41"}); q.ID != "41" {
+		t.Errorf("AddQuestion kept ID %q", q.ID)
+	}
+	if q := srv.AddQuestion(padapi.Question{}); q.ID != "42" {
+		t.Errorf("the next question ID is %q, want 42", q.ID)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("AddPad with a taken ID did not panic")
+			}
+		}()
+		srv.AddPad(padapi.Pad{ID: "DM32JWG2"})
+	}()
+}
+
+func TestConcurrentCreates(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.SetQuota(40, 0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var ok, over int
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 6 {
+				_, err := c.Pads.Create(context.Background(), nil)
+				_ = srv.Requests()
+				mu.Lock()
+				switch {
+				case err == nil:
+					ok++
+				case errors.Is(err, padapi.ErrOverQuota):
+					over++
+				default:
+					t.Error(err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if ok != 40 || over != 8 || len(srv.Pads()) != 40 {
+		t.Errorf("48 concurrent creates with 40 left: %d created, %d over quota, %d stored", ok, over, len(srv.Pads()))
+	}
 }
