@@ -1,8 +1,6 @@
-package padapitest_test
+// harness_test.go: the one test harness of the package's tests: a fake with a clock that moves only when told, both shapes, requests built by hand for what the client will not send, and the helpers more than one test file uses.
 
-// This file is the one test harness of the package's tests: a fake with a
-// clock that moves only when told, both shapes, and requests built by hand
-// for what the client will not send.
+package padapitest_test
 
 import (
 	"archive/zip"
