@@ -209,11 +209,11 @@ func isNumber(id padapi.ID) bool {
 }
 
 // stillServes fails the test unless the fake answers a quota read and a
-// create within a few seconds: a lock held by an earlier request would
-// make them wait forever.
+// create within 30s: a lock held by an earlier request would make them
+// wait forever, and a busy machine under -race can take seconds.
 func stillServes(t *testing.T, srv *padapitest.Server) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := srv.Client(padapi.WithRetry(0, 0, 0))
 	if _, err := c.Quota.Get(ctx); err != nil {
