@@ -630,12 +630,12 @@ func bodyError(err error) error {
 
 func (s *Server) record(r *http.Request) {
 	req := s.snapshot(r)
-	s.mu.Lock()
-	s.requests.add(req, s.snapshotCost(req))
-	s.mu.Unlock()
 	if s.cfg.onRecord != nil {
-		s.cfg.onRecord()
+		defer s.cfg.onRecord() // after the Unlock below
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests.add(req, s.snapshotCost(req))
 }
 
 // snapshot copies r as Requests shows it: the Authorization value replaced
