@@ -2,8 +2,11 @@ package padapitest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -313,4 +316,343 @@ func eventKinds(events []padapi.PadEvent) []string {
 		kinds = append(kinds, e.Kind)
 	}
 	return slices.Clip(kinds)
+}
+
+// TestExecutionToggleEvents: switching code execution off and on adds a
+// disabled and an enabled event, by the key's user; a PUT that leaves it
+// as it was adds none.
+func TestExecutionToggleEvents(t *testing.T) {
+	eachShape(t, func(t *testing.T, srv *padapitest.Server, c *padapi.Client, clk *clock) {
+		ctx := context.Background()
+		p, err := c.Pads.Create(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := "/api/pads/" + string(p.ID)
+		for _, v := range []string{"false", "false", "true", "true"} {
+			clk.Advance(time.Minute)
+			if status, body := raw(t, srv, "PUT", path, authOf(srv), url.Values{"execution_enabled": {v}}); status != 200 {
+				t.Fatalf("execution_enabled=%s: %d %v", v, status, body)
+			}
+		}
+		var kinds []string
+		for _, e := range srv.Events(p.ID) {
+			kinds = append(kinds, e.Kind)
+			if (e.Kind == "disabled" || e.Kind == "enabled") && (e.UserEmail != "owner@example.com" || !strings.Contains(e.Message, "code execution")) {
+				t.Errorf("%s event %+v, want the key's user switching code execution", e.Kind, e)
+			}
+		}
+		if want := []string{"created", "disabled", "enabled"}; !slices.Equal(kinds, want) {
+			t.Errorf("events %v, want %v", kinds, want)
+		}
+	})
+}
+
+func TestPads(t *testing.T) {
+	srv, c, clk := newFake(t)
+	ctx := context.Background()
+
+	created, err := c.Pads.Create(ctx, &padapi.PadCreateParams{
+		Title: padapi.Ptr("Interview"), Language: padapi.Ptr("go"), Contents: padapi.Ptr("package main"),
+		Private: padapi.Ptr(true), ExecutionEnabled: padapi.Ptr(false), UserEmail: padapi.Ptr("interviewer@example.com"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !padID.MatchString(string(created.ID)) {
+		t.Errorf("pad ID %q is not 8 uppercase letters or digits", created.ID)
+	}
+	link := srv.URL + "/" + string(created.ID)
+	want := padapi.Pad{
+		ID: created.ID, Title: "Interview", OwnerEmail: "interviewer@example.com", Language: "go",
+		Participants: []string{}, Contents: "package main", Private: true, ExecutionEnabled: false,
+		CreatedAt: t0, UpdatedAt: t0, URL: link, Playback: link + "/playback", History: srv.HistoryURL + "/history/1001/0.json",
+		EventsURL: srv.URL + "/api/pads/" + string(created.ID) + "/events", State: "started", Type: "live",
+		QuestionIDs: []padapi.ID{}, PadEnvironmentIDs: []padapi.ID{"1001"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("1001"),
+		Team: &padapi.Team{ID: padapitest.DefaultTeamID, Name: "Hiring"},
+	}
+	// A live answer to a create carries no active environment yet.
+	wantCreated := want
+	wantCreated.ActiveEnvironmentID = nil
+	if diff := cmp.Diff(wantCreated, *created); diff != "" {
+		t.Errorf("Create (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]padapi.Pad{want}, srv.Pads()); diff != "" {
+		t.Errorf("srv.Pads() after Create (-want +got):\n%s", diff)
+	}
+
+	got, err := c.Pads.Get(ctx, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, *got); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+
+	clk.Advance(time.Hour)
+	updated, err := c.Pads.Update(ctx, created.ID, &padapi.PadUpdateParams{
+		Title: padapi.Ptr("Interview, round 2"), Notes: padapi.Ptr("strong"), Ended: padapi.Ptr(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Title, want.Notes, want.UpdatedAt, want.EndedAt = "Interview, round 2", "strong", t0.Add(time.Hour), padapi.Ptr(t0.Add(time.Hour))
+	want.State = "ended"
+	if diff := cmp.Diff(want, *updated); diff != "" {
+		t.Errorf("Update (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]padapi.Pad{want}, srv.Pads()); diff != "" {
+		t.Errorf("srv.Pads() after Update (-want +got):\n%s", diff)
+	}
+
+	for name, list := range map[string]func() (*padapi.Page[padapi.Pad], error){
+		"Pads.List":             func() (*padapi.Page[padapi.Pad], error) { return c.Pads.List(ctx, nil) },
+		"Organization.ListPads": func() (*padapi.Page[padapi.Pad], error) { return c.Organization.ListPads(ctx, nil) },
+	} {
+		page, err := list()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if diff := cmp.Diff(&padapi.Page[padapi.Pad]{Items: []padapi.Pad{want}, Total: 1}, page); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	if q := srv.Quota(); q.PadsUsed != 1 {
+		t.Errorf("pads_used = %d after one create, want 1", q.PadsUsed)
+	}
+}
+
+func TestPadDefaults(t *testing.T) {
+	srv, c, _ := newFake(t)
+	p, err := c.Pads.Create(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Title != "Untitled Pad "+string(p.ID) || p.Language != "python" || p.OwnerEmail != "owner@example.com" || !p.ExecutionEnabled || p.Private {
+		t.Errorf("defaults: title %q, language %q, owner %q, execution %v, private %v",
+			p.Title, p.Language, p.OwnerEmail, p.ExecutionEnabled, p.Private)
+	}
+	status, body := raw(t, srv, "GET", "/api/pads/"+string(p.ID), authOf(srv), nil)
+	for _, key := range []string{"participants", "ended_at", "private", "execution_enabled", "created_at"} {
+		if _, ok := body[key]; !ok {
+			t.Errorf("GET pad: %d, no %q in %v", status, key, body)
+		}
+	}
+}
+
+func TestPadFromQuestion(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	q := srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "ruby", Contents: "def two_sum; end"})
+
+	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr(q.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Language != "ruby" || p.Contents != "def two_sum; end" || !cmp.Equal(p.QuestionIDs, []padapi.ID{"1"}) {
+		t.Errorf("pad from question: language %q, contents %q, question IDs %v", p.Language, p.Contents, p.QuestionIDs)
+	}
+	if used := srv.Questions()[0].Used; used != 1 {
+		t.Errorf("question used %d times, want 1", used)
+	}
+
+	_, err = c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: padapi.Ptr[padapi.ID]("999")})
+	if !errors.Is(err, padapi.ErrBadRequest) {
+		t.Errorf("create from an unknown question: %v, want ErrBadRequest", err)
+	}
+
+	if n := len(srv.Pads()); n != 1 {
+		t.Errorf("%d pads after one good and one bad create, want 1", n)
+	}
+	if used := srv.Quota().PadsUsed; used != 1 {
+		t.Errorf("pads_used %d, want 1: failed creates must not count", used)
+	}
+}
+
+func TestQuestions(t *testing.T) {
+	srv, c, clk := newFake(t)
+	ctx := context.Background()
+
+	created, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{
+		Title: padapi.Ptr("LRU Cache"), Language: padapi.Ptr("java"), Description: padapi.Ptr("Build one."),
+		Contents: padapi.Ptr("class LRU {}"), Solution: padapi.Ptr("use a map and a list"),
+		AIAssistPrompt: padapi.Ptr("Give hints, not answers."),
+		CandidateInstructions: []padapi.CandidateInstruction{
+			{Instructions: "Implement get and put.", DefaultVisible: padapi.Ptr(true)}, {Instructions: "Then evict."},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := padapi.Question{
+		ID: "1", Title: "LRU Cache", OwnerEmail: "owner@example.com", AuthorName: "Olivia Owner",
+		OrganizationName: "Example Organization", Language: "java", Description: "Build one.",
+		CandidateInstructions: []padapi.CandidateInstruction{
+			{Instructions: "Implement get and put.", DefaultVisible: padapi.Ptr(true)}, {Instructions: "Then evict."},
+		},
+		Contents: "class LRU {}", Solution: "use a map and a list", AIAssistPrompt: "Give hints, not answers.",
+		Shared:  true, // a new question is shared, as live answers show
+		PadType: "live", CustomFiles: []padapi.CustomFile{}, CreatedAt: t0, UpdatedAt: t0,
+	}
+	if diff := cmp.Diff(want, *created); diff != "" {
+		t.Errorf("Create (-want +got):\n%s", diff)
+	}
+	got, err := c.Questions.Get(ctx, "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, *got); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+
+	clk.Advance(time.Minute)
+	updated, err := c.Questions.Update(ctx, "1", &padapi.QuestionUpdateParams{Title: padapi.Ptr("LFU Cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Title, want.UpdatedAt = "LFU Cache", t0.Add(time.Minute)
+	if diff := cmp.Diff(want, *updated); diff != "" {
+		t.Errorf("Update (-want +got):\n%s", diff)
+	}
+
+	second, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{Title: padapi.Ptr("Two Sum"), Language: padapi.Ptr("python")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.ID != "2" {
+		t.Errorf("second question ID %q, want 2", second.ID)
+	}
+	for name, list := range map[string]func() (*padapi.Page[padapi.Question], error){
+		"Questions.List":             func() (*padapi.Page[padapi.Question], error) { return c.Questions.List(ctx, nil) },
+		"Organization.ListQuestions": func() (*padapi.Page[padapi.Question], error) { return c.Organization.ListQuestions(ctx, nil) },
+	} {
+		page, err := list()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if diff := cmp.Diff(&padapi.Page[padapi.Question]{Items: []padapi.Question{*second, want}, Total: 2}, page); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+
+	if err := c.Questions.Delete(ctx, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]padapi.Question{*second}, srv.Questions()); diff != "" {
+		t.Errorf("srv.Questions() after Delete (-want +got):\n%s", diff)
+	}
+	if err := c.Questions.Delete(ctx, "1"); !errors.Is(err, padapi.ErrNotFound) {
+		t.Errorf("second Delete: %v, want ErrNotFound", err)
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"Pads.Get":         func() error { _, err := c.Pads.Get(ctx, "NOPE1234"); return err },
+		"Pads.Update":      func() error { _, err := c.Pads.Update(ctx, "NOPE1234", nil); return err },
+		"Questions.Get":    func() error { _, err := c.Questions.Get(ctx, "7"); return err },
+		"Questions.Update": func() error { _, err := c.Questions.Update(ctx, "7", nil); return err },
+		"Questions.Delete": func() error { return c.Questions.Delete(ctx, "7") },
+	}
+	for name, call := range calls {
+		var apiErr *padapi.APIError
+		if err := call(); !errors.Is(err, padapi.ErrNotFound) || !errors.As(err, &apiErr) || apiErr.Status != "ERROR" || apiErr.Message == "" {
+			t.Errorf("%s of an unknown ID: %v, want a 404 APIError with the service's body", name, err)
+		}
+	}
+	status, body := raw(t, srv, "GET", "/api/nothing-here", authOf(srv), nil)
+	if status != 404 || body["status"] != "ERROR" {
+		t.Errorf("unknown path: %d %v, want 404 with an error body", status, body)
+	}
+}
+
+func TestOrganization(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+
+	org, err := c.Organization.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := padapi.Organization{
+		ID: "1", Name: "Example Organization", UserCount: 2, DefaultLanguage: "python",
+		Users: []padapi.OrganizationUser{
+			{Email: "owner@example.com", Name: "Olivia Owner", Teams: []string{padapitest.DefaultTeamID}},
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", Teams: []string{padapitest.DefaultTeamID}},
+		},
+		Teams: []padapi.Team{{ID: padapitest.DefaultTeamID, Name: "Hiring"}}, ChildOrganizations: json.RawMessage(`[]`),
+	}
+	if diff := cmp.Diff(want, *org); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+
+	mine := padapi.Organization{Name: "Acme", UserCount: 1, Users: []padapi.OrganizationUser{{Email: "me@acme.test", Name: "Me", Teams: []string{"core"}}}}
+	srv.SetOrganization(mine)
+	mine.Users[0].Name = "changed after SetOrganization"
+	org, err = c.Organization.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if org.Name != "Acme" || org.Users[0].Name != "Me" {
+		t.Errorf("after SetOrganization: %+v", org)
+	}
+	p, err := c.Pads.Create(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OwnerEmail != "me@acme.test" || p.Language != "plaintext" {
+		t.Errorf("pad owner %q language %q, want the new organization's first user and plaintext", p.OwnerEmail, p.Language)
+	}
+}
+
+func TestStats(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	for _, p := range []padapi.Pad{
+		{Title: "old", OwnerEmail: "owner@example.com", CreatedAt: t0.Add(-8 * 24 * time.Hour)},
+		{Title: "a", OwnerEmail: "owner@example.com", CreatedAt: t0.Add(-3 * 24 * time.Hour)},
+		{Title: "b", OwnerEmail: "interviewer@example.com", CreatedAt: t0.Add(-2 * time.Hour)},
+		{Title: "c", OwnerEmail: "owner@example.com", CreatedAt: t0.Add(-time.Hour)},
+		{Title: "d", OwnerEmail: "", CreatedAt: t0.Add(-time.Minute)},
+	} {
+		srv.AddPad(p)
+	}
+
+	got, err := c.Organization.Stats(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &padapi.OrganizationStats{
+		StartTime: t0.Add(-7 * 24 * time.Hour), EndTime: t0, PadsCreated: 4,
+		Users: []padapi.UserStats{
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", PadsCreated: 1},
+			{Email: "owner@example.com", Name: "Olivia Owner", PadsCreated: 2},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Stats(nil) (-want +got):\n%s", diff)
+	}
+
+	got, err = c.Organization.Stats(ctx, &padapi.StatsOptions{Start: t0.Add(-3 * time.Hour), End: t0.Add(-30 * time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = &padapi.OrganizationStats{
+		StartTime: t0.Add(-3 * time.Hour), EndTime: t0.Add(-30 * time.Minute), PadsCreated: 2,
+		Users: []padapi.UserStats{
+			{Email: "interviewer@example.com", Name: "Ian Interviewer", PadsCreated: 1},
+			{Email: "owner@example.com", Name: "Olivia Owner", PadsCreated: 1},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Stats(window) (-want +got):\n%s", diff)
+	}
+
+	for _, query := range []string{"start_time=2026-10-01T00:00:00Z", "end_time=2026-10-01T00:00:00Z", "start_time=yesterday&end_time=today"} {
+		if status, body := raw(t, srv, "GET", "/api/organization/stats?"+query, authOf(srv), nil); status != 400 || body["status"] != "ERROR" {
+			t.Errorf("stats?%s: %d %v, want 400", query, status, body)
+		}
+	}
 }

@@ -1,3 +1,5 @@
+// example_test.go: the package's examples, each run by go test and checked against its output.
+
 package padapitest_test
 
 import (
@@ -13,20 +15,25 @@ import (
 )
 
 // A test of your own code needs three lines: start the fake, get a client,
-// run the code. Then the fake's state says what the code did.
+// run the code. Then the fake's state says what the code did. Here t
+// stands for the test's *testing.T.
 func ExampleNewServer() {
-	testCreatesOnePad := func(t *testing.T) {
-		srv := padapitest.NewServer(t)
-		c := srv.Client()
-		if _, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview")}); err != nil {
-			t.Fatal(err)
-		}
+	t := &exampleT{}
+	defer t.cleanup() // go test does this when the test ends
 
-		if pads := srv.Pads(); len(pads) != 1 || pads[0].Title != "Interview" {
-			t.Errorf("the fake holds %+v, want one pad titled Interview", pads)
-		}
+	srv := padapitest.NewServer(t)
+	c := srv.Client()
+	if _, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview")}); err != nil {
+		t.Fatal(err)
 	}
-	_ = testCreatesOnePad
+
+	pads := srv.Pads()
+	if len(pads) != 1 || pads[0].Title != "Interview" {
+		t.Fatalf("the fake holds %+v, want one pad titled Interview", pads)
+	}
+	fmt.Printf("the fake holds %d pad, titled %q\n", len(pads), pads[0].Title)
+	// Output:
+	// the fake holds 1 pad, titled "Interview"
 }
 
 // A program, such as a command's demo mode, starts a fake with Start and
@@ -178,4 +185,24 @@ func ExampleWithShape() {
 	// Output:
 	// live: 0 events listed, events link given: true, state "started"
 	// documented: 1 events listed, events link given: false, state ""
+}
+
+// exampleT stands for a test's *testing.T in ExampleNewServer, which runs
+// outside a test: it keeps the cleanups to run at the end, and panics,
+// failing the example, where a test would fail.
+type exampleT struct {
+	testing.TB // the methods the example does not call
+	cleanups   []func()
+}
+
+func (t *exampleT) Helper()                           {}
+func (t *exampleT) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
+func (t *exampleT) Fatal(args ...any)                 { panic(fmt.Sprint(args...)) }
+func (t *exampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+
+// cleanup runs the cleanups, last added first, as a test's end does.
+func (t *exampleT) cleanup() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -131,27 +132,30 @@ func TestSetFaults(t *testing.T) {
 }
 
 // TestSetFaultsDelayFirst: a Delay runs before draw, and a request given up
-// during the delay draws nothing.
+// during the delay draws nothing. It runs in a synctest bubble: the hour's
+// delay and the 20ms deadline take no real time.
 func TestSetFaultsDelayFirst(t *testing.T) {
-	srv, c, _ := newFake(t)
-	var draws atomic.Int32
-	srv.SetFaults(func(string, padapitest.Request) padapitest.Fault {
-		draws.Add(1)
-		return padapitest.Fault{}
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := padapitest.NewInMemoryForTest(t, nil)
+		var draws atomic.Int32
+		srv.SetFaults(func(string, padapitest.Request) padapitest.Fault {
+			draws.Add(1)
+			return padapitest.Fault{}
+		})
+		srv.Delay("GET /api/quota", time.Hour)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		if _, err := c.Quota.Get(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("delayed GET: %v, want DeadlineExceeded", err)
+		}
+		srv.Delay("GET /api/quota", 0)
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if n := draws.Load(); n != 1 {
+			t.Errorf("draw ran %d times, want once (the request given up in its delay draws nothing)", n)
+		}
 	})
-	srv.Delay("GET /api/quota", time.Hour)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	if _, err := c.Quota.Get(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("delayed GET: %v, want DeadlineExceeded", err)
-	}
-	srv.Delay("GET /api/quota", 0)
-	if _, err := c.Quota.Get(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if n := draws.Load(); n != 1 {
-		t.Errorf("draw ran %d times, want once (the request given up in its delay draws nothing)", n)
-	}
 }
 
 // TestSetFaultsConcurrent draws a fault for each of many concurrent
@@ -222,34 +226,219 @@ func TestFaultBodyIsJSONOnlyWhenJSON(t *testing.T) {
 
 // TestFailNextWhileServing arms FailNext while other requests use up what
 // was armed before; under -race it checks that arming and taking a fault
-// share no unguarded state.
+// share no unguarded state. Each call either succeeds or meets an armed
+// 503 or 504. The armers arm as often as the callers call, rather than
+// spinning until they end: spinning goroutines starved the callers on a
+// busy machine and made the test take seconds.
 func TestFailNextWhileServing(t *testing.T) {
 	srv := padapitest.NewServer(t)
 	c := srv.Client(padapi.WithRetry(0, 0, 0))
-	done := make(chan struct{})
-	var arming, calling sync.WaitGroup
+	var wg sync.WaitGroup
+	var failed atomic.Int32
 	for i := range 4 {
-		arming.Add(1)
-		go func() {
-			defer arming.Done()
-			for {
-				select {
-				case <-done:
-					return
+		wg.Go(func() {
+			for range 50 {
+				srv.FailNext("GET /api/quota", 1, http.StatusServiceUnavailable+i%2, "")
+			}
+		})
+		wg.Go(func() {
+			for range 50 {
+				_, err := c.Quota.Get(context.Background())
+				var apiErr *padapi.APIError
+				switch {
+				case err == nil:
+				case errors.As(err, &apiErr) && (apiErr.StatusCode == 503 || apiErr.StatusCode == 504):
+					failed.Add(1)
 				default:
-					srv.FailNext("GET /api/quota", 1, http.StatusServiceUnavailable+i%2, "")
+					t.Errorf("a call while FailNext is armed: %v, want success or an armed 503 or 504", err)
 				}
 			}
-		}()
-		calling.Add(1)
-		go func() {
-			defer calling.Done()
-			for range 50 {
-				_, _ = c.Quota.Get(context.Background())
-			}
-		}()
+		})
 	}
-	calling.Wait()
-	close(done)
-	arming.Wait()
+	wg.Wait()
+	if n := failed.Load(); n > 200 {
+		t.Errorf("%d of 200 calls failed, want no more than the 200 faults armed", n)
+	}
+	// What the race left armed, if anything, is used up; then one armed
+	// fault fails one call, as before.
+	_, _ = c.Quota.Get(context.Background())
+	srv.FailNext("GET /api/quota", 1, http.StatusServiceUnavailable, "")
+	if _, err := c.Quota.Get(context.Background()); !errors.Is(err, padapi.ErrServer) {
+		t.Errorf("after the race, an armed 503: %v", err)
+	}
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Errorf("after the race, the call after the armed fault: %v", err)
+	}
+}
+
+func TestDropNextCreate(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.DropNext("POST /api/pads", 1)
+	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("lost answer")})
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Fatalf("dropped create: %v, want ErrOutcomeUnknown", err)
+	}
+	pads := srv.Pads()
+	if len(pads) != 1 || pads[0].Title != "lost answer" {
+		t.Errorf("fake holds %+v, want exactly the one pad", pads)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1: a create whose answer was lost must not be resent", n)
+	}
+	if _, err := c.Pads.Create(context.Background(), nil); err != nil {
+		t.Errorf("create after the drop was used up: %v", err)
+	}
+}
+
+// A dropped create on a connection already used must not be resent either
+// (Go's transport resends only idempotent requests).
+func TestDropNextCreateWarmConnection(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	if _, err := c.Quota.Get(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv.DropNext("POST /api/pads", 1)
+	if _, err := c.Pads.Create(ctx, nil); !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Fatalf("dropped create: %v, want ErrOutcomeUnknown", err)
+	}
+	if pads, reqs := len(srv.Pads()), len(srv.Requests()); pads != 1 || reqs != 2 {
+		t.Errorf("%d pads and %d requests, want 1 and 2", pads, reqs)
+	}
+}
+
+func TestDropNextGet(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.DropNext("GET /api/quota", 1)
+	if _, err := c.Quota.Get(context.Background()); err != nil {
+		t.Errorf("a GET whose answer was dropped once is retried: %v", err)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+
+	srv.DropNext("GET /api/quota", 1)
+	_, err := srv.Client(padapi.WithRetry(0, 0, 0)).Quota.Get(context.Background())
+	if err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("dropped GET without retries: %v, want a transport error (not ErrOutcomeUnknown, which is for creates)", err)
+	}
+}
+
+func TestFailNextThenSuccess(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.FailNext("GET /api/quota", 2, http.StatusServiceUnavailable, `{"status":"ERROR","message":"Maintenance"}`)
+	q, err := c.Quota.Get(context.Background())
+	if err != nil {
+		t.Fatalf("GET after two 503s: %v", err)
+	}
+	if q.PadsUsed != 0 {
+		t.Errorf("quota %+v", q)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3 (two failures and the success)", n)
+	}
+}
+
+func TestFailNextBody(t *testing.T) {
+	srv, c, _ := newFake(t)
+	srv.FailNext("POST /api/pads", 1, http.StatusForbidden, "")
+	_, err := c.Pads.Create(context.Background(), nil)
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 403 || apiErr.Message != "Forbidden" || !errors.Is(err, padapi.ErrForbidden) {
+		t.Errorf("FailNext with an empty body: %v, want 403 with the service's error body", err)
+	}
+	if n := len(srv.Pads()); n != 0 {
+		t.Errorf("a failed create stored %d pads", n)
+	}
+
+	srv.FailNext("GET /api/organization", 1, http.StatusBadGateway, "<html>bad gateway</html>")
+	_, err = c.Organization.Get(context.Background())
+	if err != nil {
+		t.Errorf("a 502 is retried: %v", err)
+	}
+}
+
+// TestDelay runs in a synctest bubble, on a fake served in memory: the
+// delay and the deadline are the bubble's, so each call takes exactly what
+// it should, however busy the machine.
+func TestDelay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := padapitest.NewInMemoryForTest(t, nil)
+		srv.Delay("GET /api/quota", 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := c.Quota.Get(ctx)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("delayed GET with a deadline: %v, want context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d != 50*time.Millisecond {
+			t.Errorf("the call took %v, want the 50ms of its deadline", d)
+		}
+
+		srv.Delay("GET /api/quota", 20*time.Millisecond)
+		start = time.Now()
+		if _, err := c.Quota.Get(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d != 20*time.Millisecond {
+			t.Errorf("a 20ms delay took %v", d)
+		}
+	})
+}
+
+// TestCloseEndsDelay: Close returns at once with a request waiting in an
+// hour's delay, and the request ends. It needs the real listeners (what it
+// checks is that httptest's Close, which waits for the handlers, is not
+// kept waiting), so its bounds are generous: nothing but the bug makes
+// Close take 30s when the delay is an hour.
+func TestCloseEndsDelay(t *testing.T) {
+	recorded := make(chan struct{}, 1)
+	srv := padapitest.Start(padapitest.WithRecordHookForTest(func() {
+		select {
+		case recorded <- struct{}{}:
+		default:
+		}
+	}))
+	srv.Delay("GET /api/quota", time.Hour)
+	done := make(chan error, 1)
+	go func() {
+		_, err := srv.Client(padapi.WithRetry(0, 0, 0)).Quota.Get(context.Background())
+		done <- err
+	}()
+	select {
+	case <-recorded: // the request has reached the fake, and goes on to its delay
+	case <-time.After(30 * time.Second):
+		srv.Close()
+		t.Fatal("the request did not reach the fake")
+	}
+	closed := make(chan struct{})
+	go func() {
+		srv.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not return within 30s with a request waiting in a delay")
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("the delayed request succeeded after Close")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the delayed request did not end after Close")
+	}
+	srv.Close() // a second Close is harmless
+}
+
+func TestFaultOnUnknownRoutePanics(t *testing.T) {
+	srv := padapitest.NewServer(t)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "GET /api/quota,") {
+			t.Errorf("recovered %v, want a panic that lists the routes", r)
+		}
+	}()
+	srv.FailNext("GET /api/quotas", 1, 500, "")
 }

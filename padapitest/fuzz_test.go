@@ -1,3 +1,5 @@
+// fuzz_test.go: FuzzServer, the fuzz target of the fake's request handling, with its seeds (run by every go test).
+
 package padapitest_test
 
 import (
@@ -16,8 +18,9 @@ import (
 )
 
 // fuzzWait is how long one fuzzed request may take before the fake counts
-// as wedged.
-const fuzzWait = 5 * time.Second
+// as wedged: generous, as a busy machine under -race can take seconds, and
+// a wedged fake takes for ever.
+const fuzzWait = 20 * time.Second
 
 // FuzzServer sends the fake any request (method, path, query, headers,
 // body; with the right key or without it) and checks the promises of

@@ -1,18 +1,18 @@
-package padapitest_test
+// harness_test.go: the one test harness of the package's tests: a fake with a clock that moves only when told, both shapes, requests built by hand for what the client will not send, and the helpers more than one test file uses.
 
-// This file is the one test harness of the package's tests: a fake with a
-// clock that moves only when told, both shapes, and requests built by hand
-// for what the client will not send.
+package padapitest_test
 
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -189,4 +189,38 @@ func zipOf(t *testing.T, pathsAndContents ...string) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// history fetches and decodes an edit-history link with the client.
+func history(t *testing.T, c *padapi.Client, link string) *padapi.History {
+	t.Helper()
+	h, err := c.Pads.History(context.Background(), link)
+	if err != nil {
+		t.Fatalf("History(%s): %v", link, err)
+	}
+	return h
+}
+
+// isNumber reports whether id is what live answers carry as an
+// environment's pad_id: the pad's internal number, not its string key.
+func isNumber(id padapi.ID) bool {
+	n, err := strconv.ParseInt(string(id), 10, 64)
+	return err == nil && n > 0
+}
+
+// stillServes fails the test unless the fake answers a quota read and a
+// create within 30s: a lock held by an earlier request would make them
+// wait forever, and a busy machine under -race can take seconds.
+func stillServes(t *testing.T, srv *padapitest.Server) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := srv.Client(padapi.WithRetry(0, 0, 0))
+	if _, err := c.Quota.Get(ctx); err != nil {
+		t.Fatalf("the fake no longer answers a read: %v", err)
+	}
+	if _, err := c.Pads.Create(ctx, nil); err != nil {
+		t.Fatalf("the fake no longer answers a create: %v", err)
+	}
+	_ = srv.Requests() // takes the lock too
 }

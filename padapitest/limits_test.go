@@ -14,7 +14,10 @@ import (
 
 // The fake's listeners close a connection whose header stalls, refuse a
 // header over the limit with 431, and have the default limits unless told
-// otherwise.
+// otherwise. It needs real sockets (the limits are the net/http server's
+// deadlines), so what it checks is what timing cannot flip: the fake, whose
+// only limit is the 100ms header timeout, closes the stalled connection
+// before the test's own 30s read deadline, however busy the machine.
 func TestTimeouts(t *testing.T) {
 	srv := padapitest.NewServer(t, padapitest.WithTimeouts(padapitest.Timeouts{ReadHeader: 100 * time.Millisecond, MaxHeaderBytes: 4 << 10}))
 	for _, base := range []string{srv.URL, srv.HistoryURL} {
@@ -28,9 +31,9 @@ func TestTimeouts(t *testing.T) {
 		if _, err := io.WriteString(conn, "GET /api/quota HTTP/1.1\r\nHost: x\r\n"); err != nil {
 			t.Fatal(err)
 		}
-		_ = conn.SetReadDeadline(start.Add(5 * time.Second))
+		_ = conn.SetReadDeadline(start.Add(30 * time.Second))
 		_, err = io.Copy(io.Discard, conn)
-		if ne, ok := err.(net.Error); (ok && ne.Timeout()) || time.Since(start) > 2*time.Second {
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
 			t.Errorf("%s: a stalled header was not cut off: %v after %v", base, err, time.Since(start))
 		}
 
@@ -39,7 +42,7 @@ func TestTimeouts(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn2.Close()
-		_ = conn2.SetDeadline(time.Now().Add(5 * time.Second))
+		_ = conn2.SetDeadline(time.Now().Add(30 * time.Second))
 		big := "GET /api/quota HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("b", 64<<10) + "\r\n\r\n"
 		go func() { _, _ = io.WriteString(conn2, big) }() // the fake may stop reading before the end
 		resp, err := http.ReadResponse(bufio.NewReader(conn2), nil)

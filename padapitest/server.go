@@ -247,6 +247,9 @@ type config struct {
 	shape  Shape
 	log    logConfig
 	limits Timeouts
+	// onRecord, when set (by the package's tests), runs after each request
+	// is recorded, without the lock held.
+	onRecord func()
 }
 
 // Option configures a fake in NewServer, Start or Listen.
@@ -299,6 +302,35 @@ func Start(opts ...Option) *Server {
 // listen on the address or when the API key is one padapi.NewClient would
 // refuse.
 func Listen(opts ...Option) (*Server, error) {
+	s, err := newServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.cfg
+	apiL, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return nil, err
+	}
+	host, _, _ := net.SplitHostPort(cfg.addr)
+	historyL, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		apiL.Close()
+		return nil, err
+	}
+	// Set before serving: a handler reads them, and the race detector cannot
+	// see that a client learns the URLs only after Listen returns.
+	s.URL, s.HistoryURL = baseURL(apiL.Addr()), baseURL(historyL.Addr())
+	apiMux, historyMux := s.muxes()
+	s.api = &httptest.Server{Listener: apiL, Config: cfg.limits.server(s.serve(apiMux))}
+	s.history = &httptest.Server{Listener: historyL, Config: cfg.limits.server(s.serve(historyMux))}
+	s.api.Start()
+	s.history.Start()
+	return s, nil
+}
+
+// newServer makes a fake with opts applied, its state set up, listening
+// nowhere yet.
+func newServer(opts []Option) (*Server, error) {
 	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now, log: defaultLog, limits: DefaultTimeouts}
 	for _, opt := range opts {
 		opt(&cfg)
@@ -324,25 +356,6 @@ func Listen(opts ...Option) (*Server, error) {
 	now := s.now()
 	resetAt := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	s.quota = quotaState{limit: 120, resetAt: resetAt, trialExpiresAt: padapi.Ptr(resetAt.AddDate(0, -1, 0))}
-
-	apiL, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return nil, err
-	}
-	host, _, _ := net.SplitHostPort(cfg.addr)
-	historyL, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		apiL.Close()
-		return nil, err
-	}
-	// Set before serving: a handler reads them, and the race detector cannot
-	// see that a client learns the URLs only after Listen returns.
-	s.URL, s.HistoryURL = baseURL(apiL.Addr()), baseURL(historyL.Addr())
-	apiMux, historyMux := s.muxes()
-	s.api = &httptest.Server{Listener: apiL, Config: cfg.limits.server(s.serve(apiMux))}
-	s.history = &httptest.Server{Listener: historyL, Config: cfg.limits.server(s.serve(historyMux))}
-	s.api.Start()
-	s.history.Start()
 	return s, nil
 }
 
@@ -380,8 +393,10 @@ func checkKey(key string) error {
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.done)
-		s.api.Close()
-		s.history.Close()
+		if s.api != nil { // nil for a fake served in memory by the tests
+			s.api.Close()
+			s.history.Close()
+		}
 	})
 }
 
@@ -615,6 +630,9 @@ func bodyError(err error) error {
 
 func (s *Server) record(r *http.Request) {
 	req := s.snapshot(r)
+	if s.cfg.onRecord != nil {
+		defer s.cfg.onRecord() // after the Unlock below
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests.add(req, s.snapshotCost(req))

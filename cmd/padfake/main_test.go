@@ -67,7 +67,7 @@ func serve(t *testing.T, args ...string) (map[string]string, *padapi.Client) {
 			if got != 0 {
 				t.Errorf("padfake %v: exit code %d after the signal, want 0", args, got)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(30 * time.Second): // generous: a busy machine is slow, a hang is for ever
 			t.Fatalf("padfake %v did not stop when its context ended", args)
 		}
 		if _, err := net.DialTimeout("tcp", strings.TrimPrefix(env["PAD_BASE_URL"], "http://"), time.Second); err == nil {
@@ -251,8 +251,16 @@ func TestRunErrors(t *testing.T) {
 // Clients that send half a header and stall neither keep padfake from
 // answering others nor hold their connections for ever: the header timeout
 // closes them. Before, they stayed open as long as the clients liked.
+//
+// It needs real sockets, so its bounds are ones timing cannot flip on a
+// busy machine, measured from when the last connection is open (opening
+// 500 can take seconds): 8s, against the 300ms header timeout asked for,
+// and yet short of the 10s default, so a flag that was ignored still fails
+// it. A padfake that served one connection at a time would take 500 times
+// 300ms.
 func TestSlowClients(t *testing.T) {
 	const slow = 500
+	const bound = 8 * time.Second
 	env, c := serve(t, "-addr", "127.0.0.1:0", "-read-header-timeout", "300ms", "-read-timeout", "1s", "-idle-timeout", "1s")
 	addr := strings.TrimPrefix(env["PAD_BASE_URL"], "http://")
 	conns := make([]net.Conn, 0, slow)
@@ -272,21 +280,20 @@ func TestSlowClients(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	opened := time.Since(start)
+	opened := time.Now()
 
-	// A normal request is answered at once.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	// A normal request is answered.
+	ctx, cancel := context.WithDeadline(context.Background(), opened.Add(bound))
 	defer cancel()
-	asked := time.Now()
 	if _, err := c.Quota.Get(ctx); err != nil {
 		t.Errorf("with %d stalled clients, a normal request: %v", slow, err)
 	}
-	answered := time.Since(asked)
+	answered := time.Since(opened)
 
-	// Every stalled connection is closed by padfake soon after the header
-	// timeout: a read ends (EOF, a reset, or a 408 and then EOF) rather
-	// than running into the test's own deadline.
-	deadline := start.Add(10 * time.Second)
+	// Every stalled connection is closed by padfake: a read ends (EOF, a
+	// reset, or a 408 and then EOF) rather than running into the test's
+	// own deadline.
+	deadline := opened.Add(bound)
 	open := 0
 	for _, conn := range conns {
 		_ = conn.SetReadDeadline(deadline)
@@ -295,12 +302,9 @@ func TestSlowClients(t *testing.T) {
 			open++
 		}
 	}
-	closed := time.Since(start)
-	t.Logf("%d stalled connections opened in %v; a normal request answered in %v; all closed by padfake %v after the first", slow, opened, answered, closed)
+	t.Logf("%d stalled connections opened in %v; a normal request answered in %v; all closed by padfake %v after the last opened",
+		slow, opened.Sub(start), answered, time.Since(opened))
 	if open > 0 {
-		t.Errorf("%d of %d stalled connections still open after %v", open, slow, closed)
-	}
-	if closed > opened+3*time.Second {
-		t.Errorf("the stalled connections were closed %v after the first opened, want about 300ms after the last", closed)
+		t.Errorf("%d of %d stalled connections still open %v after the last opened", open, slow, bound)
 	}
 }

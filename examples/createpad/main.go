@@ -47,6 +47,15 @@ import (
 // whose create got no answer.
 const lookEvery = 10 * time.Second
 
+// now and after are the clock findPad reads and waits on: time.Now and
+// time.After, which the tests replace with a clock that moves only when
+// createpad waits, so that the looks within -wait do not depend on how
+// long each one takes.
+var (
+	now   = time.Now
+	after = time.After
+)
+
 var (
 	// errNoPadsLeft is the quota saying no, before or at the create.
 	errNoPadsLeft = errors.New("no pads left this month")
@@ -149,9 +158,9 @@ func createPad(ctx context.Context, c *padapi.Client, params *padapi.PadCreatePa
 // again every lookEvery until wait has passed, since lists lag behind
 // creates. It returns nil, nil when the pad is not found.
 func findPad(ctx context.Context, c *padapi.Client, title string, wait time.Duration) (*padapi.Pad, error) {
-	deadline := time.Now().Add(wait)
+	deadline := now().Add(wait)
 	// Pads created before this were not this run's (with room for clock skew).
-	since := time.Now().Add(-10 * time.Minute)
+	since := now().Add(-10 * time.Minute)
 	for {
 		for p, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortCreatedDesc}) {
 			if err != nil {
@@ -164,14 +173,14 @@ func findPad(ctx context.Context, c *padapi.Client, title string, wait time.Dura
 				break
 			}
 		}
-		left := time.Until(deadline)
+		left := deadline.Sub(now())
 		if left <= 0 {
 			return nil, nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(min(left, lookEvery)):
+		case <-after(min(left, lookEvery)):
 		}
 	}
 }

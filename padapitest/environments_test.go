@@ -4,25 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/padapitest"
 )
-
-// history fetches and decodes an edit-history link with the client.
-func history(t *testing.T, c *padapi.Client, link string) *padapi.History {
-	t.Helper()
-	h, err := c.Pads.History(context.Background(), link)
-	if err != nil {
-		t.Fatalf("History(%s): %v", link, err)
-	}
-	return h
-}
 
 // TestHistoryFollowsContents: every change of a pad's contents adds an
 // entry to its file's history, so the history replays to the contents at
@@ -240,101 +228,4 @@ func TestDeletePad(t *testing.T) {
 	if text, err := history(t, c, keep.History).Replay(); err != nil || text != "k" {
 		t.Errorf("the other pad's history: %q, %v", text, err)
 	}
-}
-
-// TestAddEnvironment: a test can give a pad more environments, each with a
-// history for each text file.
-func TestAddEnvironment(t *testing.T) {
-	srv, c, _ := newFake(t)
-	p := srv.AddPad(padapi.Pad{Language: "go", Contents: "package main"})
-	for i := range 9 {
-		srv.AddEnvironment(p.ID, padapi.PadEnvironment{Language: "python", Files: []padapi.FileContent{{Path: "main.py", Contents: strings.Repeat("#", i)}, {Path: "x.bin", Binary: true, Contents: "ignored"}}})
-	}
-	tr, err := c.Pads.Transcript(context.Background(), p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tr.Environments) != 10 || *tr.Pad.ActiveEnvironmentID != "1001" || tr.Pad.Contents != "package main" {
-		t.Fatalf("transcript of a pad with 10 environments: %d environments, pad %+v", len(tr.Environments), tr.Pad)
-	}
-	for i, e := range tr.Environments[1:] {
-		if e.Files[0].Contents != strings.Repeat("#", i) || e.Files[1].History != "" || e.Files[1].Contents != "" || e.PadID != tr.Environments[0].PadID || !isNumber(e.PadID) {
-			t.Errorf("environment %s: %+v", e.ID, e)
-		}
-		if text, err := history(t, c, e.Files[0].History).Replay(); err != nil || text != e.Files[0].Contents {
-			t.Errorf("environment %s: replay %q, %v", e.ID, text, err)
-		}
-	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("AddEnvironment with a taken ID did not panic")
-			}
-		}()
-		srv.AddEnvironment(p.ID, padapi.PadEnvironment{ID: "1001"})
-	}()
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("AddPad listing another pad's environment did not panic")
-			}
-		}()
-		srv.AddPad(padapi.Pad{PadEnvironmentIDs: []padapi.ID{"1001"}})
-	}()
-}
-
-// TestTrailingSlash: list and create paths, like every path, are served
-// with a trailing slash too, as the service serves them.
-func TestTrailingSlash(t *testing.T) {
-	srv, _, _ := newFake(t)
-	p := srv.AddPad(padapi.Pad{})
-	for _, tc := range []struct{ method, path string }{
-		{"GET", "/api/pads/"}, {"POST", "/api/pads/"}, {"GET", "/api/questions/"}, {"GET", "/api/organization/"},
-		{"GET", "/api/organization/pads/"}, {"GET", "/api/organization/questions/"}, {"GET", "/api/organization/users/"},
-		{"GET", "/api/organization/stats/"}, {"GET", "/api/quota/"}, {"GET", "/api/pads/" + string(p.ID) + "/"},
-		{"GET", "/api/pads/" + string(p.ID) + "/events/"}, {"GET", "/api/pad_environments/1001/"},
-	} {
-		if status, body := raw(t, srv, tc.method, tc.path, authOf(srv), nil); status != 200 || body["status"] != "OK" {
-			t.Errorf("%s %s: %d %v", tc.method, tc.path, status, body)
-		}
-	}
-	if status, body := send(t, multipartRequest(t, srv, "POST", "/api/questions/", part{name: "question[title]", value: "t"}, part{name: "question[language]", value: "go"})); status != 200 || body["title"] != "t" {
-		t.Errorf("POST /api/questions/: %d %v", status, body)
-	}
-	if page := srv.Requests()[0]; page.Path != "/api/pads/" {
-		t.Errorf("recorded path %q, want the path as sent", page.Path)
-	}
-}
-
-// TestListenOnAllAddresses: a fake on all addresses names a loopback
-// address in its URLs, which the client accepts.
-func TestListenOnAllAddresses(t *testing.T) {
-	// ":0" listens on [::] where the machine has IPv6: the URL the issue
-	// saw, http://[::]:PORT.
-	for _, addr := range []string{":0", "0.0.0.0:0"} {
-		srv, err := padapitest.Listen(padapitest.WithAddr(addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, u := range []string{srv.URL, srv.HistoryURL} {
-			if !strings.HasPrefix(u, "http://127.0.0.1:") {
-				t.Errorf("listening on %s: URL %q, want a loopback one", addr, u)
-			}
-		}
-		p, err := srv.Client().Pads.Create(context.Background(), &padapi.PadCreateParams{Contents: padapi.Ptr("x")})
-		if err == nil {
-			_, err = srv.Client().Pads.History(context.Background(), p.History)
-		}
-		if err != nil {
-			t.Errorf("listening on %s: %v", addr, err)
-		}
-		srv.Close()
-	}
-}
-
-// isNumber reports whether id is what live answers carry as an
-// environment's pad_id: the pad's internal number, not its string key.
-func isNumber(id padapi.ID) bool {
-	n, err := strconv.ParseInt(string(id), 10, 64)
-	return err == nil && n > 0
 }

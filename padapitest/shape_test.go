@@ -4,15 +4,146 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/padapitest"
 )
+
+// fullPad sets every field of a Pad but EventsURL (the other shape of
+// events).
+func fullPad() padapi.Pad {
+	at := time.Date(2026, 10, 14, 9, 30, 0, 123000000, time.FixedZone("", -7*3600))
+	return padapi.Pad{
+		ID: "DM32JWG2", Title: "Interview", OwnerEmail: "owner@example.com", Language: "go",
+		Participants: []string{"Ada"}, Contents: "package main", Notes: "good",
+		Events:  []padapi.PadEvent{{Message: "Ada joined", Kind: "joined", Metadata: "m", UserName: "Ada", UserEmail: "ada@example.com", CreatedAt: at}},
+		Private: true, ExecutionEnabled: true, CreatedAt: at, UpdatedAt: at.Add(time.Hour), EndedAt: padapi.Ptr(at.Add(2 * time.Hour)),
+		URL: "u", Playback: "p", History: "h", Drawing: "d", State: "ended", Type: "live",
+		QuestionIDs: []padapi.ID{"1"}, PadEnvironmentIDs: []padapi.ID{"2"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("3"),
+		Team: &padapi.Team{ID: "4", Name: "core"}, RestrictInterviewerAccess: padapi.Ptr(true),
+		InterviewerNotifications: []padapi.InterviewerNotification{{
+			ID: "8", Title: "Tab switch", Message: "The candidate left the tab", Priority: "low", RequestID: "r1",
+			AutoDismissed: true, DismissedAt: padapi.Ptr(at.Add(time.Minute)), Useful: padapi.Ptr(false), CreatedAt: at, UpdatedAt: at.Add(time.Minute),
+		}},
+	}
+}
+
+func fullQuestion() padapi.Question {
+	at := time.Date(2026, 10, 14, 9, 30, 0, 0, time.UTC)
+	return padapi.Question{
+		ID: "7", Title: "Two Sum", OwnerEmail: "owner@example.com", AuthorName: "Olivia", OrganizationName: "Org",
+		Language: "python", Description: "d", CandidateInstructions: []padapi.CandidateInstruction{{Instructions: "i", DefaultVisible: padapi.Ptr(true)}},
+		Contents: "c", Solution: "s", Shared: true, TakeHome: true, TestCasesEnabled: true, IsDraft: true, Used: 3, PadType: "live",
+		CustomFiles:          []padapi.CustomFile{{ID: "1", Title: "t", Description: "d", Filename: "f.txt", Filesize: "10"}},
+		TestCases:            []padapi.TestCase{{ID: "1", Arguments: []string{"1", "2"}, ReturnValue: "3", Visible: true}},
+		ContentsForTestCases: "ct", PublicTakeHomeSettingID: padapi.Ptr[padapi.ID]("9"), AIAssistPrompt: "be brief",
+		CustomDatabase: &padapi.CustomDatabase{ID: "3", Title: "shop", Description: "orders", Language: "postgresql", Schema: "CREATE TABLE t (id int);",
+			SchemaJSON: &padapi.DatabaseSchema{Arrangement: json.RawMessage(`[["t"]]`), Tables: []padapi.DatabaseTable{{Name: "t", Columns: []padapi.DatabaseColumn{{Name: "id", Type: "int", PrimaryKey: true, NotNull: true}}}}}},
+		CreatedAt: at, UpdatedAt: at,
+	}
+}
+
+func fullOrganization() padapi.Organization {
+	return padapi.Organization{
+		ID: "5", Name: "Org", UserCount: 1, Users: []padapi.OrganizationUser{{Email: "e", Name: "n", Teams: []string{"core"}}},
+		DefaultLanguage: "go", SingleSignOnSupported: true, SingleSignInURL: "https://sso.example.com",
+		Teams: []padapi.Team{{ID: "4", Name: "core"}}, ChildOrganizations: json.RawMessage(`[{"id":6}]`),
+	}
+}
+
+// checkFull fails when a field of v is zero, so that a field added to a
+// model later is added here too, and to the fake's copies (state.go).
+func checkFull(t *testing.T, v any, except ...string) {
+	t.Helper()
+	rv := reflect.ValueOf(v)
+	for i := range rv.NumField() {
+		name := rv.Type().Field(i).Name
+		if rv.Field(i).IsZero() && !slices.Contains(except, name) {
+			t.Errorf("%T.%s is zero in the fixture: set it, and copy it in the fake's clone", v, name)
+		}
+	}
+}
+
+// Every field the fake stores reaches the client as it was, in each shape
+// with that shape's fields: the fake writes with the models' own
+// marshalling, the client reads with their own unmarshalling.
+func TestRoundTripEveryField(t *testing.T) {
+	eachShape(t, func(t *testing.T, srv *padapitest.Server, c *padapi.Client, _ *clock) {
+		ctx := context.Background()
+		documented := srv.Shape() == padapitest.DocumentedShape
+
+		pad := fullPad()
+		checkFull(t, pad, "EventsURL")
+		srv.AddPad(pad)
+		linked := fullPad()
+		linked.ID, linked.Events, linked.EventsURL = "EVENTSLK", nil, "https://app.coderpad.io/api/pads/EVENTSLK/events"
+		linked.PadEnvironmentIDs, linked.ActiveEnvironmentID = []padapi.ID{"12"}, padapi.Ptr[padapi.ID]("13")
+		srv.AddPad(linked)
+
+		wantPad, wantLinked := pad, linked
+		if documented {
+			for _, p := range []*padapi.Pad{&wantPad, &wantLinked} {
+				p.State, p.Type, p.QuestionIDs, p.PadEnvironmentIDs, p.ActiveEnvironmentID = "", "", nil, nil, nil
+				p.Team, p.RestrictInterviewerAccess, p.InterviewerNotifications, p.EventsURL = nil, nil, nil, ""
+			}
+			// A pad added without events has a creation event.
+			wantLinked.Events = []padapi.PadEvent{{Message: "Olivia Owner created the pad", Kind: "created", UserName: "Olivia Owner", UserEmail: "owner@example.com", CreatedAt: linked.CreatedAt}}
+		} else {
+			wantPad.Events, wantPad.EventsURL = nil, srv.URL+"/api/pads/DM32JWG2/events"
+		}
+		for _, want := range []padapi.Pad{wantPad, wantLinked} {
+			got, err := c.Pads.Get(ctx, want.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, *got); diff != "" {
+				t.Errorf("pad %s through the fake (-want +got):\n%s", want.ID, diff)
+			}
+		}
+		events, err := c.Pads.ListEvents(ctx, pad.ID, &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(pad.Events, events.Items); diff != "" {
+			t.Errorf("the events of the added pad (-want +got):\n%s", diff)
+		}
+
+		q := fullQuestion()
+		checkFull(t, q)
+		srv.AddQuestion(q)
+		gotQ, err := c.Questions.Get(ctx, "7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if documented {
+			q.AIAssistPrompt, q.CustomDatabase = "", nil
+		}
+		if diff := cmp.Diff(q, *gotQ); diff != "" {
+			t.Errorf("question through the fake (-want +got):\n%s", diff)
+		}
+
+		o := fullOrganization()
+		checkFull(t, o)
+		srv.SetOrganization(o)
+		gotO, err := c.Organization.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if documented {
+			o.ID, o.Teams, o.ChildOrganizations, o.Users[0].Teams = "", nil, nil, nil
+		}
+		if diff := cmp.Diff(o, *gotO); diff != "" {
+			t.Errorf("organization through the fake (-want +got):\n%s", diff)
+		}
+	})
+}
 
 // wantJSON fails the test unless got is the JSON want, after replacing
 // URL and HISTORY in want by the fake's URLs and ID by id.
@@ -130,77 +261,6 @@ func TestWireShapes(t *testing.T) {
 	}
 	if _, ok := page.Pads[0]["state"]; ok || len(page.Pads) != 50 || page.Total != 51 || page.NextPage != doc.URL+"/api/pads?page=2&sort=created_at%2Casc" {
 		t.Errorf("documented page: %d pads, total %d, next %q, first %v", len(page.Pads), page.Total, page.NextPage, page.Pads[0])
-	}
-}
-
-// TestClientRequests: what the client sends for the question writes and a
-// pad delete, as the fake records and takes it.
-func TestClientRequests(t *testing.T) {
-	srv, c, _ := newFake(t)
-	ctx := context.Background()
-	archive := zipOf(t, "main.go", "package main\n")
-	q, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{
-		Title: padapi.Ptr("Zip"), Language: padapi.Ptr("go"), Zip: archive,
-		CandidateInstructions: []padapi.CandidateInstruction{{Instructions: "Go.", DefaultVisible: padapi.Ptr(true)}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Questions.Update(ctx, q.ID, &padapi.QuestionUpdateParams{Files: []padapi.QuestionFile{{Path: "a.go", Contents: "package a"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if files := srv.QuestionFiles(q.ID); len(files) != 1 || files[0].Path != "a.go" {
-		t.Errorf("files after the update: %+v", files)
-	}
-	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: &q.ID, Private: padapi.Ptr(true), ExecutionEnabled: padapi.Ptr(false),
-		UserEmail: padapi.Ptr("interviewer@example.com"), Notes: padapi.Ptr("n")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every field of an update at once: the fake takes them all.
-	if _, err := c.Pads.Update(ctx, p.ID, &padapi.PadUpdateParams{Title: padapi.Ptr("t"), Language: padapi.Ptr("go"), Contents: padapi.Ptr("x"),
-		Notes: padapi.Ptr("n"), Private: padapi.Ptr(false), ExecutionEnabled: padapi.Ptr(true), Ended: padapi.Ptr(true)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Pads.Delete(ctx, p.ID); err != nil {
-		t.Fatal(err)
-	}
-	// Each update answered {"status":"OK"} alone, as live answers do, so
-	// the client read the resource back with a GET.
-	var reqs []padapitest.Request
-	for _, r := range srv.Requests() {
-		if r.Method != "GET" {
-			reqs = append(reqs, r)
-		}
-	}
-	if len(reqs) != 5 || len(srv.Requests()) != 7 {
-		t.Fatalf("%d requests, %d of them writes; want 7 and 5", len(srv.Requests()), len(reqs))
-	}
-	create := reqs[0]
-	if !strings.HasPrefix(create.Header.Get("Content-Type"), "multipart/form-data") ||
-		!cmp.Equal(create.Form, url.Values{"question[title]": {"Zip"}, "question[language]": {"go"}, "question[candidate_instructions]": {`[{"instructions":"Go.","default_visible":true}]`}}) {
-		t.Errorf("question create: %s, form %v", create.Header.Get("Content-Type"), create.Form)
-	}
-	if diff := cmp.Diff(map[string][]padapitest.File{"question[zip_file]": {{Filename: "question.zip", ContentType: "application/zip", Data: archive}}}, create.Files); diff != "" {
-		t.Errorf("the zip upload (-want +got):\n%s", diff)
-	}
-	if got := reqs[1].Form; !cmp.Equal(got, url.Values{"question[file_contents]": {`[{"path":"a.go","contents":"package a"}]`}}) {
-		t.Errorf("question update: %v", got)
-	}
-	if got := reqs[2].Form; !cmp.Equal(got, url.Values{"question_id": {string(q.ID)}, "private": {"true"}, "execution_enabled": {"false"},
-		"user_email": {"interviewer@example.com"}, "notes": {"n"}}) {
-		t.Errorf("pad create: %v", got)
-	}
-	if got := reqs[4]; got.Method != "PUT" || !cmp.Equal(got.Form, url.Values{"deleted": {"true"}}) {
-		t.Errorf("pad delete: %s %v", got.Method, got.Form)
-	}
-	if env := srv.Environments(p.ID); env != nil {
-		t.Errorf("the deleted pad still has environments %+v", env)
-	}
-	// One file's contents replace the files.
-	q, err = c.Questions.Update(ctx, q.ID, &padapi.QuestionUpdateParams{Contents: padapi.Ptr("package main")})
-	if err != nil || q.Contents != "package main" || srv.QuestionFiles(q.ID) != nil {
-		t.Errorf("contents after files: %+v, %v; files %+v", q, err, srv.QuestionFiles(q.ID))
 	}
 }
 

@@ -1,8 +1,10 @@
 package padapitest_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +144,152 @@ func TestRefusals(t *testing.T) {
 		if diff := cmp.Diff(before, stateOf(srv, pad.ID)); diff != "" {
 			t.Errorf("%s changed the fake (-before +after):\n%s", tc.name, diff)
 		}
+	}
+}
+
+// evidencedLanguages are the languages API-REFERENCE.md's v4 section lists
+// as taken by the service, beyond the usual identifiers.
+var evidencedLanguages = []string{
+	"gin", "node",
+	"multifile_c", "multifile_cpp", "multifile_csharp", "multifile_go", "multifile_java",
+	"multifile_kotlin", "multifile_php", "multifile_python", "multifile_ruby", "multifile_rust",
+	"multifile_scala", "multifile_swift", "multifile_terraform", "multifile_typescript",
+	"kubernetes", "react-native-web", "universal", "gsheets", "hack", "powershell",
+}
+
+// TestLanguagesTheServiceTakes: every language the evidence shows is taken
+// by pad and question writes, and listed; a name no evidence shows, close
+// as it may be to one, is still a 400.
+func TestLanguagesTheServiceTakes(t *testing.T) {
+	srv, _, _ := newFake(t)
+	auth := authOf(srv)
+	pad := srv.AddPad(padapi.Pad{})
+	for _, lang := range evidencedLanguages {
+		if !slices.Contains(padapitest.Languages(), lang) {
+			t.Errorf("Languages() lacks %s", lang)
+		}
+		if status, body := raw(t, srv, "POST", "/api/pads", auth, url.Values{"language": {lang}}); status != 200 {
+			t.Errorf("pad create in %s: %d %v", lang, status, body)
+		}
+		if status, body := raw(t, srv, "PUT", "/api/pads/"+string(pad.ID), auth, url.Values{"language": {lang}}); status != 200 {
+			t.Errorf("pad update to %s: %d %v", lang, status, body)
+		}
+		form := url.Values{"question[title]": {"Q"}, "question[language]": {lang}}
+		if status, body := raw(t, srv, "POST", "/api/questions", auth, form); status != 200 {
+			t.Errorf("question create in %s: %d %v", lang, status, body)
+		}
+	}
+	for _, lang := range []string{"multifile_", "multifile_cobol", "multifile-go", "Multifile_go", "nodes", "powershell7"} {
+		if status, body := raw(t, srv, "POST", "/api/pads", auth, url.Values{"language": {lang}}); status != 400 || !strings.Contains(body["message"].(string), "not a supported language") {
+			t.Errorf("pad create in %q: %d %v, want 400", lang, status, body)
+		}
+	}
+	if multi := padapitest.MultiFileLanguages(); !slices.IsSorted(multi) || !slices.Contains(multi, "multifile_go") || !slices.Contains(multi, "react") {
+		t.Errorf("MultiFileLanguages() = %v", multi)
+	}
+	// A multi-file question in a multifile_* language, as the service
+	// creates them.
+	form := url.Values{"question[title]": {"Q"}, "question[language]": {"multifile_go"},
+		"question[file_contents]": {`[{"path":"main.go","contents":"package main"},{"path":"go.mod","contents":"module q"}]`}}
+	if status, body := raw(t, srv, "POST", "/api/questions", auth, form); status != 200 || body["language"] != "multifile_go" {
+		t.Errorf("a multi-file question: %d %v", status, body)
+	}
+}
+
+// TestPadUpdateIgnoresOtherThanTrue: ended and deleted with a value other
+// than true are ignored, as the service's docs say: no 400, and nothing
+// changes.
+func TestPadUpdateIgnoresOtherThanTrue(t *testing.T) {
+	srv, _, _ := newFake(t)
+	pad := srv.AddPad(padapi.Pad{Title: "kept"})
+	path := "/api/pads/" + string(pad.ID)
+	for _, form := range []url.Values{
+		{"ended": {"yes"}}, {"ended": {"false"}}, {"ended": {"1"}}, {"ended": {""}}, {"ended": {"TRUE"}},
+		{"deleted": {"no"}}, {"deleted": {"1"}}, {"deleted": {"false"}}, {"deleted": {""}},
+	} {
+		if status, body := raw(t, srv, "PUT", path, authOf(srv), form); status != 200 || body["status"] != "OK" {
+			t.Errorf("PUT %v: %d %v, want 200", form, status, body)
+		}
+	}
+	if pads := srv.Pads(); len(pads) != 1 || pads[0].EndedAt != nil || len(srv.Events(pad.ID)) != 1 {
+		t.Errorf("after ignored values the pad is %+v with %d events, want it open, with its creation event", pads, len(srv.Events(pad.ID)))
+	}
+	// true still ends, and deletes.
+	if status, _ := raw(t, srv, "PUT", path, authOf(srv), url.Values{"ended": {"true"}}); status != 200 || srv.Pads()[0].EndedAt == nil {
+		t.Errorf("ended=true: %d, the pad %+v", status, srv.Pads()[0])
+	}
+	if status, _ := raw(t, srv, "PUT", path, authOf(srv), url.Values{"deleted": {"true"}}); status != 200 || len(srv.Pads()) != 0 {
+		t.Errorf("deleted=true: %d, %d pads left", status, len(srv.Pads()))
+	}
+}
+
+// TestClientRequests: what the client sends for the question writes and a
+// pad delete, as the fake records and takes it.
+func TestClientRequests(t *testing.T) {
+	srv, c, _ := newFake(t)
+	ctx := context.Background()
+	archive := zipOf(t, "main.go", "package main\n")
+	q, err := c.Questions.Create(ctx, &padapi.QuestionCreateParams{
+		Title: padapi.Ptr("Zip"), Language: padapi.Ptr("go"), Zip: archive,
+		CandidateInstructions: []padapi.CandidateInstruction{{Instructions: "Go.", DefaultVisible: padapi.Ptr(true)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Questions.Update(ctx, q.ID, &padapi.QuestionUpdateParams{Files: []padapi.QuestionFile{{Path: "a.go", Contents: "package a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if files := srv.QuestionFiles(q.ID); len(files) != 1 || files[0].Path != "a.go" {
+		t.Errorf("files after the update: %+v", files)
+	}
+	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{QuestionID: &q.ID, Private: padapi.Ptr(true), ExecutionEnabled: padapi.Ptr(false),
+		UserEmail: padapi.Ptr("interviewer@example.com"), Notes: padapi.Ptr("n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every field of an update at once: the fake takes them all.
+	if _, err := c.Pads.Update(ctx, p.ID, &padapi.PadUpdateParams{Title: padapi.Ptr("t"), Language: padapi.Ptr("go"), Contents: padapi.Ptr("x"),
+		Notes: padapi.Ptr("n"), Private: padapi.Ptr(false), ExecutionEnabled: padapi.Ptr(true), Ended: padapi.Ptr(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Pads.Delete(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Each update answered {"status":"OK"} alone, as live answers do, so
+	// the client read the resource back with a GET.
+	var reqs []padapitest.Request
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			reqs = append(reqs, r)
+		}
+	}
+	if len(reqs) != 5 || len(srv.Requests()) != 7 {
+		t.Fatalf("%d requests, %d of them writes; want 7 and 5", len(srv.Requests()), len(reqs))
+	}
+	create := reqs[0]
+	if !strings.HasPrefix(create.Header.Get("Content-Type"), "multipart/form-data") ||
+		!cmp.Equal(create.Form, url.Values{"question[title]": {"Zip"}, "question[language]": {"go"}, "question[candidate_instructions]": {`[{"instructions":"Go.","default_visible":true}]`}}) {
+		t.Errorf("question create: %s, form %v", create.Header.Get("Content-Type"), create.Form)
+	}
+	if diff := cmp.Diff(map[string][]padapitest.File{"question[zip_file]": {{Filename: "question.zip", ContentType: "application/zip", Data: archive}}}, create.Files); diff != "" {
+		t.Errorf("the zip upload (-want +got):\n%s", diff)
+	}
+	if got := reqs[1].Form; !cmp.Equal(got, url.Values{"question[file_contents]": {`[{"path":"a.go","contents":"package a"}]`}}) {
+		t.Errorf("question update: %v", got)
+	}
+	if got := reqs[2].Form; !cmp.Equal(got, url.Values{"question_id": {string(q.ID)}, "private": {"true"}, "execution_enabled": {"false"},
+		"user_email": {"interviewer@example.com"}, "notes": {"n"}}) {
+		t.Errorf("pad create: %v", got)
+	}
+	if got := reqs[4]; got.Method != "PUT" || !cmp.Equal(got.Form, url.Values{"deleted": {"true"}}) {
+		t.Errorf("pad delete: %s %v", got.Method, got.Form)
+	}
+	if env := srv.Environments(p.ID); env != nil {
+		t.Errorf("the deleted pad still has environments %+v", env)
+	}
+	// One file's contents replace the files.
+	q, err = c.Questions.Update(ctx, q.ID, &padapi.QuestionUpdateParams{Contents: padapi.Ptr("package main")})
+	if err != nil || q.Contents != "package main" || srv.QuestionFiles(q.ID) != nil {
+		t.Errorf("contents after files: %+v, %v; files %+v", q, err, srv.QuestionFiles(q.ID))
 	}
 }
