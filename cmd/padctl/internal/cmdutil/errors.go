@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"strings"
 
 	"github.com/padinterview/padapi"
@@ -98,10 +99,67 @@ func (f *Factory) Fail(ctx context.Context, cmd *cobra.Command, err error) int {
 }
 
 // Message is err's text without the library's "padapi: " prefixes, since
-// padctl puts its own in front.
+// padctl puts its own in front, and with an argument the library refused
+// named by padctl's flags rather than by Go's field names (FlagWords).
 func Message(err error) string {
-	return strings.ReplaceAll(err.Error(), "padapi: ", "")
+	msg := strings.ReplaceAll(err.Error(), "padapi: ", "")
+	if errors.Is(err, padapi.ErrInvalidArgument) {
+		msg = FlagWords(msg)
+	}
+	return msg
 }
+
+// flagWords is padctl's one table from the library's refusals of an
+// argument (ErrInvalidArgument), which name Go types and fields, to the
+// flags a padctl user gave: the library checks, padctl only words it.
+var flagWords = []struct{ lib, cli string }{
+	{"StatsOptions: set both Start and End, or neither", "give both --start and --end, or neither"},
+	{"StatsOptions: End is before Start", "--end is before --start"},
+	{"PadCreateParams: Contents and QuestionID cannot be combined", "--contents and --question cannot be combined"},
+	{"question_id is an empty ID", "--question: an empty ID"},
+	{"QuestionCreateParams: Title and Language are required", "--title and --language are required"},
+	{"QuestionCreateParams: set at most one of Contents, Files and Zip", "give at most one of --contents (or --contents-file), --file and --zip"},
+	{"QuestionUpdateParams: set at most one of Contents, Files and Zip", "give at most one of --contents (or --contents-file), --file and --zip"},
+}
+
+// FlagWords rewords a message of the library's that names Go types and
+// fields in the names of padctl's flags; any other message is returned as
+// it is.
+func FlagWords(msg string) string {
+	for _, w := range flagWords {
+		if strings.Contains(msg, w.lib) {
+			return strings.Replace(msg, w.lib, w.cli, 1)
+		}
+	}
+	return msg
+}
+
+// FlagError is cobra's refusal of a flag's value, worded for a user:
+// pflag names the Go parser that refused it ("strconv.ParseUint: parsing
+// "-1": invalid syntax"), which says nothing to someone who typed
+// --page -1. It is set on the root command, for every command.
+func FlagError(_ *cobra.Command, err error) error {
+	msg := err.Error()
+	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
+		switch {
+		case strings.Contains(m[3], "strconv.ParseUint"):
+			msg = fmt.Sprintf("%s %s: must be a positive number", m[2], m[1])
+		case strings.Contains(m[3], "strconv.ParseInt"):
+			msg = fmt.Sprintf("%s %s: must be a whole number", m[2], m[1])
+		case strings.Contains(m[3], "strconv.ParseBool"):
+			msg = fmt.Sprintf("%s=%s: must be true or false", m[2], m[1])
+		case strings.Contains(m[3], "time: "):
+			msg = fmt.Sprintf("%s %s: must be a duration such as 30s or 2m, or 0", m[2], m[1])
+		default:
+			msg = fmt.Sprintf("%s %s: %s", m[2], m[1], m[3])
+		}
+	}
+	return &UsageError{errors.New(msg)}
+}
+
+// badFlagValue matches pflag's refusal of a value: the value, the flag
+// (with its short form, when it has one) and the parser's complaint.
+var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: (.*)$`)
 
 // CommandAdvice is what to do about a failure of cmd that exits with code,
 // or "": the advice that names a command, then Advice's.

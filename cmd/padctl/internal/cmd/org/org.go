@@ -4,9 +4,7 @@ package org
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/pads"
@@ -204,7 +202,7 @@ func statsRun(o *StatsOptions) error {
 	var resp padapi.Response
 	st, err := c.Organization.Stats(padapi.WithResponse(o.Ctx, &resp), &padapi.StatsOptions{Start: o.Start.Time, End: o.End.Time})
 	if err != nil {
-		return windowError(err)
+		return err
 	}
 	if o.JSON {
 		return cmdutil.PrintRaw(o.IO, resp.Body)
@@ -214,32 +212,3 @@ func statsRun(o *StatsOptions) error {
 	}
 	return cmdutil.PrintList(o.IO, false, userStatsView, st.Users)
 }
-
-// windowError says the library's refusal of a window in the flags'
-// names: the library checks the window, padctl only words it.
-func windowError(err error) error {
-	if !errors.Is(err, padapi.ErrInvalidArgument) {
-		return err
-	}
-	for from, to := range map[string]string{
-		"StatsOptions: set both Start and End, or neither": "give both --start and --end, or neither",
-		"StatsOptions: End is before Start":                "--end is before --start",
-	} {
-		if msg := err.Error(); strings.Contains(msg, from) {
-			return &cmdutil.UsageError{Err: wordedError{strings.Replace(msg, from, to, 1), err}}
-		}
-	}
-	return err
-}
-
-// wordedError is err with other words.
-type wordedError struct {
-	msg string
-	err error
-}
-
-// Error returns the other words.
-func (e wordedError) Error() string { return e.msg }
-
-// Unwrap returns the error worded.
-func (e wordedError) Unwrap() error { return e.err }

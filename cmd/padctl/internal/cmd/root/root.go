@@ -94,6 +94,7 @@ Exit codes:
 	root.SetErr(f.IOStreams.ErrOut)
 	root.SetIn(f.IOStreams.In)
 	root.SetVersionTemplate(versionLine())
+	root.SetFlagErrorFunc(cmdutil.FlagError)
 	addGlobalFlags(root, f)
 
 	root.AddCommand(quota.NewCmdQuota(f, nil), pads.NewCmdPads(f), questions.NewCmdQuestions(f, more.Questions...),

@@ -69,3 +69,36 @@ func TestPadsEventsHelp(t *testing.T) {
 
 // netDNSError is what a resolver answers for a name that does not exist.
 var netDNSError = net.DNSError{Err: "no such host", Name: "pads.invalid", IsNotFound: true}
+
+// TestErrorsNameFlags: an argument the library or the flag parser refused
+// is named by the flag the user typed, never by a Go type, field or
+// parser call.
+func TestErrorsNameFlags(t *testing.T) {
+	s := cmdtest.NewStub(t, nil)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"org", "stats", "--start", "2026-05-01"}, "give both --start and --end, or neither"},
+		{[]string{"org", "stats", "--start", "2026-05-08", "--end", "2026-05-01"}, "--end is before --start"},
+		{[]string{"pads", "create", "--contents", "x", "--question", "12"}, "--contents and --question cannot be combined"},
+		{[]string{"pads", "create", "--question", ""}, "--question: an empty ID"},
+		{[]string{"questions", "create", "--title", "T"}, "--title and --language are required"},
+		{[]string{"questions", "update", "Q1", "--contents", "x", "--zip", "usage_test.go"}, "give at most one of --contents"},
+		{[]string{"pads", "list", "--page", "-1"}, `--page -1: must be a positive number`},
+		{[]string{"pads", "list", "--limit", "ten"}, `--limit ten: must be a positive number`},
+		{[]string{"pads", "update", "X", "--private=maybe"}, `--private=maybe: must be true or false`},
+		{[]string{"quota", "--timeout", "soon"}, `--timeout soon: must be a duration`},
+	} {
+		r := cmdtest.Padctl(t, s.Env(), tc.args...)
+		cmdtest.CheckUsageError(t, tc.args, r, tc.want)
+		for _, bad := range []string{"strconv.", "Params", "Options", "QuestionID", "time: "} {
+			if strings.Contains(r.Stderr, bad) {
+				t.Errorf("padctl %q: stderr names %q:\n%s", tc.args, bad, r.Stderr)
+			}
+		}
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Errorf("refused arguments sent %d requests", n)
+	}
+}
