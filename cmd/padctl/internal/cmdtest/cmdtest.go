@@ -34,8 +34,10 @@ type Result struct {
 
 // Opts describe one in-process run of padctl.
 type Opts struct {
-	Env       map[string]string
-	TTY       bool // stdout and stderr are terminals
+	Env map[string]string
+	TTY bool // stdin, stdout and stderr are terminals
+	// Stdin is what padctl reads: the answers to its questions.
+	Stdin     string
 	Ctx       context.Context
 	Transport http.RoundTripper
 	// Extra makes the commands that live outside internal/cmd (package
@@ -53,8 +55,9 @@ func Invoke(t testing.TB, o Opts, args ...string) Result {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ios, _, stdout, stderr := iostreams.Test()
-	ios.OutTTY, ios.ErrTTY = o.TTY, o.TTY
+	ios, stdin, stdout, stderr := iostreams.Test()
+	ios.OutTTY, ios.ErrTTY, ios.InTTY = o.TTY, o.TTY, o.TTY
+	stdin.WriteString(o.Stdin)
 	f := &cmdutil.Factory{IOStreams: ios, Getenv: func(k string) string { return o.Env[k] }, Transport: o.Transport}
 	if o.Factory != nil {
 		*o.Factory = f

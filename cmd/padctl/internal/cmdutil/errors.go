@@ -39,6 +39,13 @@ func UsageErrorf(format string, args ...any) error {
 	return &UsageError{fmt.Errorf(format, args...)}
 }
 
+// CancelError is the user answering no to a question padctl asked: it
+// exits 2, as gh's cancellations do, with no advice.
+type CancelError struct{ Msg string }
+
+// Error says what was not done.
+func (e *CancelError) Error() string { return e.Msg }
+
 // SignalError is the cause of padctl's context when a signal ended it.
 type SignalError struct {
 	Code int    // the exit code: 128 + the signal's number
@@ -54,8 +61,9 @@ func (e *SignalError) Error() string { return e.What }
 // of arguments).
 func ExitCode(err error, ran bool) int {
 	var ue *UsageError
+	var ce *CancelError
 	switch {
-	case !ran, errors.As(err, &ue), errors.Is(err, padapi.ErrInvalidArgument):
+	case !ran, errors.As(err, &ue), errors.As(err, &ce), errors.Is(err, padapi.ErrInvalidArgument):
 		return ExitUsage
 	// Before Canceled: a create interrupted after it was sent may have
 	// happened, and that is what the user must hear.
@@ -164,7 +172,10 @@ var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(
 // CommandAdvice is what to do about a failure of cmd that exits with code,
 // or "": the advice that names a command, then Advice's.
 func CommandAdvice(cmd *cobra.Command, err error, code int) string {
+	var ce *CancelError
 	switch {
+	case errors.As(err, &ce):
+		return ""
 	case code == ExitUsage:
 		return fmt.Sprintf("Run '%s --help' for usage.", cmd.CommandPath())
 	case code == ExitUnknown && cmd.Name() == "apply":

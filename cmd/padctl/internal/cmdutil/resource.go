@@ -89,6 +89,9 @@ func NewCmdList[T any](f *Factory, use, short string, v View[T], pick func(*pada
 	fl.UintVar(&o.Page, "page", 0, "show page `N`, from 1 (50 items a page; default the first)")
 	fl.BoolVar(&o.All, "all", false, "follow every page")
 	fl.UintVar(&o.Limit, "limit", 0, "stop after `N` items, following pages as needed")
+	// --all from page 2 would be every page, or the rest: neither is
+	// what someone typing both can be sure of.
+	cmd.MarkFlagsMutuallyExclusive("all", "page")
 	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(SortNames, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -259,28 +262,51 @@ type DeleteOptions struct {
 	Noun   string
 	Delete func(*padapi.Client) func(context.Context, padapi.ID) error
 	ID     padapi.ID
+	// Yes is --yes: delete without asking.
+	Yes bool
 }
 
-// NewCmdDelete returns a command that deletes one resource by ID. With
-// --json it prints the service's answer to the delete ({"status":"OK"}).
+// NewCmdDelete returns a command that deletes one resource by ID. On a
+// terminal it asks first (type the ID to confirm), as gh does; --yes
+// skips the question, and without a terminal to ask on --yes is required.
+// With --json it prints the service's answer to the delete
+// ({"status":"OK"}).
 func NewCmdDelete(f *Factory, noun string, del func(*padapi.Client) func(context.Context, padapi.ID) error, runF func(*DeleteOptions) error) *cobra.Command {
 	o := &DeleteOptions{IO: f.IOStreams, Client: f.Client, Noun: noun, Delete: del}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "delete ID",
 		Short: "Delete a " + noun,
-		Args:  cobra.ExactArgs(1),
+		Long: "Delete a " + noun + ". On a terminal padctl asks first: type the " + noun + "'s ID to confirm.\n" +
+			"--yes deletes without asking, and is required when padctl cannot ask (in a\nscript, or with stdin or stdout not a terminal).",
+		Example: fmt.Sprintf("  padctl %[1]ss delete ID          # asks: type the ID to confirm\n  padctl %[1]ss delete ID --yes    # in a script", noun),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Ctx, o.JSON, o.ID = cmd.Context(), f.Flags.JSON, padapi.ID(args[0])
+			if !o.Yes && !o.IO.CanPrompt() {
+				return UsageErrorf("--yes is required to delete when padctl cannot ask (not on a terminal)")
+			}
 			if runF != nil {
 				return runF(o)
 			}
 			return DeleteRun(o)
 		},
 	}
+	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
+	return cmd
 }
 
-// DeleteRun deletes one resource.
+// DeleteRun deletes one resource, after asking on a terminal unless --yes
+// was given.
 func DeleteRun(o *DeleteOptions) error {
+	if !o.Yes {
+		answer, err := o.IO.Prompt(o.Ctx, fmt.Sprintf("Delete %s %s? Type its ID to confirm: ", o.Noun, o.ID))
+		if err != nil {
+			return err
+		}
+		if answer != string(o.ID) {
+			return &CancelError{fmt.Sprintf("cancelled: %s %s not deleted", o.Noun, o.ID)}
+		}
+	}
 	c, err := o.Client()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cmdutil_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/padinterview/padapi"
@@ -25,5 +26,18 @@ func TestListFlags(t *testing.T) {
 	cmd.SetArgs([]string{"--sort", "created"})
 	if err := cmd.Execute(); err != nil || got.Sort != "created_at,desc" {
 		t.Errorf("--sort created: %v, %q", err, got.Sort)
+	}
+}
+
+// --all and --page contradict each other: refused before anything runs,
+// and from the root a usage error (exit 2).
+func TestListFlagsConflict(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios, Getenv: func(string) string { return "" }}
+	ran := false
+	cmd := cmdutil.NewCmdList(f, "list", "", cmdutil.View[padapi.Pad]{}, nil, func(*cmdutil.ListOptions[padapi.Pad]) error { ran = true; return nil })
+	cmd.SetArgs([]string{"--all", "--page", "2"})
+	if err := cmd.Execute(); err == nil || ran || !strings.Contains(err.Error(), "[all page]") {
+		t.Errorf("--all --page 2: ran %v, error %v", ran, err)
 	}
 }

@@ -6,8 +6,11 @@ package iostreams
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/padinterview/padapi/internal/redact"
 )
@@ -20,14 +23,16 @@ type IOStreams struct {
 	ErrOut io.Writer
 	// OutTTY and ErrTTY say whether Out and ErrOut are terminals: a table
 	// on one, tab-separated rows otherwise; progress only on a terminal.
-	OutTTY, ErrTTY bool
+	// InTTY says whether In is one: padctl asks a question only when In
+	// and Out both are.
+	OutTTY, ErrTTY, InTTY bool
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		OutTTY: IsTerminal(os.Stdout), ErrTTY: IsTerminal(os.Stderr),
+		OutTTY: IsTerminal(os.Stdout), ErrTTY: IsTerminal(os.Stderr), InTTY: IsTerminal(os.Stdin),
 	}
 }
 
@@ -64,4 +69,60 @@ func (s *IOStreams) Flush() {
 			_ = rw.Flush()
 		}
 	}
+}
+
+// CanPrompt reports whether padctl may ask the user a question: stdin and
+// stdout are both terminals (gh's rule), so a script never waits on one.
+func (s *IOStreams) CanPrompt() bool { return s.InTTY && s.OutTTY }
+
+// maxAnswer bounds the line Prompt reads.
+const maxAnswer = 1 << 10
+
+// Prompt writes question on stderr and returns the line the user typed,
+// without its line ending and surrounding spaces, at most maxAnswer bytes
+// of it. It reads In a byte at a time, so nothing after the line is
+// consumed. When ctx ends first (Ctrl-C) it returns ctx's error; the read
+// then ends with the process.
+func (s *IOStreams) Prompt(ctx context.Context, question string) (string, error) {
+	fmt.Fprint(s.ErrOut, question)
+	s.Flush() // the question has no line end for the redactor to wait for
+	type answer struct {
+		line string
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		line, err := readLine(s.In)
+		got <- answer{line, err}
+	}()
+	select {
+	case a := <-got:
+		return a.line, a.err
+	case <-ctx.Done():
+		fmt.Fprintln(s.ErrOut)
+		return "", context.Cause(ctx)
+	}
+}
+
+// readLine reads one line from r, up to maxAnswer bytes, and returns it
+// trimmed of spaces and its line ending.
+func readLine(r io.Reader) (string, error) {
+	var line []byte
+	b := make([]byte, 1)
+	for len(line) < maxAnswer {
+		n, err := r.Read(b)
+		if n == 1 {
+			if b[0] == '\n' {
+				break
+			}
+			line = append(line, b[0])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return strings.TrimSpace(string(line)), nil
 }

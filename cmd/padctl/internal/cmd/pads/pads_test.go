@@ -79,11 +79,11 @@ func TestPadsUpdate(t *testing.T) {
 
 func TestPadsDelete(t *testing.T) {
 	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"PUT /api/pads/ABC": cmdtest.Reply(200, `{"status":"OK"}`)})
-	r := cmdtest.Padctl(t, s.Env(), "pads", "delete", "ABC")
+	r := cmdtest.Padctl(t, s.Env(), "pads", "delete", "ABC", "--yes")
 	if r.Code != 0 || r.Stdout != "" || r.Stderr != "deleted pad ABC\n" {
 		t.Errorf("%+v", r)
 	}
-	r = cmdtest.Padctl(t, s.Env(), "pads", "delete", "ABC", "--json")
+	r = cmdtest.Padctl(t, s.Env(), "pads", "delete", "ABC", "--json", "-y")
 	cmdtest.Ok(t, r)
 	if r.Stdout != "{\n  \"status\": \"OK\"\n}\n" {
 		t.Errorf("--json: %q", r.Stdout)
@@ -92,6 +92,32 @@ func TestPadsDelete(t *testing.T) {
 		if req.Method != "PUT" || string(req.Body) != "deleted=true" {
 			t.Errorf("request %s %s %q, want PUT deleted=true", req.Method, req.Path, req.Body)
 		}
+	}
+}
+
+// pads delete asks on a terminal, as gh does: only the ID typed back
+// deletes; --yes skips the question; without a terminal to ask on, --yes
+// is required (exit 2) and nothing is sent.
+func TestPadsDeleteConfirms(t *testing.T) {
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"PUT /api/pads/ABC": cmdtest.Reply(200, `{"status":"OK"}`)})
+	args := []string{"pads", "delete", "ABC"}
+	cmdtest.CheckUsageError(t, args, cmdtest.Padctl(t, s.Env(), args...), "--yes is required")
+	for _, answer := range []string{"", "y\n", "ABCD\n", "abc\n"} {
+		r := cmdtest.Invoke(t, cmdtest.Opts{Env: s.Env(), TTY: true, Stdin: answer}, args...)
+		if r.Code != cmdutil.ExitUsage || r.Stdout != "" || r.Stderr != "Delete pad ABC? Type its ID to confirm: padctl: cancelled: pad ABC not deleted\n" {
+			t.Errorf("answer %q: %+v", answer, r)
+		}
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Fatalf("%d requests before a confirmation", n)
+	}
+	r := cmdtest.Invoke(t, cmdtest.Opts{Env: s.Env(), TTY: true, Stdin: " ABC \nmore"}, args...)
+	if r.Code != 0 || r.Stderr != "Delete pad ABC? Type its ID to confirm: deleted pad ABC\n" || len(s.Requests()) != 1 {
+		t.Errorf("confirmed: %+v", r)
+	}
+	r = cmdtest.Invoke(t, cmdtest.Opts{Env: s.Env(), TTY: true}, "pads", "delete", "ABC", "--yes")
+	if r.Code != 0 || r.Stderr != "deleted pad ABC\n" || len(s.Requests()) != 2 {
+		t.Errorf("--yes on a terminal: %+v", r)
 	}
 }
 

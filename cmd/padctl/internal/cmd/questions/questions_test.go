@@ -120,7 +120,7 @@ func TestQuestionsAgainstFake(t *testing.T) {
 	if r.Code != 0 || !strings.HasPrefix(r.Stdout, id+"\t") || len(cmdtest.Lines(r.Stdout)) != 1 {
 		t.Errorf("get: %+v", r)
 	}
-	r = cmdtest.Padctl(t, env, "questions", "delete", id)
+	r = cmdtest.Padctl(t, env, "questions", "delete", id, "--yes")
 	if r.Code != 0 || r.Stdout != "" || r.Stderr != "deleted question "+id+"\n" {
 		t.Errorf("delete: %+v", r)
 	}

@@ -90,7 +90,7 @@ func TestLibraryRefusalsAreUsageErrors(t *testing.T) {
 		{"pads", "get", ".."},
 		{"pads", "get", ""},
 		{"pads", "update", ".", "--title", "x"},
-		{"pads", "delete", ".."},
+		{"pads", "delete", "..", "--yes"},
 		{"pads", "events", ".."},
 		{"pads", "env", ".."},
 		{"pads", "export", "..", "--dir", t.TempDir()},

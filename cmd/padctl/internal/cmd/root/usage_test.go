@@ -25,6 +25,8 @@ func TestEveryUsageErrorExits2(t *testing.T) {
 		{[]string{"pads", "events", "ABC", "--page", "0"}, "--page 0"},
 		{[]string{"questions", "list", "--json", "--page", "0"}, "--page 0"},
 		{[]string{"org", "stats", "--json", "--start", "2026-05-01"}, "give both --start and --end"},
+		{[]string{"pads", "list", "--all", "--page", "2"}, "[all page] were all set"},
+		{[]string{"questions", "list", "--json", "--all", "--page", "2"}, "[all page] were all set"},
 	} {
 		cmdtest.CheckUsageError(t, tc.args, cmdtest.Padctl(t, s.Env(), tc.args...), tc.want)
 	}
