@@ -1,11 +1,14 @@
 package pads
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,7 +41,8 @@ func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Co
 missing; files already there are replaced):
 
   DIR/pad.json                the pad, as the service sends it
-  DIR/events.json             the whole event log, one JSON array
+  DIR/events.json             the whole event log, oldest first, one JSON
+                              array of the events as the service sends them
   DIR/notes.md                the interviewer's notes
   DIR/ENV_ID/PATH             each file of each environment, its final code
   DIR/history/ENV_ID/PATH     with --history: each file's text replayed from
@@ -90,13 +94,21 @@ type exporter struct {
 
 // exportRun writes pad o.ID's transcript into o.Dir, through safefile. A
 // file that cannot be written safely is skipped and named on stderr; the
-// export then fails once the rest is written.
+// export then fails once the rest is written. pad.json and events.json are
+// the service's answers as it sent them (padapi.WithResponse and
+// Client.DoAll), indented: null stays null and fields padapi does not know
+// stay.
 func exportRun(o *ExportOptions) error {
 	c, err := o.Client()
 	if err != nil {
 		return err
 	}
-	tr, err := c.Pads.Transcript(o.Ctx, o.ID)
+	var resp padapi.Response
+	pad, err := c.Pads.Get(padapi.WithResponse(o.Ctx, &resp), o.ID)
+	if err != nil {
+		return err
+	}
+	events, err := rawEvents(o.Ctx, c, o.ID)
 	if err != nil {
 		return err
 	}
@@ -106,18 +118,10 @@ func exportRun(o *ExportOptions) error {
 	}
 	defer dir.Close()
 	e := &exporter{o: o, dir: dir, taken: map[string]bool{}}
-	for _, doc := range []struct {
-		name string
-		v    any
-	}{{"pad.json", tr.Pad}, {"events.json", tr.Events}} {
-		b, err := json.MarshalIndent(doc.v, "", "  ")
-		if err != nil {
-			return err
-		}
-		e.save(doc.name, append(b, '\n'))
-	}
-	e.save("notes.md", []byte(withNewline(tr.Pad.Notes)))
-	if err := e.environments(c, tr); err != nil {
+	e.saveJSON("pad.json", resp.Body)
+	e.saveJSON("events.json", events)
+	e.save("notes.md", []byte(withNewline(pad.Notes)))
+	if err := e.environments(c, pad); err != nil {
 		return err
 	}
 	if e.skipped > 0 {
@@ -127,38 +131,116 @@ func exportRun(o *ExportOptions) error {
 	return nil
 }
 
+// rawEvents returns pad id's whole event log, oldest first, as one JSON
+// array of the events as the service sent them. The typed list method
+// checks the ID and says what it would ask for (padapi.WithDryRun); the
+// library follows the pages, within its bounds.
+func rawEvents(ctx context.Context, c *padapi.Client, id padapi.ID) ([]byte, error) {
+	var req padapi.Request
+	if _, err := c.Pads.ListEvents(padapi.WithDryRun(ctx, &req), id, &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}); !errors.Is(err, padapi.ErrDryRun) {
+		return nil, err
+	}
+	arr := []byte("[")
+	n := 0
+	for item, err := range c.DoAll(ctx, req.Path, "events", req.Query) {
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			arr = append(arr, ',')
+		}
+		arr = append(arr, item...)
+		n++
+	}
+	return append(arr, ']'), nil
+}
+
 // environments writes each environment's files, and with --history each
-// file's replayed history.
-func (e *exporter) environments(c *padapi.Client, tr *padapi.Transcript) error {
-	ctx := e.o.Ctx
+// file's replayed history: the environments the pad lists, each once, one
+// after the other. An ID the library refuses came from the service: that
+// environment is skipped, the rest written.
+func (e *exporter) environments(c *padapi.Client, pad *padapi.Pad) error {
 	dirs := envDirs{}
-	for _, env := range tr.Environments {
-		dir := dirs.name(env.ID)
-		for _, file := range env.Files {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			name, err := localName(dir, env.ID, file.Path)
-			if err != nil {
-				e.fail(err)
-				continue
-			}
-			e.save(name, []byte(file.Contents))
-			if !e.o.History || file.History == "" {
-				continue
-			}
-			text, err := replay(ctx, c, file.History, tr.Pad)
-			switch {
-			case ctx.Err() != nil:
-				return ctx.Err()
-			case err != nil:
-				e.fail(fmt.Errorf("the history of %s: %w", name, err))
-			default:
-				e.save(path.Join("history", name), []byte(text))
-			}
+	for _, id := range envIDs(pad) {
+		env, err := c.Pads.Environment(e.o.Ctx, id)
+		switch {
+		case e.o.Ctx.Err() != nil:
+			return e.o.Ctx.Err()
+		case errors.Is(err, padapi.ErrInvalidArgument):
+			e.fail(fmt.Errorf("the pad lists environment ID %q, which names no environment", id))
+			continue
+		case err != nil:
+			return err
+		}
+		if err := e.environment(c, pad, env, dirs.name(env.ID)); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// environment writes the files of env into dir, and with --history each
+// file's replayed history.
+func (e *exporter) environment(c *padapi.Client, pad *padapi.Pad, env *padapi.PadEnvironment, dir string) error {
+	ctx := e.o.Ctx
+	for _, file := range env.Files {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		name, err := localName(dir, env.ID, file.Path)
+		if err != nil {
+			e.fail(err)
+			continue
+		}
+		e.save(name, []byte(file.Contents))
+		if !e.o.History || file.History == "" {
+			continue
+		}
+		text, err := replay(ctx, c, file.History, pad)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			e.fail(fmt.Errorf("the history of %s: %w", name, err))
+		default:
+			e.save(path.Join("history", name), []byte(text))
+		}
+	}
+	return nil
+}
+
+// envIDs returns the environments pad lists, each once, in the order it
+// first lists them: its pad_environment_ids, then its active environment
+// when that is not among them.
+func envIDs(pad *padapi.Pad) []padapi.ID {
+	var ids []padapi.ID
+	seen := map[padapi.ID]bool{}
+	for _, id := range append(slices.Clone(pad.PadEnvironmentIDs), ptrID(pad.ActiveEnvironmentID)) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// ptrID is *id, or "" for nil.
+func ptrID(id *padapi.ID) padapi.ID {
+	if id == nil {
+		return ""
+	}
+	return *id
+}
+
+// saveJSON writes a JSON document of the service's at name, indented, its
+// values as they came.
+func (e *exporter) saveJSON(name string, doc []byte) {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, doc, "", "  "); err != nil {
+		e.fail(fmt.Errorf("%s: the service's answer is not JSON", name))
+		return
+	}
+	e.save(name, append(buf.Bytes(), '\n'))
 }
 
 // fail names a file the export skipped, on stderr.

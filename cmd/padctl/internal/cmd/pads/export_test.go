@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -330,6 +331,55 @@ func TestPadsExportPlanted(t *testing.T) {
 		var st syscall.Stat_t
 		if err := syscall.Stat(link, &st); err != nil || st.Nlink != 1 {
 			t.Errorf("%s: %v, %d links, want a file of its own", link, err, st.Nlink)
+		}
+	}
+}
+
+// pad.json and events.json are what the service sent, not padapi's
+// re-encoding: null stays null ("contents", "metadata"), fields padapi
+// does not know stay (drawing, restrict_interviewer_access, status), and
+// the events of every page come in one array, oldest first as asked.
+func TestPadsExportAsSent(t *testing.T) {
+	pad := `{"status":"OK","id":"ABC","title":"Two Sum","contents":null,"notes":null,"drawing":null,"future_field":{"a":[1]},
+		"restrict_interviewer_access":false,"created_at":"2026-05-01T09:00:00Z","pad_environment_ids":[]}`
+	ev1 := `{"kind":"joined","metadata":null,"future_field":[1,2],"created_at":"2026-05-01T09:00:00Z"}`
+	ev2 := `{"kind":"disabled","metadata":"invisible","created_at":"2026-05-01T09:30:00Z"}`
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{
+		"GET /api/pads/ABC": cmdtest.Reply(200, pad),
+		"GET /api/pads/ABC/events": func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") == "2" {
+				cmdtest.Reply(200, `{"status":"OK","total":2,"events":[`+ev2+`]}`)(w, r)
+				return
+			}
+			cmdtest.Reply(200, `{"status":"OK","total":2,"events":[`+ev1+`],"next_page":"http://`+r.Host+`/api/pads/ABC/events?page=2&sort=created_at,asc"}`)(w, r)
+		},
+	})
+	dir := t.TempDir()
+	cmdtest.Ok(t, func() cmdtest.Result {
+		r := cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir)
+		r.Stderr = strings.TrimPrefix(r.Stderr, "wrote 3 files to "+dir+"\n")
+		return r
+	}())
+	got := tree(t, dir)
+	same := func(name, want string) {
+		t.Helper()
+		var a, b any
+		if err := json.Unmarshal([]byte(got[name]), &a); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, got[name])
+		}
+		_ = json.Unmarshal([]byte(want), &b)
+		if diff := cmp.Diff(b, a); diff != "" {
+			t.Errorf("%s is not what the service sent (-sent +written):\n%s", name, diff)
+		}
+	}
+	same("pad.json", pad)
+	same("events.json", "["+ev1+","+ev2+"]")
+	if !strings.Contains(got["pad.json"], `"contents": null`) || !strings.Contains(got["events.json"], `"metadata": null`) {
+		t.Errorf("null not kept:\n%s\n%s", got["pad.json"], got["events.json"])
+	}
+	for _, req := range s.Requests() {
+		if req.Path == "/api/pads/ABC/events" && url.Values(req.Query).Get("sort") != "created_at,asc" {
+			t.Errorf("events asked in order %q, want oldest first", url.Values(req.Query).Get("sort"))
 		}
 	}
 }
