@@ -187,6 +187,8 @@ func CommandAdvice(cmd *cobra.Command, err error, code int) string {
 		}
 		return fmt.Sprintf("The %s may or may not have been created. Lists lag about a minute behind: "+
 			"wait a minute, then look with '%s' before creating it again, or you may get two.", noun, list)
+	case errors.Is(err, padapi.ErrNotFound) && cmd.CommandPath() == "padctl pads env":
+		return "pads env takes an environment ID, not a pad ID: 'padctl pads get PAD_ID' lists a pad's environments (its pad_environment_ids)."
 	case errors.Is(err, padapi.ErrForbidden) && strings.HasPrefix(cmd.CommandPath(), "padctl org"):
 		return "Organization commands need an organization owner's API key."
 	}

@@ -70,7 +70,9 @@ var envView = cmdutil.View[padapi.PadEnvironment]{
 	Noun: "environments",
 	Cols: []cmdutil.Column[padapi.PadEnvironment]{
 		{Name: "ID", Value: func(e *padapi.PadEnvironment) any { return e.ID }},
-		{Name: "Pad", Value: func(e *padapi.PadEnvironment) any { return e.PadID }},
+		// pad_id is the service's internal number for the pad, which no
+		// command takes: say so where it shows.
+		{Name: "Pad (internal no.)", Value: func(e *padapi.PadEnvironment) any { return e.PadID }},
 		{Name: "Language", Value: func(e *padapi.PadEnvironment) any { return e.Language }},
 		{Name: "Files", Value: func(e *padapi.PadEnvironment) any { return len(e.Files) }},
 		{Name: "Updated", Value: func(e *padapi.PadEnvironment) any { return e.UpdatedAt }},
@@ -139,7 +141,12 @@ func newCmdEnv(f *cmdutil.Factory) *cobra.Command {
 	env.Long = `Show one environment of a pad: its language and the final code of each file.
 
 ENV_ID is an environment ID, as "padctl pads get PAD_ID" lists them under
-Environments (the pad's pad_environment_ids), not a pad ID.`
+Environments (the pad's pad_environment_ids), not a pad ID.
+
+"Pad (internal no.)" is the service's internal number for the pad the
+environment belongs to: not a pad ID, so "padctl pads get" cannot use it.`
+	env.Example = `  padctl pads get ABC123              # lists the pad's Environments
+  padctl pads env 4567890             # one of them: its files' final code`
 	return env
 }
 

@@ -173,7 +173,13 @@ func TestPadsEnv(t *testing.T) {
 	}
 	r = cmdtest.Invoke(t, cmdtest.Opts{Env: s.Env(), TTY: true}, "pads", "env", "7")
 	cmdtest.Ok(t, r)
-	for _, want := range []string{"Language:  python\n", "Files:     2\n", "\nmain.py:\n    print(1)\n", "\nlogo.png:\n    (binary: not shown)\n"} {
+	if !cmdtest.HasField(r.Stdout, "Pad (internal no.)", "ABC") {
+		t.Errorf("on a terminal, pad_id is not labelled as the internal number:\n%s", r.Stdout)
+	}
+	if !cmdtest.HasField(r.Stdout, "Language", "python") || !cmdtest.HasField(r.Stdout, "Files", "2") {
+		t.Errorf("on a terminal:\n%s", r.Stdout)
+	}
+	for _, want := range []string{"\nmain.py:\n    print(1)\n", "\nlogo.png:\n    (binary: not shown)\n"} {
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("on a terminal, no %q in:\n%s", want, r.Stdout)
 		}
@@ -183,5 +189,10 @@ func TestPadsEnv(t *testing.T) {
 	var env padapi.PadEnvironment
 	if err := json.Unmarshal([]byte(r.Stdout), &env); err != nil || env.ID != "7" || len(env.Files) != 2 || !strings.Contains(r.Stdout, `"file_contents"`) {
 		t.Errorf("--json: %v %+v\n%s", err, env, r.Stdout)
+	}
+	// A pad ID where an environment ID belongs: the 404 says what to give.
+	r = cmdtest.Padctl(t, s.Env(), "pads", "env", "ABC")
+	if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.Contains(l[1], "takes an environment ID, not a pad ID: 'padctl pads get PAD_ID' lists") {
+		t.Errorf("a pad ID: %+v", r)
 	}
 }
