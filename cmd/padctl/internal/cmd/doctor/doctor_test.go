@@ -2,7 +2,10 @@ package doctor_test
 
 import (
 	"encoding/json"
+	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -258,5 +261,46 @@ func TestDoctorKeyAsFieldName(t *testing.T) {
 	r := cmdtest.Padctl(t, map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": key}, "doctor", "--shapes")
 	if strings.Contains(r.Stdout+r.Stderr, key) {
 		t.Errorf("exit %d: doctor printed the key:\n%s", r.Code, r.Stdout)
+	}
+}
+
+// A certificate the client does not trust: doctor says why, as padctl
+// quota does, in text and in --json.
+func TestDoctorTLSReason(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes
+	srv.StartTLS()
+	defer srv.Close()
+	env := map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": cmdtest.TestKey}
+	const reason = "x509: certificate signed by unknown authority"
+	r := cmdtest.Padctl(t, env, "doctor")
+	if r.Code != 1 || !regexp.MustCompile(`(?m)^fail TLS +handshake failed: .*`+reason).MatchString(r.Stderr) ||
+		!strings.HasSuffix(r.Stderr, "padctl: doctor: a check failed\n") {
+		t.Errorf("exit %d, stderr:\n%s", r.Code, r.Stderr)
+	}
+	r = cmdtest.Padctl(t, env, "doctor", "--json")
+	var out struct{ Checks []doctor.Check }
+	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	i := slices.IndexFunc(out.Checks, func(c doctor.Check) bool { return c.Name == "TLS" })
+	if i < 0 || out.Checks[i].Status != "fail" || !strings.Contains(out.Checks[i].Detail, reason) {
+		t.Errorf("--json checks: %+v", out.Checks)
+	}
+}
+
+// doctor --fake checks padctl's own in-process fake: its plain http is no
+// warning. A failure without --shapes says a check failed, not that a
+// shape differs.
+func TestDoctorFake(t *testing.T) {
+	r := cmdtest.Padctl(t, nil, "doctor", "--fake")
+	if r.Code != 0 || strings.Contains(r.Stderr, "warn") || !strings.Contains(r.Stderr, "skip https") {
+		t.Errorf("exit %d, stderr:\n%s", r.Code, r.Stderr)
+	}
+	closed := scripted(t, nil)
+	closed.Close()
+	r = cmdtest.Padctl(t, closed.Env(), "doctor")
+	if r.Code != 1 || strings.Contains(r.Stderr, "shape") {
+		t.Errorf("a failure without --shapes: exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
 }
