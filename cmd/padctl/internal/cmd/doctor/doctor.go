@@ -90,7 +90,10 @@ type DoctorOptions struct {
 func NewCmdDoctor(f *cmdutil.Factory, runF func(*DoctorOptions) error) *cobra.Command {
 	o := &DoctorOptions{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "doctor",
+		Use: "doctor",
+		Example: `  padctl doctor
+  padctl doctor --shapes                    # paste its output into a bug report
+  padctl doctor --json`,
 		Short: "Check the configuration, the connection, the key and the clock; --shapes compares the answers' shapes with padapitest's",
 		Long: `Check what padctl needs: the base URL and the API key (their form), the
 connection to the service (DNS, connect, TLS, each timed, with a hint when

@@ -74,6 +74,9 @@ organization, its users, and how many pads each user created.
 
 The organization commands need an organization owner's API key (or an
 organization that lets its users see all pads).`,
+		Example: `  padctl org
+  padctl org pads --all
+  padctl org stats --start 2026-05-01 --end 2026-06-01`,
 		Args: cmdutil.GroupArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.set(f, cmd)
@@ -83,16 +86,17 @@ organization that lets its users see all pads).`,
 			return orgRun(o)
 		},
 	}
-	cmd.AddCommand(
-		NewCmdStats(f, nil),
-		cmdutil.NewCmdList(f, "pads", "List every pad of the organization", pads.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
-			return cmdutil.Paged(c.Organization.ListPads, c.Organization.AllPads).Under("pads")
-		}, nil),
-		cmdutil.NewCmdList(f, "questions", "List every question of the organization", questions.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
-			return cmdutil.Paged(c.Organization.ListQuestions, c.Organization.AllQuestions).Under("questions")
-		}, nil),
-		NewCmdUsers(f, nil),
-	)
+	orgPads := cmdutil.NewCmdList(f, "pads", "List every pad of the organization", pads.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
+		return cmdutil.Paged(c.Organization.ListPads, c.Organization.AllPads).Under("pads")
+	}, nil)
+	orgPads.Example = `  padctl org pads
+  padctl org pads --all --sort updated`
+	orgQuestions := cmdutil.NewCmdList(f, "questions", "List every question of the organization", questions.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
+		return cmdutil.Paged(c.Organization.ListQuestions, c.Organization.AllQuestions).Under("questions")
+	}, nil)
+	orgQuestions.Example = `  padctl org questions
+  padctl org questions --all --json`
+	cmd.AddCommand(NewCmdStats(f, nil), orgPads, orgQuestions, NewCmdUsers(f, nil))
 	return cmd
 }
 
@@ -125,7 +129,9 @@ func NewCmdUsers(f *cmdutil.Factory, runF func(*UsersOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "users",
 		Short: "List the organization's users, or with --email only that one",
-		Args:  cobra.NoArgs,
+		Example: `  padctl org users
+  padctl org users --email ada@example.com`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.set(f, cmd)
 			if runF != nil {
@@ -174,6 +180,8 @@ func NewCmdStats(f *cmdutil.Factory, runF func(*StatsOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "stats",
 		Short: "Count the pads each user created (default: the last 7 days)",
+		Example: `  padctl org stats
+  padctl org stats --start 2026-05-01 --end 2026-06-01`,
 		Long: `Count the pads the organization created in a window of time, per user.
 
 Give both --start and --end, or neither for the service's default window, the

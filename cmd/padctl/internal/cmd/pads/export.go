@@ -61,6 +61,8 @@ digits, '-' and '_' stay; any other byte is written %xx (so "." is %2e and
 would be "history", or that another environment already has, is changed so
 that no two environments, and no environment and DIR's own files, share a
 name.`,
+		Example: `  padctl pads export ABC123 --dir interview
+  padctl pads export ABC123 --dir interview --history`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.IO, o.Client, o.Ctx, o.ID = f.IOStreams, f.Client, cmd.Context(), padapi.ID(args[0])

@@ -95,20 +95,62 @@ var envView = cmdutil.View[padapi.PadEnvironment]{
 
 // NewCmdPads returns the pads group and its commands.
 func NewCmdPads(f *cmdutil.Factory) *cobra.Command {
-	return cmdutil.NewGroupCmd("pads", "List, show, create, change, delete and export pads",
-		cmdutil.NewCmdList(f, "list", "List your pads", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
-			return cmdutil.Paged(c.Pads.List, c.Pads.All).Under("pads")
-		}, nil),
-		cmdutil.NewCmdGet(f, "get ID", "Show one pad", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
-			return c.Pads.Get
-		}, nil),
-		NewCmdCreate(f, nil),
-		NewCmdUpdate(f, nil),
-		cmdutil.NewCmdDelete(f, "pad", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Pads.Delete }, nil),
-		newCmdEvents(f),
-		newCmdEnv(f),
-		NewCmdExport(f, nil),
-	)
+	list := cmdutil.NewCmdList(f, "list", "List your pads", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
+		return cmdutil.Paged(c.Pads.List, c.Pads.All).Under("pads")
+	}, nil)
+	list.Example = `  padctl pads list                          # the newest 50
+  padctl pads list --sort updated --limit 10
+  padctl pads list --all | awk -F'\t' '$5 == "ended"'
+  padctl pads list --all --json > pads.json`
+	get := cmdutil.NewCmdGet(f, "get ID", "Show one pad", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
+		return c.Pads.Get
+	}, nil)
+	get.Example = `  padctl pads get ABC123
+  padctl pads get ABC123 --json             # the service's JSON, as it came`
+	del := cmdutil.NewCmdDelete(f, "pad", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Pads.Delete }, nil)
+	cmds := []*cobra.Command{list, get, NewCmdCreate(f, nil), NewCmdUpdate(f, nil), del, newCmdEvents(f), newCmdEnv(f), NewCmdExport(f, nil)}
+	for _, cmd := range cmds {
+		switch cmd.Name() {
+		case "get", "update", "delete", "events", "export":
+			cmd.ValidArgsFunction = cmdutil.CompleteIDs(f, padChoices)
+		case "env":
+			cmd.ValidArgsFunction = cmdutil.CompleteIDs(f, envChoices)
+		}
+	}
+	group := cmdutil.NewGroupCmd("pads", "List, show, create, change, delete and export pads", cmds...)
+	group.Example = `  padctl pads list
+  padctl pads create --title "Interview with Ada" --language python
+  padctl pads export ABC123 --dir interview`
+	return group
+}
+
+// padChoices are the pads of the first page of pads list, for completion.
+func padChoices(ctx context.Context, c *padapi.Client) ([]cmdutil.Choice, error) {
+	p, err := c.Pads.List(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]cmdutil.Choice, len(p.Items))
+	for i, pad := range p.Items {
+		out[i] = cmdutil.Choice{ID: pad.ID, Title: pad.Title}
+	}
+	return out, nil
+}
+
+// envChoices are the environments of the pads of the first page of pads
+// list, for completion: the IDs pads env takes.
+func envChoices(ctx context.Context, c *padapi.Client) ([]cmdutil.Choice, error) {
+	p, err := c.Pads.List(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []cmdutil.Choice
+	for _, pad := range p.Items {
+		for _, id := range pad.PadEnvironmentIDs {
+			out = append(out, cmdutil.Choice{ID: id, Title: "of pad " + string(pad.ID) + " " + pad.Title})
+		}
+	}
+	return out, nil
 }
 
 // newCmdEvents returns pads events.
@@ -129,6 +171,8 @@ func newCmdEvents(f *cmdutil.Factory) *cobra.Command {
 
 The events come newest first (--sort created,desc, the service's default);
 --sort created,asc gives them in the order they happened.`
+	events.Example = `  padctl pads events ABC123
+  padctl pads events ABC123 --all --sort created,asc`
 	return events
 }
 
@@ -204,6 +248,9 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Co
 			return createRun(o)
 		},
 	}
+	cmd.Example = `  padctl pads create --title "Interview with Ada" --language python
+  padctl pads create --question 1234 --private
+  id=$(padctl pads create --title Screen | cut -f1)`
 	fo.add(cmd.Flags())
 	cmd.Flags().StringVar(&question, "question", "", "start from the question with this `ID` (not with --contents)")
 	cmd.Flags().StringVar(&owner, "owner", "", "make this user of the organization the owner (`EMAIL`)")
@@ -269,6 +316,8 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Co
 			return updateRun(o)
 		},
 	}
+	cmd.Example = `  padctl pads update ABC123 --notes "Strong on hashing." --end
+  padctl pads update ABC123 --private=false`
 	fo.add(cmd.Flags())
 	cmd.Flags().BoolVar(&end, "end", false, "end the pad: the interview is over")
 	return cmd

@@ -45,18 +45,50 @@ var View = cmdutil.View[padapi.Question]{
 // NewCmdQuestions returns the questions group and its commands, and more
 // (pull, diff, apply) after them.
 func NewCmdQuestions(f *cmdutil.Factory, more ...*cobra.Command) *cobra.Command {
-	cmds := []*cobra.Command{
-		cmdutil.NewCmdList(f, "list", "List your questions", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
-			return cmdutil.Paged(c.Questions.List, c.Questions.All).Under("questions")
-		}, nil),
-		cmdutil.NewCmdGet(f, "get ID", "Show one question", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Question, error) {
-			return c.Questions.Get
-		}, nil),
-		NewCmdWrite(f, false, nil),
-		NewCmdWrite(f, true, nil),
-		cmdutil.NewCmdDelete(f, "question", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Questions.Delete }, nil),
+	list := cmdutil.NewCmdList(f, "list", "List your questions", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
+		return cmdutil.Paged(c.Questions.List, c.Questions.All).Under("questions")
+	}, nil)
+	list.Example = `  padctl questions list
+  padctl questions list --all --json > questions.json`
+	get := cmdutil.NewCmdGet(f, "get ID", "Show one question", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Question, error) {
+		return c.Questions.Get
+	}, nil)
+	get.Example = `  padctl questions get 1234
+  padctl questions get 1234 --json`
+	cmds := []*cobra.Command{list, get, NewCmdWrite(f, false, nil), NewCmdWrite(f, true, nil),
+		cmdutil.NewCmdDelete(f, "question", func(c *padapi.Client) func(context.Context, padapi.ID) error { return c.Questions.Delete }, nil)}
+	for _, cmd := range cmds {
+		switch cmd.Name() {
+		case "get", "update", "delete":
+			cmd.ValidArgsFunction = cmdutil.CompleteIDs(f, questionChoices)
+		}
 	}
-	return cmdutil.NewGroupCmd("questions", "List, show, create, change and delete questions", append(cmds, more...)...)
+	group := cmdutil.NewGroupCmd("questions", "List, show, create, change and delete questions; pull, diff and apply a question library", append(cmds, more...)...)
+	group.Long = `List, show, create, change and delete questions.
+
+A question library can live in a folder kept in Git, one folder per
+question: "questions pull DIR" writes the service's questions into DIR,
+"questions diff DIR" shows what differs, and "questions apply DIR" sends
+the folder's changes to the service.`
+	group.Example = `  padctl questions list
+  padctl questions create --title "Two Sum" --language python --contents-file two_sum.py
+  padctl questions pull library && git -C library diff
+  padctl questions diff library && padctl questions apply library`
+	return group
+}
+
+// questionChoices are the questions of the first page of questions list,
+// for completion.
+func questionChoices(ctx context.Context, c *padapi.Client) ([]cmdutil.Choice, error) {
+	p, err := c.Questions.List(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]cmdutil.Choice, len(p.Items))
+	for i, q := range p.Items {
+		out[i] = cmdutil.Choice{ID: q.ID, Title: q.Title}
+	}
+	return out, nil
 }
 
 // flags are the flags of questions create and questions update.
@@ -172,8 +204,13 @@ func NewCmdWrite(f *cmdutil.Factory, update bool, runF func(*WriteOptions) error
 			return writeRun(o)
 		},
 	}
+	cmd.Example = `  padctl questions create --title "Two Sum" --language python --contents-file two_sum.py
+  padctl questions create --title "Two Sum" --language python \
+    --file two_sum.py --file test_two_sum.py --instructions "Any language is fine."`
 	if update {
 		cmd.Use, cmd.Short, cmd.Args = "update ID", "Change a question; only the flags given are sent", cobra.ExactArgs(1)
+		cmd.Example = `  padctl questions update 1234 --title "Two Sum (easy)"
+  padctl questions update 1234 --contents-file two_sum.py`
 	}
 	fo.add(cmd.Flags())
 	cmd.MarkFlagsMutuallyExclusive("contents", "contents-file")

@@ -43,6 +43,9 @@ func NewCmdQuota(f *cmdutil.Factory, runF func(*QuotaOptions) error) *cobra.Comm
 
 Limit and Remaining are empty when the plan is unlimited or the service does
 not say (a limited plan may come without them).`,
+		Example: `  padctl quota
+  padctl quota | cut -f3                    # the pads remaining
+  padctl quota --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Ctx, o.JSON = cmd.Context(), f.Flags.JSON

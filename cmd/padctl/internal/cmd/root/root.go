@@ -86,6 +86,11 @@ Exit codes:
 			}
 			return nil
 		},
+		Example: `  padctl --fake pads list                   # try it without an account
+  export PAD_API_KEY=...                    # then, with yours
+  padctl quota
+  padctl pads create --title "Interview with Ada" --language python
+  padctl help pads`,
 		Version:       padapi.Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -99,10 +104,11 @@ Exit codes:
 
 	root.AddCommand(quota.NewCmdQuota(f, nil), pads.NewCmdPads(f), questions.NewCmdQuestions(f, more.Questions...),
 		org.NewCmdOrg(f, nil), doctor.NewCmdDoctor(f, nil), &cobra.Command{
-			Use:   "version",
-			Short: "Print the version",
-			Args:  cobra.NoArgs,
-			Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprint(f.IOStreams.Out, versionLine()) },
+			Use:     "version",
+			Short:   "Print the version",
+			Example: "  padctl version",
+			Args:    cobra.NoArgs,
+			Run:     func(cmd *cobra.Command, _ []string) { fmt.Fprint(f.IOStreams.Out, versionLine()) },
 		})
 	root.AddCommand(more.Root...)
 	strictUsage(root)
@@ -154,9 +160,17 @@ func strictUsage(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "completion":
+			c.Example = `  source <(padctl completion bash)
+  padctl completion zsh > "${fpath[1]}/_padctl"
+  padctl completion fish > ~/.config/fish/completions/padctl.fish
+  padctl completion powershell | Out-String | Invoke-Expression`
+			for _, shell := range c.Commands() {
+				shell.Example = "  padctl completion " + shell.Name()
+			}
 			c.Args = cmdutil.GroupArgs
 			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 		case "help":
+			c.Example = "  padctl help pads list"
 			run := c.Run
 			c.Run = nil
 			c.RunE = func(cmd *cobra.Command, args []string) error {
