@@ -155,6 +155,11 @@ func newTable(ios *iostreams.IOStreams) *tabwriter.Writer {
 // escape sequences to a terminal.
 func Format(v any, tty bool) string {
 	switch x := v.(type) {
+	case Unknown:
+		if !tty {
+			return ""
+		}
+		return string(x)
 	case *padapi.ID:
 		if x == nil {
 			return ""
@@ -215,6 +220,10 @@ func formatValue(v any, tty bool) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// Unknown is a value the service did not give, in words for a terminal
+// ("not reported"); piped it is empty, as any missing value.
+type Unknown string
 
 // Known returns &n when ok, else nil (printed empty): for the quota's
 // helpers, which say whether they know a number.

@@ -16,13 +16,27 @@ var view = cmdutil.View[padapi.Quota]{
 	Noun: "quotas",
 	Cols: []cmdutil.Column[padapi.Quota]{
 		{Name: "Used", Value: func(q *padapi.Quota) any { return q.PadsUsed }},
-		{Name: "Limit", Value: func(q *padapi.Quota) any { return cmdutil.Known(q.Limit()) }},
-		{Name: "Remaining", Value: func(q *padapi.Quota) any { return cmdutil.Known(q.Remaining()) }},
+		{Name: "Limit", Value: func(q *padapi.Quota) any { return count(q, q.Limit) }},
+		{Name: "Remaining", Value: func(q *padapi.Quota) any { return count(q, q.Remaining) }},
 		{Name: "Unlimited", Value: func(q *padapi.Quota) any { return q.Unlimited }},
 		{Name: "Overages", Value: func(q *padapi.Quota) any { return q.OveragesEnabled }},
 		{Name: "Last reset", Value: func(q *padapi.Quota) any { return q.QuotaResetAt }},
 		{Name: "Trial expires", Value: func(q *padapi.Quota) any { return q.TrialExpiresAt }},
 	},
+}
+
+// count is a number of the quota's helpers (Limit, Remaining) when it is
+// known; else, on a terminal, why not: the plan is unlimited, or the
+// service did not report it (empty when piped).
+func count(q *padapi.Quota, n func() (int, bool)) any {
+	v, ok := n()
+	switch {
+	case ok:
+		return v
+	case q.Unlimited:
+		return cmdutil.Unknown("unlimited")
+	}
+	return cmdutil.Unknown("not reported")
 }
 
 // QuotaOptions are what padctl quota runs with.
@@ -41,8 +55,10 @@ func NewCmdQuota(f *cmdutil.Factory, runF func(*QuotaOptions) error) *cobra.Comm
 		Short: "Show the monthly pad quota",
 		Long: `Show the monthly pad quota: the organization's when you belong to one.
 
-Limit and Remaining are empty when the plan is unlimited or the service does
-not say (a limited plan may come without them).`,
+On a terminal, Limit and Remaining say "unlimited" or "not reported" when
+the service gives no number (a limited plan may come without them); piped,
+they are empty. Piped, the columns are, in order: Used, Limit, Remaining,
+Unlimited, Overages, Last reset, Trial expires.`,
 		Example: `  padctl quota
   padctl quota | cut -f3                    # the pads remaining
   padctl quota --json`,
