@@ -33,8 +33,8 @@ func TestPromptShowsQuestionFirst(t *testing.T) {
 	spy := &readSpy{errOut: errOut, in: strings.NewReader(" ABC \nnext line\n")}
 	s := &iostreams.IOStreams{In: spy, Out: io.Discard, ErrOut: errOut}
 	s.Redact(redact.New("padctl-secret-Qz7Xw9Kp3Lm"))
-	got, err := s.Prompt(context.Background(), "Type the ID: ")
-	if err != nil || got != "ABC" || spy.seen != "Type the ID: " {
+	got, err := s.Prompt(context.Background(), "Type the ID: ABC")
+	if err != nil || got != "ABC" || spy.seen != "Type the ID: ABC" {
 		t.Errorf("answer %q, %v; stderr before the read %q", got, err, spy.seen)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
