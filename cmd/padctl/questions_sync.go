@@ -18,7 +18,7 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/cmd/padctl/internal/qfolder"
+	"github.com/padinterview/padapi/internal/qsync/qfolder"
 	"github.com/spf13/cobra"
 )
 

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/cmd/padctl/internal/qfolder"
+	"github.com/padinterview/padapi/internal/qsync/qfolder"
 	"github.com/padinterview/padapi/padapitest"
 )
 

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/safefile"
 )
 
 // The names of a question folder.
@@ -31,9 +32,6 @@ const (
 	// solution's names, before the language's extension.
 	starterBase  = "starter"
 	solutionBase = "solution"
-	// tempPrefix starts the names of files being written; a reader skips
-	// them, so one left by a crash does no harm.
-	tempPrefix = ".padctl-tmp-"
 )
 
 // Limits the folder is checked against before anything is sent: the
@@ -261,7 +259,7 @@ func walkFiles(root *os.Root, folder, dir, rel string, files *[]padapi.QuestionF
 		name := e.Name()
 		p, r := path.Join(dir, name), path.Join(rel, name)
 		switch {
-		case strings.HasPrefix(name, tempPrefix):
+		case strings.HasPrefix(name, safefile.TempPrefix):
 			continue
 		case e.Type()&fs.ModeSymlink != 0:
 			problem(p, "a symlink (padctl follows none)")
@@ -336,7 +334,7 @@ func (f *Folder) parseJSON(file, text string) []string {
 		}
 	}
 	if err != nil {
-		return []string{fmt.Sprintf("%s:%d: %v", file, lineOf(text, err, dec.InputOffset()), err)}
+		return []string{fmt.Sprintf("%s:%d: %v", file, lineOf(text, err, dec.InputOffset()), shapeError(err))}
 	}
 	var bad []string
 	id, err := parseID(qj.ID)
@@ -360,6 +358,47 @@ func (f *Folder) parseJSON(file, text string) []string {
 	f.Q.ID, f.Q.Title, f.Q.Language = id, qj.Title, qj.Language
 	f.Q.Instructions, f.Q.AIAssistPrompt, f.Pending = qj.Instructions, qj.AIAssistPrompt, qj.Pending
 	return bad
+}
+
+// shapes says what each field of question.json holds, for a message.
+var shapes = map[string]string{
+	"id":                                     "a positive integer (or absent before the first apply)",
+	"title":                                  "a string",
+	"language":                               "a string",
+	"ai_assist_prompt":                       "a string",
+	"candidate_instructions":                 `a list of objects such as [{"instructions": "Read the README first.", "default_visible": true}]`,
+	"candidate_instructions.instructions":    "a string",
+	"candidate_instructions.default_visible": "true or false",
+	"pending_create":                         `an object {"since": "<RFC 3339 time>", "fingerprint": "..."} written by apply`,
+	"pending_create.since":                   "an RFC 3339 time",
+	"pending_create.fingerprint":             "a string",
+}
+
+// shapeError rewrites a JSON type mismatch to name the field and the
+// shape it wants, in the folder's terms rather than Go's.
+func shapeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return err
+	}
+	want, ok := shapes[te.Field]
+	if !ok {
+		want = "another shape"
+	}
+	return fmt.Errorf("%s: %s, want %s", te.Field, jsonKind(te.Value), want)
+}
+
+// jsonKind names a JSON value's kind as encoding/json reports it.
+func jsonKind(v string) string {
+	switch v {
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	case "number", "string", "bool":
+		return "a " + strings.Replace(v, "bool", "boolean", 1)
+	}
+	return v
 }
 
 // parseID accepts an id as the service gives it: a positive integer,
