@@ -237,7 +237,7 @@ func (s *Syncer) planUpdates(ctx context.Context, p *Plan, r *remote) error {
 		p.Steps = append(p.Steps, st)
 	}
 	if len(missing) > 0 {
-		return &BadFolderError{errors.New(strings.Join(missing, "\n  "))}
+		return errors.New(strings.Join(missing, "\n  "))
 	}
 	return nil
 }

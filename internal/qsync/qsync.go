@@ -96,8 +96,8 @@ func sleepOrDone(ctx context.Context, d time.Duration) error {
 var ErrNotLocked = errors.New("qsync: the plan was made without the folder's lock (call Lock before Plan)")
 
 // BadFolderError is a folder that cannot be synced as it is: a problem in
-// its files (a *qfolder.BadFolderError), a pending create that cannot be,
-// or an id the service does not have. Nothing was sent.
+// its files (a *qfolder.BadFolderError) or a pending create that cannot
+// be. Nothing was sent.
 type BadFolderError struct {
 	Err error
 }
