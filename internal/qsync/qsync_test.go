@@ -1,0 +1,489 @@
+package qsync
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/qsync/qfolder"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// env is one test's fake service and question folder.
+type env struct {
+	t   *testing.T
+	srv *padapitest.Server
+	dir string
+}
+
+func newEnv(t *testing.T) *env {
+	return &env{t: t, srv: padapitest.NewServer(t), dir: filepath.Join(t.TempDir(), "questions")}
+}
+
+// client returns a client for the fake whose connections are not kept, so
+// that it works inside a synctest bubble too.
+func (e *env) client() *padapi.Client {
+	return e.srv.Client(padapi.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
+}
+
+// syncer returns a Syncer for the folder.
+func (e *env) syncer(o Options) *Syncer { return New(e.client(), e.dir, o) }
+
+// ctx returns a context with the test's own deadline (fake time inside a
+// bubble: generous enough for a settle wait).
+func (e *env) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	e.t.Cleanup(cancel)
+	return ctx
+}
+
+// plan plans without the lock (a diff).
+func (e *env) plan(mode Mode, o Options) *Plan {
+	e.t.Helper()
+	p, err := e.syncer(o).Plan(e.ctx(), mode)
+	if err != nil {
+		e.t.Fatalf("plan: %v", err)
+	}
+	return p
+}
+
+// run locks the folder, plans and applies, and returns the events.
+func (e *env) run(mode Mode, o Options) ([]Event, error) {
+	e.t.Helper()
+	s := e.syncer(o)
+	return runWith(e.ctx(), s, mode)
+}
+
+// runWith locks s's folder (waiting), plans and applies.
+func runWith(ctx context.Context, s *Syncer, mode Mode) ([]Event, error) {
+	if err := s.Lock(ctx, true); err != nil {
+		return nil, err
+	}
+	defer s.Unlock()
+	p, err := s.Plan(ctx, mode)
+	if err != nil {
+		return nil, err
+	}
+	var evs []Event
+	err = s.Apply(ctx, p, func(ev Event) { evs = append(evs, ev) })
+	return evs, err
+}
+
+// must runs a sync that must succeed.
+func (e *env) must(mode Mode, o Options) []Event {
+	e.t.Helper()
+	evs, err := e.run(mode, o)
+	if err != nil {
+		e.t.Fatalf("sync: %v", err)
+	}
+	return evs
+}
+
+// write writes files below the folder.
+func (e *env) write(files map[string]string) {
+	e.t.Helper()
+	for name, text := range files {
+		p := filepath.Join(e.dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
+// read returns a file of the folder.
+func (e *env) read(name string) string {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.dir, filepath.FromSlash(name)))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// lib reads the folder.
+func (e *env) lib() *qfolder.Library {
+	e.t.Helper()
+	lib, err := qfolder.Read(e.dir, false)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return lib
+}
+
+// kinds lists the steps' kinds, Same and Skip left out.
+func kinds(p *Plan) []Kind {
+	var out []Kind
+	for _, st := range p.Steps {
+		if st.Kind != Same && st.Kind != Skip {
+			out = append(out, st.Kind)
+		}
+	}
+	return out
+}
+
+// actions counts the Done events by action.
+func actions(evs []Event) map[Kind]int {
+	n := map[Kind]int{}
+	for _, ev := range evs {
+		if ev.Kind == Done {
+			n[ev.Action]++
+		}
+	}
+	return n
+}
+
+// step returns the plan's step for folder (or, folder "", for id).
+func step(t *testing.T, p *Plan, folder, id string) *Step {
+	t.Helper()
+	for i, st := range p.Steps {
+		if (folder != "" && st.Folder == folder) || (folder == "" && st.ID == id) {
+			return &p.Steps[i]
+		}
+	}
+	t.Fatalf("no step for %q #%s in %+v", folder, id, p.Steps)
+	return nil
+}
+
+var sample = map[string]string{
+	"fizz/question.json": `{"title": "Fizz Buzz", "language": "python",
+  "candidate_instructions": [{"instructions": "Print the numbers.", "default_visible": true}]}`,
+	"fizz/description.md":      "# Fizz\n",
+	"fizz/starter.py":          "def fizz():\n    pass\n",
+	"fizz/solution.py":         "def fizz():\n    return 1\n",
+	"bank/question.json":       `{"title": "Bank", "language": "java"}`,
+	"bank/files/src/Main.java": "class Main {}\n",
+	"bare/question.json":       `{"title": "Bare", "language": "go"}`,
+}
+
+func TestApplyCreatesThenNothing(t *testing.T) {
+	e := newEnv(t)
+	e.write(sample)
+	evs := e.must(Push, Options{})
+	if n := actions(evs); n[Create] != 3 || len(evs) != 3 {
+		t.Fatalf("events %+v", evs)
+	}
+	for _, ev := range evs {
+		if ev.ID == "" || !strings.Contains(e.read(ev.Step.Folder+"/question.json"), `"id": `+ev.ID) {
+			t.Errorf("%s: the new id %q is not in question.json", ev.Step.Folder, ev.ID)
+		}
+	}
+	if n := len(e.srv.Questions()); n != 3 {
+		t.Errorf("%d questions, want 3", n)
+	}
+	p := e.plan(Push, Options{})
+	if p.Changes() || p.Count(Same) != 3 || len(p.Steps) != 3 {
+		t.Errorf("after apply: %+v", p.Steps)
+	}
+	if n := actions(e.must(Push, Options{})); n[Same] != 3 || n[Create]+n[Update] != 0 {
+		t.Errorf("a second apply did something: %v", n)
+	}
+}
+
+func TestPlanKindsReasonsAndOrder(t *testing.T) {
+	e := newEnv(t)
+	e.write(sample)
+	e.must(Push, Options{})
+	bare := e.lib().Folders[1] // sorted: bank, bare, fizz
+	if err := os.RemoveAll(filepath.Join(e.dir, "bare")); err != nil {
+		t.Fatal(err)
+	}
+	e.write(map[string]string{
+		"fizz/question.json":  strings.Replace(e.read("fizz/question.json"), "Fizz Buzz", "FizzBuzz", 1),
+		"bank/files/a.txt":    "more\n",
+		"new/question.json":   `{"title": "New", "language": "ruby"}`,
+		"fizz/description.md": "# Fizz!\n",
+	})
+	p := e.plan(Push, Options{})
+	if got, want := kinds(p), []Kind{Update, Update, Create}; !slices.Equal(got, want) {
+		t.Errorf("plan %v, want %v", got, want)
+	}
+	if !p.Changes() {
+		t.Errorf("Changes() = false")
+	}
+	fizz := step(t, p, "fizz", "")
+	if fizz.Reason != ReasonDiffers || len(fizz.Changes) != 2 || fizz.Changes[0].Field != qfolder.FieldTitle || fizz.Title != "FizzBuzz" {
+		t.Errorf("fizz: %+v", fizz)
+	}
+	if fizz.FileOf(qfolder.FieldDescription) != "description.md" || fizz.FileOf(qfolder.FieldSolution) != "solution.py" ||
+		fizz.FileOf(qfolder.FieldContents) != "starter.py" || fizz.FileOf(qfolder.FieldTitle) != "question.json" {
+		t.Errorf("FileOf: wrong names")
+	}
+	bank := step(t, p, "bank", "")
+	if !slices.Equal(bank.Files, []string{"a.txt", "src/Main.java"}) || bank.FileOf(qfolder.FieldFiles) != "files/" || bank.Service() == nil {
+		t.Errorf("bank: %+v", bank)
+	}
+	if nw := step(t, p, "new", ""); nw.Reason != ReasonNoID || nw.Wait != 0 || nw.ID != "" || nw.Language != "ruby" {
+		t.Errorf("new: %+v", nw)
+	}
+	if st := step(t, p, "", bare.Q.ID); st.Kind != Skip || st.Reason != ReasonNotPruned || st.Title != "Bare" {
+		t.Errorf("bare without --prune: %+v", st)
+	}
+	p = e.plan(Push, Options{Prune: true})
+	if got, want := kinds(p), []Kind{Update, Update, Create, Delete}; !slices.Equal(got, want) {
+		t.Errorf("plan with prune %v, want %v", got, want)
+	}
+	// Deleted on the service too: forgotten, not deleted again.
+	if err := e.client().Questions.Delete(e.ctx(), padapi.ID(bare.Q.ID)); err != nil {
+		t.Fatal(err)
+	}
+	p = e.plan(Push, Options{Prune: true})
+	if st := step(t, p, "", bare.Q.ID); st.Kind != Skip || st.Reason != ReasonForgotten {
+		t.Errorf("a recorded question gone from the service: %+v", st)
+	}
+	n := actions(e.must(Push, Options{Prune: true}))
+	if n[Update] != 2 || n[Create] != 1 || n[Delete] != 0 {
+		t.Errorf("apply: %v", n)
+	}
+	if _, ok := e.lib().State.Questions[bare.Q.ID]; ok {
+		t.Errorf("the forgotten record is still in the state file")
+	}
+	if p := e.plan(Push, Options{Prune: true}); p.Changes() {
+		t.Errorf("after apply: %+v", kinds(p))
+	}
+}
+
+func TestPruneDeletes(t *testing.T) {
+	e := newEnv(t)
+	e.write(sample)
+	e.must(Push, Options{})
+	ids := map[string]string{}
+	for _, f := range e.lib().Folders {
+		ids[f.Name] = f.Q.ID
+	}
+	for _, name := range []string{"bare", "bank"} {
+		if err := os.RemoveAll(filepath.Join(e.dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := e.syncer(Options{Prune: true})
+	if err := s.Lock(e.ctx(), false); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Unlock()
+	p, err := s.Plan(e.ctx(), Push)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bare disappears from the service between the plan and its delete:
+	// a 404 is as good as deleted.
+	if err := e.client().Questions.Delete(e.ctx(), padapi.ID(ids["bare"])); err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	if err := s.Apply(e.ctx(), p, func(ev Event) { evs = append(evs, ev) }); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if n := actions(evs); n[Delete] != 2 {
+		t.Errorf("deletes: %v", n)
+	}
+	if got := e.lib().State.Questions; len(got) != 1 {
+		t.Errorf("state after prune: %v", got)
+	}
+	if n := len(e.srv.Questions()); n != 1 {
+		t.Errorf("%d questions after prune, want 1", n)
+	}
+}
+
+func TestPruneDeleteFailureStops(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"bare/question.json": `{"title": "Bare", "language": "go"}`})
+	e.must(Push, Options{})
+	if err := os.RemoveAll(filepath.Join(e.dir, "bare")); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.FailNext("DELETE /api/questions/{id}", 1, http.StatusForbidden, "")
+	_, err := e.run(Push, Options{Prune: true})
+	if err == nil || !strings.Contains(err.Error(), "delete #") {
+		t.Fatalf("apply with a refused delete: %v", err)
+	}
+	if len(e.lib().State.Questions) != 1 {
+		t.Errorf("a refused delete dropped the record")
+	}
+}
+
+func TestUnknownIDIsAnError(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"gone/question.json": `{"id": 99, "title": "Gone", "language": "go"}`})
+	_, err := e.syncer(Options{}).Plan(e.ctx(), Push)
+	var bad *BadFolderError
+	if err == nil || errors.As(err, &bad) || !strings.Contains(err.Error(), "gone/question.json: id 99 is not on the service") {
+		t.Errorf("plan: %v", err)
+	}
+	e.srv.FailNext("GET /api/questions/{id}", 5, http.StatusInternalServerError, "")
+	if _, err := e.syncer(Options{}).Plan(e.ctx(), Push); err == nil || strings.Contains(err.Error(), "not on the service") {
+		t.Errorf("plan with a failing get: %v", err)
+	}
+}
+
+func TestBadFolderAndListErrors(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"b/question.json": `{"title": "B"`})
+	var bad *BadFolderError
+	for _, mode := range []Mode{Push, Pull} {
+		if _, err := e.syncer(Options{}).Plan(e.ctx(), mode); !errors.As(err, &bad) || !strings.Contains(err.Error(), "b/question.json:1") {
+			t.Errorf("plan %d of a bad folder: %v", mode, err)
+		}
+	}
+	e = newEnv(t)
+	e.write(map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+	e.srv.FailNext("GET /api/questions", 20, http.StatusInternalServerError, "")
+	for _, mode := range []Mode{Push, Pull} {
+		if _, err := e.syncer(Options{}).Plan(e.ctx(), mode); err == nil || errors.As(err, &bad) {
+			t.Errorf("plan %d with a failing list: %v", mode, err)
+		}
+	}
+	if _, err := e.syncer(Options{IDs: []string{"77"}}).Plan(e.ctx(), Pull); !errors.Is(err, padapi.ErrNotFound) {
+		t.Errorf("pull of a missing id: %v", err)
+	}
+}
+
+func TestNewRemoteKeepsTheFirstOfEachID(t *testing.T) {
+	a, b, a2 := &padapi.Question{ID: "1", Title: "a"}, &padapi.Question{ID: "2"}, &padapi.Question{ID: "1", Title: "again"}
+	r := newRemote([]*padapi.Question{a, b, a2})
+	if len(r.order) != 2 || r.order[0] != a || r.order[1] != b || r.byID["1"] != a || len(r.byID) != 2 {
+		t.Errorf("newRemote: %+v", r)
+	}
+}
+
+func TestFindCreatedBy(t *testing.T) {
+	since := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	q := qfolder.Question{Title: "T", Language: "go", Solution: "s"}
+	pending := &qfolder.Pending{Since: since, Fingerprint: q.Fingerprint()}
+	mk := func(id string, created time.Time, title string) *padapi.Question {
+		return &padapi.Question{ID: padapi.ID(id), Title: title, Language: "go", Solution: "s", CreatedAt: created}
+	}
+	for _, tt := range []struct {
+		name    string
+		qs      []*padapi.Question
+		claimed string
+		want    string
+	}{
+		{"created after", []*padapi.Question{mk("1", since.Add(time.Second), "T")}, "", "1"},
+		{"within the clocks' slack", []*padapi.Question{mk("1", since.Add(-4*time.Minute), "T")}, "", "1"},
+		{"at the slack's edge", []*padapi.Question{mk("1", since.Add(-clockSlack), "T")}, "", "1"},
+		{"before the slack", []*padapi.Question{mk("1", since.Add(-clockSlack-time.Second), "T")}, "", ""},
+		{"no created_at", []*padapi.Question{mk("1", time.Time{}, "T")}, "", "1"},
+		{"another question", []*padapi.Question{mk("1", since, "U")}, "", ""},
+		{"claimed", []*padapi.Question{mk("1", since, "T")}, "1", ""},
+		{"earliest first", []*padapi.Question{mk("1", since.Add(time.Second), "T"), mk("2", since.Add(2*time.Second), "T")}, "", "1"},
+		{"earliest second", []*padapi.Question{mk("1", since.Add(2*time.Second), "T"), mk("2", since.Add(time.Second), "T")}, "", "2"},
+		{"same time: the first", []*padapi.Question{mk("1", since, "T"), mk("2", since, "T")}, "", "1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			found := findCreatedBy(newRemote(tt.qs), pending, map[string]bool{tt.claimed: true})
+			got := ""
+			if found != nil {
+				got = string(found.ID)
+			}
+			if got != tt.want {
+				t.Errorf("found #%q, want #%q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAdoptComesBeforeUpdates(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+	e.must(Push, Options{})
+	e.write(map[string]string{"late/question.json": `{"title": "Late", "language": "go"}`})
+	// late's create is made, and its answer lost.
+	e.srv.DropNext("POST /api/questions", 1)
+	if _, err := e.run(Push, Options{}); !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Fatalf("apply with a lost answer: %v", err)
+	}
+	e.write(map[string]string{"a/description.md": "changed\n"})
+	// The re-run adopts late first, then updates a, whose update fails:
+	// late's id is in its folder all the same.
+	p := e.plan(Push, Options{})
+	if got, want := kinds(p), []Kind{Adopt, Update}; !slices.Equal(got, want) {
+		t.Fatalf("plan %v, want %v", got, want)
+	}
+	if st := step(t, p, "late", ""); st.Reason != ReasonPendingFound || st.Since.IsZero() || st.ID == "" {
+		t.Errorf("adopt: %+v", st)
+	}
+	e.srv.FailNext("PUT /api/questions/{id}", 1, http.StatusUnprocessableEntity, "")
+	if _, err := e.run(Push, Options{}); err == nil {
+		t.Fatalf("apply with a failing update succeeded")
+	}
+	if lib := e.lib(); lib.Folders[1].Q.ID == "" || lib.Folders[1].Pending != nil {
+		t.Errorf("late was not adopted before the update failed: %+v", lib.Folders[1])
+	}
+	n := actions(e.must(Push, Options{}))
+	if n[Update] != 1 || n[Adopt] != 0 || len(e.srv.Questions()) != 2 {
+		t.Errorf("last apply: %v, %d questions", n, len(e.srv.Questions()))
+	}
+}
+
+func TestCreateOutcomes(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+	// A definite refusal: nothing pending.
+	e.srv.FailNext("POST /api/questions", 1, http.StatusUnprocessableEntity, "")
+	if _, err := e.run(Push, Options{}); err == nil || !strings.Contains(err.Error(), "a/: create") {
+		t.Fatalf("refused create: %v", err)
+	}
+	if f := e.lib().Folders[0]; f.Pending != nil {
+		t.Errorf("a refused create left a pending record")
+	}
+	// No answer: pending, and the error says so.
+	e.srv.DropNext("POST /api/questions", 1)
+	_, err := e.run(Push, Options{})
+	var pe *PendingError
+	if !errors.As(err, &pe) || !errors.Is(err, padapi.ErrOutcomeUnknown) || pe.Folder != "a" || !strings.Contains(err.Error(), "a/question.json") {
+		t.Fatalf("create with no answer: %v", err)
+	}
+	if f := e.lib().Folders[0]; f.Pending == nil {
+		t.Errorf("no pending record")
+	}
+	// Adopted with its changes sent.
+	e.write(map[string]string{"a/description.md": "now\n"})
+	evs := e.must(Push, Options{})
+	if n := actions(evs); n[Adopt] != 1 || n[Update] != 1 || len(e.srv.Questions()) != 1 {
+		t.Errorf("re-run: %v", n)
+	}
+	if p := e.plan(Push, Options{}); p.Changes() {
+		t.Errorf("after adopting: %v", kinds(p))
+	}
+}
+
+func TestApplyNeedsTheLock(t *testing.T) {
+	e := newEnv(t)
+	e.write(sample)
+	s := e.syncer(Options{})
+	p, err := s.Plan(e.ctx(), Push)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(e.ctx(), p, nil); !errors.Is(err, ErrNotLocked) {
+		t.Errorf("apply of a plan made without the lock: %v", err)
+	}
+	if err := s.Lock(e.ctx(), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(e.ctx(), p, nil); !errors.Is(err, ErrNotLocked) {
+		t.Errorf("apply of a plan made before the lock: %v", err)
+	}
+	if err := s.Lock(e.ctx(), false); err == nil {
+		t.Errorf("a second Lock by the same Syncer succeeded")
+	}
+	if err := s.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Unlock(); err != nil {
+		t.Errorf("a second Unlock: %v", err)
+	}
+	if n := len(e.srv.Questions()); n != 0 {
+		t.Errorf("%d questions created without the lock", n)
+	}
+}
