@@ -1,0 +1,215 @@
+package qsync
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/qsync/qfolder"
+)
+
+// pullKinds lists a pull plan's steps as "kind folder-or-id".
+func pullKinds(p *Plan) []string {
+	var out []string
+	for _, st := range p.Steps {
+		out = append(out, string(st.Kind)+" "+cmpOr(st.Folder, "#"+st.ID))
+	}
+	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func TestPullPlansAndWrites(t *testing.T) {
+	e := newEnv(t)
+	two := e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Description: "old", Contents: "pass"})
+	e.srv.AddQuestion(padapi.Question{Title: "Multi", Language: "go"})
+	e.srv.AddQuestion(padapi.Question{Title: "Nul", Language: "go", Description: "a\x00b"})
+	e.srv.AddQuestion(padapi.Question{Title: " ", Language: "go"})
+	p := e.plan(Pull, Options{})
+	want := []string{"skip #4", "skip #3", "write-back multi", "write-back two-sum"}
+	if got := pullKinds(p); !slices.Equal(got, want) {
+		t.Fatalf("plan %v, want %v", got, want)
+	}
+	if st := p.Steps[2]; !st.NoCode || st.Reason != ReasonNew || p.Steps[3].NoCode {
+		t.Errorf("NoCode: %+v", p.Steps[2:])
+	}
+	for i, detail := range []string{"no title or no language", "its description holds a NUL byte"} {
+		if st := p.Steps[i]; st.Reason != ReasonUnrepresentable || !strings.Contains(st.Detail, detail) {
+			t.Errorf("skip %d: %+v", i, st)
+		}
+	}
+	if p.Count(WriteBack) != 2 || !p.Changes() {
+		t.Errorf("Count or Changes wrong")
+	}
+	if n := actions(e.must(Pull, Options{})); n[WriteBack] != 2 || n[Skip] != 2 {
+		t.Errorf("pull: %v", n)
+	}
+	if got := e.read("two-sum/description.md"); got != "old\n" {
+		t.Errorf("description.md = %q", got)
+	}
+	if p := e.plan(Pull, Options{}); p.Changes() || p.Count(Same) != 2 {
+		t.Errorf("a second pull plans %v", pullKinds(p))
+	}
+	// Changed on the service alone: written back.
+	if _, err := e.client().Questions.Update(e.ctx(), two.ID, &padapi.QuestionUpdateParams{Description: padapi.Ptr("new")}); err != nil {
+		t.Fatal(err)
+	}
+	p = e.plan(Pull, Options{})
+	if st := step(t, p, "two-sum", ""); st.Kind != WriteBack || st.Reason != ReasonChangedThere || len(st.Changes) != 1 {
+		t.Errorf("changed there: %+v", st)
+	}
+	e.must(Pull, Options{})
+	// Changed here and there: kept, unless forced.
+	e.write(map[string]string{"two-sum/starter.py": "mine"})
+	if _, err := e.client().Questions.Update(e.ctx(), two.ID, &padapi.QuestionUpdateParams{Contents: padapi.Ptr("theirs")}); err != nil {
+		t.Fatal(err)
+	}
+	p = e.plan(Pull, Options{})
+	if st := step(t, p, "two-sum", ""); st.Kind != KeepLocal || !slices.Equal(st.Files, []string{"two-sum/starter.py"}) || p.Changes() {
+		t.Errorf("changed here: %+v", st)
+	}
+	e.must(Pull, Options{})
+	if got := e.read("two-sum/starter.py"); got != "mine" {
+		t.Errorf("pull overwrote a local change: %q", got)
+	}
+	e.must(Pull, Options{Force: true})
+	if got := e.read("two-sum/starter.py"); got != "theirs" {
+		t.Errorf("pull --force kept %q", got)
+	}
+	// A changed folder the service no longer lists is left alone; --id
+	// pulls one question only.
+	if err := e.client().Questions.Delete(e.ctx(), two.ID); err != nil {
+		t.Fatal(err)
+	}
+	if st := step(t, e.plan(Pull, Options{}), "two-sum", ""); st.Kind != Skip || st.Reason != ReasonNotListed {
+		t.Errorf("not listed: %+v", st)
+	}
+	if got := pullKinds(e.plan(Pull, Options{IDs: []string{"2", "2"}})); !slices.Equal(got, []string{"same multi"}) {
+		t.Errorf("pull --id 2 --id 2: %v", got)
+	}
+}
+
+func TestPullKeepsLocalFilesOfAMultiFileQuestion(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"bank/question.json": `{"title": "Bank", "language": "java"}`, "bank/files/Main.java": "class Main {}\n"})
+	e.must(Push, Options{})
+	e.write(map[string]string{"bank/description.md": "mine\n"})
+	p := e.plan(Pull, Options{})
+	if st := step(t, p, "bank", ""); st.Kind != KeepLocal || !slices.Equal(st.Files, []string{"bank/description.md"}) {
+		t.Errorf("plan: %+v", st)
+	}
+	e.must(Pull, Options{Force: true})
+	if _, err := os.Stat(filepath.Join(e.dir, "bank/description.md")); err == nil {
+		t.Errorf("pull --force kept a description the service does not have")
+	}
+	if got := e.read("bank/files/Main.java"); got != "class Main {}\n" {
+		t.Errorf("pull touched files/: %q", got)
+	}
+	if p := e.plan(Push, Options{}); p.Changes() {
+		t.Errorf("after pull: %v", kinds(p))
+	}
+}
+
+func TestPullAdoptsPending(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"mine/question.json": `{"title": "Mine", "language": "go"}`, "mine/description.md": "d\n"})
+	e.srv.DropNext("POST /api/questions", 1)
+	if _, err := e.run(Push, Options{}); err == nil {
+		t.Fatal("a create with no answer succeeded")
+	}
+	p := e.plan(Pull, Options{})
+	if got := pullKinds(p); !slices.Equal(got, []string{"adopt mine", "same mine"}) {
+		t.Fatalf("plan %v", got)
+	}
+	if n := actions(e.must(Pull, Options{})); n[Adopt] != 1 {
+		t.Errorf("pull: %v", n)
+	}
+	lib := e.lib()
+	if len(lib.Folders) != 1 || lib.Folders[0].Q.ID == "" || lib.Folders[0].Pending != nil {
+		t.Errorf("after pull: %+v", lib.Folders)
+	}
+	if p := e.plan(Push, Options{}); p.Changes() || len(e.srv.Questions()) != 1 {
+		t.Errorf("after pull: %v", kinds(p))
+	}
+}
+
+const key = "SeCrEtKeY-0123456789"
+
+// redactKey stands in for padctl's redactor.
+func redactKey(s string) string { return strings.ReplaceAll(s, key, "[REDACTED]") }
+
+// No pulled file holds the key, and each file where it was taken out is
+// reported.
+func TestPullRedacts(t *testing.T) {
+	e := newEnv(t)
+	yes := true
+	e.srv.AddQuestion(padapi.Question{Title: "T " + key, Language: "python", Description: "d " + key, Contents: "c " + key,
+		Solution: "s " + key, AIAssistPrompt: "p " + key,
+		CandidateInstructions: []padapi.CandidateInstruction{{Instructions: "ok"}, {Instructions: "i " + key, DefaultVisible: &yes}}})
+	e.srv.AddQuestion(padapi.Question{Title: "Clean", Language: "go", Description: "nothing here", CreatedAt: time.Now()})
+	evs := e.must(Pull, Options{Redact: redactKey})
+	var files []string
+	for _, ev := range evs {
+		if ev.Kind == Redacted {
+			files = append(files, ev.File)
+		}
+	}
+	want := []string{"t-redacted/description.md", "t-redacted/question.json", "t-redacted/solution.py", "t-redacted/starter.py"}
+	if !slices.Equal(files, want) {
+		t.Errorf("redacted files %v, want %v", files, want)
+	}
+	err := filepath.WalkDir(e.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if strings.Contains(strings.ToLower(string(b)+p), strings.ToLower(key)) {
+			t.Errorf("%s holds the key", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.read("t-redacted/question.json"); !strings.Contains(got, `"i [REDACTED]"`) || !strings.Contains(got, `"ok"`) {
+		t.Errorf("question.json:\n%s", got)
+	}
+	// The next pull finds nothing to write, and reports nothing.
+	p := e.plan(Pull, Options{Redact: redactKey})
+	if p.Changes() || p.Count(KeepLocal) != 0 {
+		t.Errorf("a second pull plans %v", pullKinds(p))
+	}
+	for _, ev := range e.must(Pull, Options{Redact: redactKey}) {
+		if ev.Kind == Redacted {
+			t.Errorf("a pull that wrote nothing reported %s", ev.File)
+		}
+	}
+}
+
+func TestUnrepresentable(t *testing.T) {
+	for _, tt := range []struct {
+		q    padapi.Question
+		want string
+	}{
+		{padapi.Question{ID: "1", Title: "T", Language: "go"}, ""},
+		{padapi.Question{ID: "x/1", Title: "T", Language: "go"}, DetailBadID},
+		{padapi.Question{ID: "1", Title: "T", Language: "go", Solution: "\x00"}, "its solution holds a NUL byte"},
+		{padapi.Question{ID: "1", Title: "T", Language: "go", Description: strings.Repeat("x", qfolder.MaxQuestionBytes-3)}, ""},
+		{padapi.Question{ID: "1", Title: "T", Language: "go", Description: strings.Repeat("x", qfolder.MaxQuestionBytes-3), Solution: "x"}, "over 16777216 bytes of text"},
+		{padapi.Question{ID: "1", Title: "T", Language: " "}, "it has no title or no language, which a question folder needs"},
+	} {
+		if got := unrepresentable(&tt.q); got != tt.want {
+			t.Errorf("unrepresentable(%.40q) = %q, want %q", tt.q.Description+tt.q.Solution, got, tt.want)
+		}
+	}
+}
