@@ -377,6 +377,11 @@ var shapes = map[string]string{
 // shapeError rewrites a JSON type mismatch to name the field and the
 // shape it wants, in the folder's terms rather than Go's.
 func shapeError(err error) error {
+	var pe *time.ParseError
+	if errors.As(err, &pe) || strings.HasPrefix(err.Error(), "Time.UnmarshalJSON") {
+		// The only time in question.json.
+		return fmt.Errorf("pending_create.since: want %s", shapes["pending_create.since"])
+	}
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) || te.Field == "" {
 		return err

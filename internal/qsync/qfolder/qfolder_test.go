@@ -1,6 +1,7 @@
 package qfolder
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -208,6 +209,100 @@ func TestRenderReadRoundTrip(t *testing.T) {
 		got := lib.Folders[0].Q
 		if changes := Compare(got, q, q.Digest(FieldFiles)); len(changes) > 0 || got.ID != q.ID {
 			t.Errorf("%s: read back differs: %v (id %q)", q.Title, changes, got.ID)
+		}
+	}
+}
+
+func TestFingerprintCoversWhatACreateSends(t *testing.T) {
+	q := Question{Title: "T", Language: "go", Description: "d", Contents: "c", Solution: "s",
+		Instructions: []padapi.CandidateInstruction{{Instructions: "i"}}}
+	for name, change := range map[string]func(*Question){
+		"title":        func(q *Question) { q.Title = "U" },
+		"language":     func(q *Question) { q.Language = "rust" },
+		"description":  func(q *Question) { q.Description = "e" },
+		"contents":     func(q *Question) { q.Contents = "e" },
+		"solution":     func(q *Question) { q.Solution = "e" },
+		"instructions": func(q *Question) { q.Instructions = nil },
+	} {
+		other := q
+		change(&other)
+		if other.Fingerprint() == q.Fingerprint() {
+			t.Errorf("the fingerprint ignores the %s", name)
+		}
+	}
+}
+
+// Dot-folders (.git, .vscode, .idea) and a README beside the questions are
+// not question folders.
+func TestReadSkipsDotFolders(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		".vscode/settings.json": "{}",
+		".git/HEAD":             "ref: x",
+		"README.md":             "# Questions",
+		"q/question.json":       `{"title": "Q", "language": "go"}`,
+		"q/.editorconfig":       "root = true",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib, err := Read(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lib.Folders) != 1 || lib.Folders[0].Name != "q" {
+		t.Errorf("folders: %+v", lib.Folders)
+	}
+}
+
+// A field of question.json in the wrong shape is named, with the shape it
+// wants, in the folder's terms: never a Go type.
+func TestQuestionJSONShapeErrors(t *testing.T) {
+	for _, tt := range []struct{ json, want string }{
+		{`{"title": "Q", "language": "go", "candidate_instructions": "Read it."}`,
+			`q/question.json:1: candidate_instructions: a string, want a list of objects such as [{"instructions": "Read the README first.", "default_visible": true}]`},
+		{`{"title": "Q", "language": "go",` + "\n" + `"candidate_instructions": [{"instructions": "i", "default_visible": "yes"}]}`,
+			`q/question.json:2: candidate_instructions.default_visible: a string, want true or false`},
+		{`{"title": 7, "language": "go"}`, `q/question.json:1: title: a number, want a string`},
+		{`{"title": ["x"], "language": "go"}`, `q/question.json:1: title: a list, want a string`},
+		{`{"title": "Q", "language": {}}`, `q/question.json:1: language: an object, want a string`},
+		{`{"title": "Q", "language": "go", "ai_assist_prompt": true}`, `q/question.json:1: ai_assist_prompt: a boolean, want a string`},
+		{`{"title": "Q", "language": "go", "pending_create": {"since": 5}}`, `q/question.json:1: pending_create.since: want an RFC 3339 time`},
+		{`{"title": "Q", "language": "go", "pending_create": {"since": "soon"}}`, `q/question.json:1: pending_create.since: want an RFC 3339 time`},
+		{`{"title": "Q", "language": "go", "pending_create": {"fingerprint": 5}}`, `q/question.json:1: pending_create.fingerprint: a number, want a string`},
+		{`{"id": [1], "title": "Q", "language": "go"}`, `q/question.json: id: [1] is not a question id (a positive integer)`},
+	} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "q"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "q", QuestionFile), []byte(tt.json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read(dir, false)
+		var bad *BadFolderError
+		if !errors.As(err, &bad) || len(bad.Problems) != 1 || bad.Problems[0] != tt.want {
+			t.Errorf("Read of %s:\n got %v\nwant %s", tt.json, err, tt.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "padapi.") {
+			t.Errorf("the message names a Go type: %v", err)
+		}
+	}
+}
+
+func TestRenderEndsTheDescriptionWithANewline(t *testing.T) {
+	for _, d := range []string{"one line", "ends\n"} {
+		files, err := Render(Question{Title: "T", Language: "go", Description: d}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := files[DescriptionFile]; got != strings.TrimSuffix(d, "\n")+"\n" {
+			t.Errorf("description.md of %q = %q", d, got)
 		}
 	}
 }
