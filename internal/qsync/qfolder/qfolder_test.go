@@ -306,3 +306,209 @@ func TestRenderEndsTheDescriptionWithANewline(t *testing.T) {
 		}
 	}
 }
+
+// writeTree writes files (slash paths) below dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Every problem of a folder is reported at once, each naming its file.
+func TestReadReportsEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"nojson/description.md":     "d",
+		"two/question.json":         `{"title": "T", "language": "go"}`,
+		"two/starter.go":            "a",
+		"two/starter.py":            "b",
+		"two/solution.go":           "a",
+		"two/solution.py":           "b",
+		"both/question.json":        `{"title": "T", "language": "go"}`,
+		"both/starter.go":           "a",
+		"both/files/a.go":           "a",
+		"empty/question.json":       `{"title": "T", "language": "go"}`,
+		"empty/files/.padctl-tmp-x": "",
+		"odd/question.json":         `{"title": "", "language": " ", "id": 0, "pending_create": {"since": "2026-01-01T00:00:00Z"}}`,
+		"odd/notes.txt":             "x",
+		"odd/sub/x":                 "x",
+		"bin/question.json":         `{"title": "T", "language": "go"}`,
+		"bin/description.md":        "\xff",
+		"bin/files/a\\b":            "x",
+		"bin/files/nul":             "a\x00b",
+		"dup1/question.json":        `{"id": 5, "title": "T", "language": "go"}`,
+		"dup2/question.json":        `{"id": "5", "title": "T", "language": "go"}`,
+		"ins/question.json":         `{"title": "T", "language": "go", "candidate_instructions": [{"instructions": " "}]}`,
+		"extra/question.json":       `{"title": "T", "language": "go", "colour": "red"}`,
+		"two-values/question.json":  `{"title": "T", "language": "go"} {}`,
+		"pend/question.json":        `{"id": 3, "title": "T", "language": "go", "pending_create": {"since": "2026-01-01T00:00:00Z"}}`,
+		".padctl-questions.json":    `{"questions": {"x": {}}}`,
+		"ok/question.json":          `{"title": "T", "language": "go"}`,
+		"ok/files/deep/er/f.go":     "x",
+		"README.md":                 "hi",
+	})
+	if err := os.Symlink("/etc", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "ok", "solution.go")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(dir, false)
+	var bad *BadFolderError
+	if !errors.As(err, &bad) {
+		t.Fatalf("Read: %v", err)
+	}
+	for _, want := range []string{
+		".padctl-questions.json: ",
+		"link: a symlink",
+		"nojson/question.json: missing",
+		"two/starter.py: a second starter file beside starter.go",
+		"two/solution.py: a second solution file beside solution.go",
+		"both/starter.go: beside files/",
+		"empty/files: empty",
+		"odd/question.json: id: 0 is not a question id",
+		"odd/question.json: title is missing or empty",
+		"odd/question.json: language is missing or empty",
+		"odd/notes.txt: unexpected",
+		"odd/sub: unexpected",
+		"bin/description.md: not UTF-8 text",
+		"bin/files/a\\b: a name the service cannot take",
+		"bin/files/nul: not UTF-8 text",
+		"dup1/question.json and dup2/question.json: both have id 5",
+		"ins/question.json: candidate_instructions[0] has no instructions",
+		`extra/question.json:1: json: unknown field "colour"`,
+		"two-values/question.json:1: more than one JSON value",
+		"pend/question.json: has both an id and a pending_create",
+		"ok/solution.go: a symlink",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Read's problems lack %q", want)
+		}
+	}
+	if strings.Contains(err.Error(), "README") || strings.Contains(err.Error(), "padctl-tmp") || strings.Contains(err.Error(), "deep/er") {
+		t.Errorf("Read complains of what is fine:\n%v", err)
+	}
+	if _, err := Read(filepath.Join(dir, "README.md"), false); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("Read of a file: %v", err)
+	}
+	if _, err := Read(filepath.Join(dir, "none"), false); err == nil {
+		t.Errorf("Read of a missing folder succeeded")
+	}
+	if lib, err := Read(filepath.Join(dir, "none"), true); err != nil || len(lib.Folders) != 0 {
+		t.Errorf("Read of a missing folder, missing OK: %v", err)
+	}
+}
+
+func TestStateRoundTripAndUnclaimed(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	st := &State{Questions: map[string]Record{"10": {Folder: "a"}, "9": {Folder: "b"}, "100": {}, "11": {}, "2": {Folder: "held"}}}
+	if err := w.Save(st); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, map[string]string{"held/question.json": `{"id": 2, "title": "T", "language": "go"}`})
+	lib, err := Read(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := lib.Unclaimed(), []string{"9", "10", "11", "100"}; !cmp.Equal(got, want) {
+		t.Errorf("Unclaimed() = %v, want %v", got, want)
+	}
+	for text, want := range map[string]string{
+		`{"questions": {"abc": {}}}`: ".padctl-questions.json: \"abc\" is not a question id",
+		`{"questions": `:             ".padctl-questions.json:1: unexpected EOF",
+		`{"questions": null}`:        "",
+	} {
+		writeTree(t, dir, map[string]string{StateFile: text})
+		_, err := Read(dir, false)
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("state %s: %v, want %q", text, err, want)
+		}
+	}
+}
+
+func TestSyncWritesAndRemoves(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	old := map[string]string{QuestionFile: "{}\n", "files/a/b.go": "b", "files/c.go": "c", "keep.md": "k"}
+	if err := w.Sync("q", nil, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Sync("q", old, map[string]string{QuestionFile: "{}\n", "keep.md": "k2", "files/c.go": "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "q/files/a")); !os.IsNotExist(err) {
+		t.Errorf("an emptied folder was left: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "q/keep.md")); string(b) != "k2" {
+		t.Errorf("keep.md = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "q/files/c.go")); string(b) != "c" {
+		t.Errorf("c.go = %q", b)
+	}
+	if err := w.Remove("q/none", "q"); err != nil {
+		t.Errorf("Remove of nothing: %v", err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "q", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Remove("q/link", "q"); err == nil {
+		t.Errorf("Remove of a symlink succeeded")
+	}
+	if err := w.WriteFile("q/../../x", "x"); err == nil {
+		t.Errorf("WriteFile out of the folder succeeded")
+	}
+}
+
+func TestParams(t *testing.T) {
+	yes := true
+	q := Question{Title: "T", Language: "go", Description: "d", Solution: "s", AIAssistPrompt: "p", Contents: "c",
+		Instructions: []padapi.CandidateInstruction{{Instructions: "i", DefaultVisible: &yes}}}
+	c := CreateParams(q)
+	if *c.Title != "T" || *c.Language != "go" || *c.Description != "d" || *c.Solution != "s" || *c.AIAssistPrompt != "p" ||
+		*c.Contents != "c" || c.Files != nil || len(c.CandidateInstructions) != 1 {
+		t.Errorf("CreateParams: %+v", c)
+	}
+	bare := CreateParams(Question{Title: "T", Language: "go", Files: []padapi.QuestionFile{{Path: "a", Contents: "b"}}})
+	if bare.Description != nil || bare.Solution != nil || bare.AIAssistPrompt != nil || bare.Contents != nil || len(bare.Files) != 1 || bare.CandidateInstructions != nil {
+		t.Errorf("CreateParams of a bare multi-file question: %+v", bare)
+	}
+	var changes []Change
+	for _, f := range Fields {
+		changes = append(changes, Change{Field: f})
+	}
+	u := UpdateParams(q, changes)
+	if *u.Title != "T" || *u.Language != "go" || *u.Description != "d" || *u.Solution != "s" || *u.AIAssistPrompt != "p" ||
+		*u.Contents != "c" || u.Files != nil || len(u.CandidateInstructions) != 1 {
+		t.Errorf("UpdateParams: %+v", u)
+	}
+	if u := UpdateParams(q, nil); u.Title != nil || u.Contents != nil {
+		t.Errorf("UpdateParams of no change: %+v", u)
+	}
+	for _, f := range Fields {
+		if Long(f) != (f != FieldTitle && f != FieldLanguage) {
+			t.Errorf("Long(%s)", f)
+		}
+	}
+	svc := FromService(&padapi.Question{ID: "4", Title: "T", Language: "go", Description: "d", Solution: "s", AIAssistPrompt: "p", Contents: "c",
+		CandidateInstructions: q.Instructions})
+	q.ID = "4"
+	if len(Compare(q, svc, "")) != 0 {
+		t.Errorf("FromService differs: %+v", svc)
+	}
+}
