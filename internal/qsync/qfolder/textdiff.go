@@ -9,17 +9,18 @@ import (
 // past it the diff shows every old line removed and every new line added.
 const maxDiffCells = 4 << 20
 
+// diffContext is how many kept lines a hunk shows around a change.
+const diffContext = 3
+
 // UnifiedDiff returns a unified diff (three lines of context) from a to b,
 // labelled from and to, or "" when they are the same.
 func UnifiedDiff(from, to, a, b string) string {
 	if a == b {
 		return ""
 	}
-	x, y := splitLines(a), splitLines(b)
-	ops := diffLines(x, y)
+	ops := diffLines(splitLines(a), splitLines(b))
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, to)
-	const context = 3
 	for i := 0; i < len(ops); {
 		// Find the next change.
 		for i < len(ops) && ops[i].kind == ' ' {
@@ -28,42 +29,51 @@ func UnifiedDiff(from, to, a, b string) string {
 		if i == len(ops) {
 			break
 		}
-		start := max(i-context, 0)
-		end := i
-		for end < len(ops) {
-			if ops[end].kind != ' ' {
-				end++
-				continue
-			}
-			run := end
-			for run < len(ops) && ops[run].kind == ' ' {
-				run++
-			}
-			if run == len(ops) || run-end > 2*context {
-				end = min(end+context, len(ops))
-				break
-			}
-			end = run
-		}
-		ax, bx := ops[start].ai, ops[start].bi
-		var an, bn int
-		for _, op := range ops[start:end] {
-			if op.kind != '+' {
-				an++
-			}
-			if op.kind != '-' {
-				bn++
-			}
-		}
-		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(ax, an), hunkRange(bx, bn))
-		for _, op := range ops[start:end] {
-			out.WriteByte(op.kind)
-			out.WriteString(op.line)
-			out.WriteByte('\n')
-		}
+		start, end := max(i-diffContext, 0), hunkEnd(ops, i)
+		writeHunk(&out, ops[start:end])
 		i = end
 	}
 	return out.String()
+}
+
+// hunkEnd returns where the hunk holding the change at i ends: changes
+// closer than twice the context join one hunk.
+func hunkEnd(ops []lineOp, i int) int {
+	end := i
+	for end < len(ops) {
+		if ops[end].kind != ' ' {
+			end++
+			continue
+		}
+		run := end
+		for run < len(ops) && ops[run].kind == ' ' {
+			run++
+		}
+		if run == len(ops) || run-end > 2*diffContext {
+			return min(end+diffContext, len(ops))
+		}
+		end = run
+	}
+	return end
+}
+
+// writeHunk writes one hunk, its header first.
+func writeHunk(out *strings.Builder, ops []lineOp) {
+	var an, bn int
+	for _, op := range ops {
+		if op.kind != '+' {
+			an++
+		}
+		if op.kind != '-' {
+			bn++
+		}
+	}
+	fmt.Fprintf(out, "@@ -%s +%s @@\n", hunkRange(ops[0].ai, an), hunkRange(ops[0].bi, bn))
+	for _, op := range ops {
+		out.WriteByte(op.kind)
+		out.WriteString(op.line)
+		out.WriteByte('\n')
+	}
 }
 
 func hunkRange(start, n int) string {
@@ -94,10 +104,10 @@ type lineOp struct {
 // diffLines returns the edit from x to y by longest common subsequence,
 // after trimming the common head and tail.
 func diffLines(x, y []string) []lineOp {
-	var ops []lineOp
+	e := &editor{}
 	head := 0
 	for head < len(x) && head < len(y) && x[head] == y[head] {
-		ops = append(ops, lineOp{' ', x[head], head, head})
+		e.emit(' ', x[head])
 		head++
 	}
 	tail := 0
@@ -105,53 +115,65 @@ func diffLines(x, y []string) []lineOp {
 		tail++
 	}
 	mx, my := x[head:len(x)-tail], y[head:len(y)-tail]
-	ai, bi := head, head
-	emit := func(kind byte, line string) {
-		ops = append(ops, lineOp{kind, line, ai, bi})
-		if kind != '+' {
-			ai++
-		}
-		if kind != '-' {
-			bi++
-		}
-	}
 	if len(mx)*len(my) > maxDiffCells {
 		for _, l := range mx {
-			emit('-', l)
+			e.emit('-', l)
 		}
 		for _, l := range my {
-			emit('+', l)
+			e.emit('+', l)
 		}
 	} else {
-		// lcs[i][j] is the LCS length of mx[i:] and my[j:].
-		w := len(my) + 1
-		lcs := make([]int32, (len(mx)+1)*w)
-		for i := len(mx) - 1; i >= 0; i-- {
-			for j := len(my) - 1; j >= 0; j-- {
-				if mx[i] == my[j] {
-					lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-				} else {
-					lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
-				}
-			}
-		}
-		i, j := 0, 0
-		for i < len(mx) || j < len(my) {
-			switch {
-			case i < len(mx) && j < len(my) && mx[i] == my[j]:
-				emit(' ', mx[i])
-				i, j = i+1, j+1
-			case i < len(mx) && (j == len(my) || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
-				emit('-', mx[i])
-				i++
-			default:
-				emit('+', my[j])
-				j++
-			}
-		}
+		e.lcs(mx, my)
 	}
 	for k := len(x) - tail; k < len(x); k++ {
-		emit(' ', x[k])
+		e.emit(' ', x[k])
 	}
-	return ops
+	return e.ops
+}
+
+// editor builds the lines of a diff.
+type editor struct {
+	ops    []lineOp
+	ai, bi int
+}
+
+// emit adds a line.
+func (e *editor) emit(kind byte, line string) {
+	e.ops = append(e.ops, lineOp{kind, line, e.ai, e.bi})
+	if kind != '+' {
+		e.ai++
+	}
+	if kind != '-' {
+		e.bi++
+	}
+}
+
+// lcs adds the edit from mx to my, by longest common subsequence.
+func (e *editor) lcs(mx, my []string) {
+	// lcs[i*w+j] is the LCS length of mx[i:] and my[j:].
+	w := len(my) + 1
+	lcs := make([]int32, (len(mx)+1)*w)
+	for i := len(mx) - 1; i >= 0; i-- {
+		for j := len(my) - 1; j >= 0; j-- {
+			if mx[i] == my[j] {
+				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+			} else {
+				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < len(mx) || j < len(my) {
+		switch {
+		case i < len(mx) && j < len(my) && mx[i] == my[j]:
+			e.emit(' ', mx[i])
+			i, j = i+1, j+1
+		case i < len(mx) && (j == len(my) || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
+			e.emit('-', mx[i])
+			i++
+		default:
+			e.emit('+', my[j])
+			j++
+		}
+	}
 }
