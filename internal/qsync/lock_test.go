@@ -32,25 +32,30 @@ func TestLockRefusesOrWaits(t *testing.T) {
 			!strings.Contains(err.Error(), "stopped waiting") || time.Since(start) != time.Minute {
 			t.Fatalf("waiting for the lock: %v after %v", err, time.Since(start))
 		}
-		// The wait ends when the lock is released.
-		done := make(chan error)
-		go func() { done <- b.Lock(e.ctx(), true) }()
-		synctest.Wait()
-		select {
-		case err := <-done:
-			t.Fatalf("b took the lock a holds: %v", err)
-		default:
-		}
-		if err := a.Unlock(); err != nil {
-			t.Fatal(err)
-		}
-		if err := <-done; err != nil {
-			t.Fatalf("b after a's unlock: %v", err)
-		}
-		if err := b.Unlock(); err != nil {
-			t.Fatal(err)
-		}
+		waitForUnlock(t, a, b, e.ctx())
 	})
+}
+
+// waitForUnlock checks, in a bubble, that b, waiting for the lock a holds,
+// takes it when a releases it.
+func waitForUnlock(t *testing.T, a, b *Syncer, ctx context.Context) {
+	done := make(chan error)
+	go func() { done <- b.Lock(ctx, true) }()
+	synctest.Wait()
+	select {
+	case err := <-done:
+		t.Fatalf("b took the lock a holds: %v", err)
+	default:
+	}
+	if err := a.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("b after a's unlock: %v", err)
+	}
+	if err := b.Unlock(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestLockRefusesASymlink(t *testing.T) {

@@ -1,7 +1,9 @@
 package qsync
 
 import (
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,9 +31,9 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-func TestPullPlansAndWrites(t *testing.T) {
+func TestPullPlansNewQuestions(t *testing.T) {
 	e := newEnv(t)
-	two := e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Description: "old", Contents: "pass"})
+	e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Description: "old", Contents: "pass"})
 	e.srv.AddQuestion(padapi.Question{Title: "Multi", Language: "go"})
 	e.srv.AddQuestion(padapi.Question{Title: "Nul", Language: "go", Description: "a\x00b"})
 	e.srv.AddQuestion(padapi.Question{Title: " ", Language: "go"})
@@ -40,18 +42,22 @@ func TestPullPlansAndWrites(t *testing.T) {
 	if got := pullKinds(p); !slices.Equal(got, want) {
 		t.Fatalf("plan %v, want %v", got, want)
 	}
-	if st := p.Steps[2]; !st.NoCode || st.Reason != ReasonNew || p.Steps[3].NoCode {
-		t.Errorf("NoCode: %+v", p.Steps[2:])
+	var got []string
+	for _, st := range p.Steps {
+		got = append(got, fmt.Sprintf("%s %v %s", st.Reason, st.NoCode, st.Detail))
 	}
-	for i, detail := range []string{"no title or no language", "its description holds a NUL byte"} {
-		if st := p.Steps[i]; st.Reason != ReasonUnrepresentable || !strings.Contains(st.Detail, detail) {
-			t.Errorf("skip %d: %+v", i, st)
-		}
+	want = []string{
+		string(ReasonUnrepresentable) + " false it has no title or no language, which a question folder needs",
+		string(ReasonUnrepresentable) + " false its description holds a NUL byte",
+		string(ReasonNew) + " true ", string(ReasonNew) + " false ",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("steps:\n%q\nwant\n%q", got, want)
 	}
 	if p.Count(WriteBack) != 2 || !p.Changes() {
 		t.Errorf("Count or Changes wrong")
 	}
-	if n := actions(e.must(Pull, Options{})); n[WriteBack] != 2 || n[Skip] != 2 {
+	if n := actions(e.must(Pull, Options{})); !maps.Equal(n, map[Kind]int{WriteBack: 2, Skip: 2}) {
 		t.Errorf("pull: %v", n)
 	}
 	if got := e.read("two-sum/description.md"); got != "old\n" {
@@ -60,23 +66,40 @@ func TestPullPlansAndWrites(t *testing.T) {
 	if p := e.plan(Pull, Options{}); p.Changes() || p.Count(Same) != 2 {
 		t.Errorf("a second pull plans %v", pullKinds(p))
 	}
-	// Changed on the service alone: written back.
-	if _, err := e.client().Questions.Update(e.ctx(), two.ID, &padapi.QuestionUpdateParams{Description: padapi.Ptr("new")}); err != nil {
+}
+
+// pulledTwoSum pulls one question into a new folder.
+func pulledTwoSum(t *testing.T) (*env, padapi.ID) {
+	e := newEnv(t)
+	two := e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Description: "old", Contents: "pass"})
+	e.must(Pull, Options{})
+	return e, two.ID
+}
+
+func TestPullChangedThere(t *testing.T) {
+	e, id := pulledTwoSum(t)
+	if _, err := e.client().Questions.Update(e.ctx(), id, &padapi.QuestionUpdateParams{Description: padapi.Ptr("new")}); err != nil {
 		t.Fatal(err)
 	}
-	p = e.plan(Pull, Options{})
-	if st := step(t, p, "two-sum", ""); st.Kind != WriteBack || st.Reason != ReasonChangedThere || len(st.Changes) != 1 {
-		t.Errorf("changed there: %+v", st)
+	p := e.plan(Pull, Options{})
+	if got, want := describe(step(t, p, "two-sum", "")), `write-back two-sum/#`+string(id)+` "Two Sum" (python) [description] files [] wait 0s: `+string(ReasonChangedThere); got != want {
+		t.Errorf("changed there:\n got %s\nwant %s", got, want)
 	}
 	e.must(Pull, Options{})
-	// Changed here and there: kept, unless forced.
+	if got := e.read("two-sum/description.md"); got != "new\n" {
+		t.Errorf("description.md = %q", got)
+	}
+}
+
+func TestPullChangedHereAndThere(t *testing.T) {
+	e, id := pulledTwoSum(t)
 	e.write(map[string]string{"two-sum/starter.py": "mine"})
-	if _, err := e.client().Questions.Update(e.ctx(), two.ID, &padapi.QuestionUpdateParams{Contents: padapi.Ptr("theirs")}); err != nil {
+	if _, err := e.client().Questions.Update(e.ctx(), id, &padapi.QuestionUpdateParams{Contents: padapi.Ptr("theirs")}); err != nil {
 		t.Fatal(err)
 	}
-	p = e.plan(Pull, Options{})
-	if st := step(t, p, "two-sum", ""); st.Kind != KeepLocal || !slices.Equal(st.Files, []string{"two-sum/starter.py"}) || p.Changes() {
-		t.Errorf("changed here: %+v", st)
+	p := e.plan(Pull, Options{})
+	if got, want := describe(step(t, p, "two-sum", "")), `keep-local two-sum/#`+string(id)+` "Two Sum" (python) [starter_code] files [two-sum/starter.py] wait 0s: `+string(ReasonChangedHere); got != want || p.Changes() {
+		t.Errorf("changed here:\n got %s\nwant %s", got, want)
 	}
 	e.must(Pull, Options{})
 	if got := e.read("two-sum/starter.py"); got != "mine" {
@@ -86,15 +109,20 @@ func TestPullPlansAndWrites(t *testing.T) {
 	if got := e.read("two-sum/starter.py"); got != "theirs" {
 		t.Errorf("pull --force kept %q", got)
 	}
-	// A changed folder the service no longer lists is left alone; --id
-	// pulls one question only.
-	if err := e.client().Questions.Delete(e.ctx(), two.ID); err != nil {
+}
+
+func TestPullNotListedAndIDs(t *testing.T) {
+	e, id := pulledTwoSum(t)
+	e.srv.AddQuestion(padapi.Question{Title: "Other", Language: "go"})
+	// A folder the service no longer lists is left alone; --id pulls
+	// those questions only, once each.
+	if err := e.client().Questions.Delete(e.ctx(), id); err != nil {
 		t.Fatal(err)
 	}
-	if st := step(t, e.plan(Pull, Options{}), "two-sum", ""); st.Kind != Skip || st.Reason != ReasonNotListed {
-		t.Errorf("not listed: %+v", st)
+	if got, want := describe(step(t, e.plan(Pull, Options{}), "two-sum", "")), `skip two-sum/#`+string(id)+` "Two Sum" () [] files [] wait 0s: `+string(ReasonNotListed); got != want {
+		t.Errorf("not listed:\n got %s\nwant %s", got, want)
 	}
-	if got := pullKinds(e.plan(Pull, Options{IDs: []string{"2", "2"}})); !slices.Equal(got, []string{"same multi"}) {
+	if got := pullKinds(e.plan(Pull, Options{IDs: []string{"2", "2"}})); !slices.Equal(got, []string{"write-back other"}) {
 		t.Errorf("pull --id 2 --id 2: %v", got)
 	}
 }

@@ -3,6 +3,8 @@ package qsync
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -189,7 +191,10 @@ func TestApplyCreatesThenNothing(t *testing.T) {
 	}
 }
 
-func TestPlanKindsReasonsAndOrder(t *testing.T) {
+// changedLibrary applies sample, then changes fizz (its title and
+// description) and bank (a file), adds new/ and removes bare/. It returns
+// bare's id.
+func changedLibrary(t *testing.T) (*env, string) {
 	e := newEnv(t)
 	e.write(sample)
 	e.must(Push, Options{})
@@ -203,48 +208,78 @@ func TestPlanKindsReasonsAndOrder(t *testing.T) {
 		"new/question.json":   `{"title": "New", "language": "ruby"}`,
 		"fizz/description.md": "# Fizz!\n",
 	})
+	return e, bare.Q.ID
+}
+
+// describe sums a step up for a comparison.
+func describe(st *Step) string {
+	var fields []string
+	for _, c := range st.Changes {
+		fields = append(fields, c.Field)
+	}
+	return fmt.Sprintf("%s %s/#%s %q (%s) [%s] files %v wait %v: %s", st.Kind, st.Folder, st.ID, st.Title, st.Language,
+		strings.Join(fields, " "), st.Files, st.Wait, st.Reason)
+}
+
+func TestPlanKindsAndOrder(t *testing.T) {
+	e, _ := changedLibrary(t)
 	p := e.plan(Push, Options{})
-	if got, want := kinds(p), []Kind{Update, Update, Create}; !slices.Equal(got, want) {
+	if got, want := kinds(p), []Kind{Update, Update, Create}; !slices.Equal(got, want) || !p.Changes() {
 		t.Errorf("plan %v, want %v", got, want)
-	}
-	if !p.Changes() {
-		t.Errorf("Changes() = false")
-	}
-	fizz := step(t, p, "fizz", "")
-	if fizz.Reason != ReasonDiffers || len(fizz.Changes) != 2 || fizz.Changes[0].Field != qfolder.FieldTitle || fizz.Title != "FizzBuzz" {
-		t.Errorf("fizz: %+v", fizz)
-	}
-	if fizz.FileOf(qfolder.FieldDescription) != "description.md" || fizz.FileOf(qfolder.FieldSolution) != "solution.py" ||
-		fizz.FileOf(qfolder.FieldContents) != "starter.py" || fizz.FileOf(qfolder.FieldTitle) != "question.json" {
-		t.Errorf("FileOf: wrong names")
-	}
-	bank := step(t, p, "bank", "")
-	if !slices.Equal(bank.Files, []string{"a.txt", "src/Main.java"}) || bank.FileOf(qfolder.FieldFiles) != "files/" || bank.Service() == nil {
-		t.Errorf("bank: %+v", bank)
-	}
-	if nw := step(t, p, "new", ""); nw.Reason != ReasonNoID || nw.Wait != 0 || nw.ID != "" || nw.Language != "ruby" {
-		t.Errorf("new: %+v", nw)
-	}
-	if st := step(t, p, "", bare.Q.ID); st.Kind != Skip || st.Reason != ReasonNotPruned || st.Title != "Bare" {
-		t.Errorf("bare without --prune: %+v", st)
 	}
 	p = e.plan(Push, Options{Prune: true})
 	if got, want := kinds(p), []Kind{Update, Update, Create, Delete}; !slices.Equal(got, want) {
 		t.Errorf("plan with prune %v, want %v", got, want)
 	}
+}
+
+func TestPlanSteps(t *testing.T) {
+	e, _ := changedLibrary(t)
+	p := e.plan(Push, Options{})
+	lib := e.lib()
+	for folder, want := range map[string]string{
+		"fizz": fmt.Sprintf(`update fizz/#%s "FizzBuzz" (python) [title description] files [] wait 0s: %s`, lib.Folders[1].Q.ID, ReasonDiffers),
+		"bank": fmt.Sprintf(`update bank/#%s "Bank" (java) [files] files [a.txt src/Main.java] wait 0s: %s`, lib.Folders[0].Q.ID, ReasonDiffers),
+		"new":  fmt.Sprintf(`create new/# "New" (ruby) [] files [] wait 0s: %s`, ReasonNoID),
+	} {
+		if got := describe(step(t, p, folder, "")); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", folder, got, want)
+		}
+	}
+	fizz, bank := step(t, p, "fizz", ""), step(t, p, "bank", "")
+	var files []string
+	for _, field := range []string{qfolder.FieldDescription, qfolder.FieldSolution, qfolder.FieldContents, qfolder.FieldTitle} {
+		files = append(files, fizz.FileOf(field))
+	}
+	files = append(files, bank.FileOf(qfolder.FieldFiles), (&Step{}).FileOf(qfolder.FieldFiles))
+	if want := []string{"description.md", "solution.py", "starter.py", "question.json", "files/", "question.json"}; !slices.Equal(files, want) {
+		t.Errorf("FileOf: %v, want %v", files, want)
+	}
+	if bank.Service() == nil || bank.Service().Title != "Bank" {
+		t.Errorf("bank's service question: %+v", bank.Service())
+	}
+}
+
+func TestPlanUnclaimed(t *testing.T) {
+	e, bare := changedLibrary(t)
+	if got, want := describe(step(t, e.plan(Push, Options{}), "", bare)), `skip /#`+bare+` "Bare" (go) [] files [] wait 0s: `+string(ReasonNotPruned); got != want {
+		t.Errorf("bare without --prune:\n got %s\nwant %s", got, want)
+	}
+	if got, want := describe(step(t, e.plan(Push, Options{Prune: true}), "", bare)), `delete /#`+bare+` "Bare" (go) [] files [] wait 0s: `+string(ReasonPrune); got != want {
+		t.Errorf("bare with --prune:\n got %s\nwant %s", got, want)
+	}
 	// Deleted on the service too: forgotten, not deleted again.
-	if err := e.client().Questions.Delete(e.ctx(), padapi.ID(bare.Q.ID)); err != nil {
+	if err := e.client().Questions.Delete(e.ctx(), padapi.ID(bare)); err != nil {
 		t.Fatal(err)
 	}
-	p = e.plan(Push, Options{Prune: true})
-	if st := step(t, p, "", bare.Q.ID); st.Kind != Skip || st.Reason != ReasonForgotten {
-		t.Errorf("a recorded question gone from the service: %+v", st)
+	if got, want := describe(step(t, e.plan(Push, Options{Prune: true}), "", bare)), `skip /#`+bare+` "" () [] files [] wait 0s: `+string(ReasonForgotten); got != want {
+		t.Errorf("a recorded question gone from the service:\n got %s\nwant %s", got, want)
 	}
 	n := actions(e.must(Push, Options{Prune: true}))
-	if n[Update] != 2 || n[Create] != 1 || n[Delete] != 0 {
-		t.Errorf("apply: %v", n)
+	if want := map[Kind]int{Update: 2, Create: 1, Skip: 1}; !maps.Equal(n, want) {
+		t.Errorf("apply: %v, want %v", n, want)
 	}
-	if _, ok := e.lib().State.Questions[bare.Q.ID]; ok {
+	if _, ok := e.lib().State.Questions[bare]; ok {
 		t.Errorf("the forgotten record is still in the state file")
 	}
 	if p := e.plan(Push, Options{Prune: true}); p.Changes() {

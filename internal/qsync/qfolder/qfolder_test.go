@@ -2,6 +2,7 @@ package qfolder
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -475,40 +476,58 @@ func TestSyncWritesAndRemoves(t *testing.T) {
 	}
 }
 
-func TestParams(t *testing.T) {
-	yes := true
-	q := Question{Title: "T", Language: "go", Description: "d", Solution: "s", AIAssistPrompt: "p", Contents: "c",
-		Instructions: []padapi.CandidateInstruction{{Instructions: "i", DefaultVisible: &yes}}}
-	c := CreateParams(q)
-	if *c.Title != "T" || *c.Language != "go" || *c.Description != "d" || *c.Solution != "s" || *c.AIAssistPrompt != "p" ||
-		*c.Contents != "c" || c.Files != nil || len(c.CandidateInstructions) != 1 {
-		t.Errorf("CreateParams: %+v", c)
+// paramsOf sums params up: each set field's value.
+func paramsOf(title, language, description, solution, prompt, contents *string, files []padapi.QuestionFile, ins []padapi.CandidateInstruction) string {
+	show := func(p *string) string {
+		if p == nil {
+			return "-"
+		}
+		return *p
 	}
-	bare := CreateParams(Question{Title: "T", Language: "go", Files: []padapi.QuestionFile{{Path: "a", Contents: "b"}}})
-	if bare.Description != nil || bare.Solution != nil || bare.AIAssistPrompt != nil || bare.Contents != nil || len(bare.Files) != 1 || bare.CandidateInstructions != nil {
-		t.Errorf("CreateParams of a bare multi-file question: %+v", bare)
+	return fmt.Sprintf("%s %s %s %s %s %s files %d instructions %d", show(title), show(language), show(description), show(solution),
+		show(prompt), show(contents), len(files), len(ins))
+}
+
+var paramsQuestion = Question{Title: "T", Language: "go", Description: "d", Solution: "s", AIAssistPrompt: "p", Contents: "c",
+	Instructions: []padapi.CandidateInstruction{{Instructions: "i"}}}
+
+func TestCreateParams(t *testing.T) {
+	c := CreateParams(paramsQuestion)
+	if got, want := paramsOf(c.Title, c.Language, c.Description, c.Solution, c.AIAssistPrompt, c.Contents, c.Files, c.CandidateInstructions), "T go d s p c files 0 instructions 1"; got != want {
+		t.Errorf("CreateParams: %s, want %s", got, want)
 	}
+	c = CreateParams(Question{Title: "T", Language: "go", Files: []padapi.QuestionFile{{Path: "a", Contents: "b"}}})
+	if got, want := paramsOf(c.Title, c.Language, c.Description, c.Solution, c.AIAssistPrompt, c.Contents, c.Files, c.CandidateInstructions), "T go - - - - files 1 instructions 0"; got != want || c.CandidateInstructions != nil {
+		t.Errorf("CreateParams of a bare multi-file question: %s, want %s", got, want)
+	}
+}
+
+func TestUpdateParams(t *testing.T) {
 	var changes []Change
 	for _, f := range Fields {
 		changes = append(changes, Change{Field: f})
 	}
-	u := UpdateParams(q, changes)
-	if *u.Title != "T" || *u.Language != "go" || *u.Description != "d" || *u.Solution != "s" || *u.AIAssistPrompt != "p" ||
-		*u.Contents != "c" || u.Files != nil || len(u.CandidateInstructions) != 1 {
-		t.Errorf("UpdateParams: %+v", u)
+	u := UpdateParams(paramsQuestion, changes)
+	if got, want := paramsOf(u.Title, u.Language, u.Description, u.Solution, u.AIAssistPrompt, u.Contents, u.Files, u.CandidateInstructions), "T go d s p c files 0 instructions 1"; got != want {
+		t.Errorf("UpdateParams: %s, want %s", got, want)
 	}
-	if u := UpdateParams(q, nil); u.Title != nil || u.Contents != nil {
-		t.Errorf("UpdateParams of no change: %+v", u)
+	u = UpdateParams(paramsQuestion, nil)
+	if got, want := paramsOf(u.Title, u.Language, u.Description, u.Solution, u.AIAssistPrompt, u.Contents, u.Files, u.CandidateInstructions), "- - - - - - files 0 instructions 0"; got != want {
+		t.Errorf("UpdateParams of no change: %s", got)
 	}
+}
+
+func TestLongAndFromService(t *testing.T) {
 	for _, f := range Fields {
 		if Long(f) != (f != FieldTitle && f != FieldLanguage) {
 			t.Errorf("Long(%s)", f)
 		}
 	}
+	q := paramsQuestion
 	svc := FromService(&padapi.Question{ID: "4", Title: "T", Language: "go", Description: "d", Solution: "s", AIAssistPrompt: "p", Contents: "c",
 		CandidateInstructions: q.Instructions})
 	q.ID = "4"
-	if len(Compare(q, svc, "")) != 0 {
+	if len(Compare(q, svc, "")) != 0 || svc.ID != "4" {
 		t.Errorf("FromService differs: %+v", svc)
 	}
 }
