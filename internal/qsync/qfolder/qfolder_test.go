@@ -322,6 +322,31 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// everyProblem is what TestReadReportsEveryProblem expects Read to say.
+var everyProblem = []string{
+	".padctl-questions.json: ",
+	"link: a symlink",
+	"nojson/question.json: missing",
+	"two/starter.py: a second starter file beside starter.go",
+	"two/solution.py: a second solution file beside solution.go",
+	"both/starter.go: beside files/",
+	"empty/files: empty",
+	"odd/question.json: id: 0 is not a question id",
+	"odd/question.json: title is missing or empty",
+	"odd/question.json: language is missing or empty",
+	"odd/notes.txt: unexpected",
+	"odd/sub: unexpected",
+	"bin/description.md: not UTF-8 text",
+	"bin/files/a\\b: a name the service cannot take",
+	"bin/files/nul: not UTF-8 text",
+	"dup1/question.json and dup2/question.json: both have id 5",
+	"ins/question.json: candidate_instructions[0] has no instructions",
+	`extra/question.json:1: json: unknown field "colour"`,
+	"two-values/question.json:1: more than one JSON value",
+	"pend/question.json: has both an id and a pending_create",
+	"ok/solution.go: a symlink",
+}
+
 // Every problem of a folder is reported at once, each naming its file.
 func TestReadReportsEveryProblem(t *testing.T) {
 	dir := t.TempDir()
@@ -366,29 +391,7 @@ func TestReadReportsEveryProblem(t *testing.T) {
 	if !errors.As(err, &bad) {
 		t.Fatalf("Read: %v", err)
 	}
-	for _, want := range []string{
-		".padctl-questions.json: ",
-		"link: a symlink",
-		"nojson/question.json: missing",
-		"two/starter.py: a second starter file beside starter.go",
-		"two/solution.py: a second solution file beside solution.go",
-		"both/starter.go: beside files/",
-		"empty/files: empty",
-		"odd/question.json: id: 0 is not a question id",
-		"odd/question.json: title is missing or empty",
-		"odd/question.json: language is missing or empty",
-		"odd/notes.txt: unexpected",
-		"odd/sub: unexpected",
-		"bin/description.md: not UTF-8 text",
-		"bin/files/a\\b: a name the service cannot take",
-		"bin/files/nul: not UTF-8 text",
-		"dup1/question.json and dup2/question.json: both have id 5",
-		"ins/question.json: candidate_instructions[0] has no instructions",
-		`extra/question.json:1: json: unknown field "colour"`,
-		"two-values/question.json:1: more than one JSON value",
-		"pend/question.json: has both an id and a pending_create",
-		"ok/solution.go: a symlink",
-	} {
+	for _, want := range everyProblem {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Read's problems lack %q", want)
 		}
