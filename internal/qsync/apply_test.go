@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/qsync/qfolder"
 )
 
@@ -156,5 +159,80 @@ func TestSettleRounds(t *testing.T) {
 				t.Errorf("apply: %v after %d sleeps, %d waits", err, sleeps, waits)
 			}
 		})
+	}
+}
+
+// stat describes a file of the folder: safefile replaces a file it
+// writes, so a write makes another file (os.SameFile is false).
+func (e *env) stat(name string) os.FileInfo {
+	e.t.Helper()
+	fi, err := os.Stat(filepath.Join(e.dir, name))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return fi
+}
+
+// A sync that changes nothing writes nothing, not even the state file.
+func TestNothingChangedNothingWritten(t *testing.T) {
+	e := newEnv(t)
+	e.write(sample)
+	e.must(Push, Options{})
+	before := e.stat(qfolder.StateFile)
+	e.must(Push, Options{})
+	if !os.SameFile(e.stat(qfolder.StateFile), before) {
+		t.Errorf("an apply that changed nothing rewrote the state file")
+	}
+	// A pull records a single-file question's files as unknown ("") where
+	// apply recorded them as none: the same to Compare.
+	e.must(Pull, Options{})
+	before = e.stat(qfolder.StateFile)
+	e.must(Pull, Options{})
+	if !os.SameFile(e.stat(qfolder.StateFile), before) {
+		t.Errorf("a pull that changed nothing rewrote the state file")
+	}
+}
+
+// planThenApply plans with the lock, runs between, and applies.
+func (e *env) planThenApply(mode Mode, between func()) error {
+	e.t.Helper()
+	s := e.syncer(Options{})
+	if err := s.Lock(e.ctx(), false); err != nil {
+		e.t.Fatal(err)
+	}
+	defer s.Unlock()
+	p, err := s.Plan(e.ctx(), mode)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	between()
+	return s.Apply(e.ctx(), p, nil)
+}
+
+// A state file that cannot be written fails the run.
+func TestApplyReportsAFailedSave(t *testing.T) {
+	e := newEnv(t)
+	e.write(sample)
+	e.must(Push, Options{})
+	if err := os.Remove(filepath.Join(e.dir, qfolder.StateFile)); err != nil {
+		t.Fatal(err)
+	}
+	err := e.planThenApply(Push, func() {
+		if err := os.Mkdir(filepath.Join(e.dir, qfolder.StateFile), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err == nil || !strings.Contains(err.Error(), qfolder.StateFile) {
+		t.Errorf("apply with an unwritable state file: %v", err)
+	}
+}
+
+// A folder that cannot be written fails the pull.
+func TestPullReportsAFailedWrite(t *testing.T) {
+	e := newEnv(t)
+	e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "go"})
+	err := e.planThenApply(Pull, func() { e.write(map[string]string{"two-sum": "a file where the folder goes"}) })
+	if err == nil || !strings.Contains(err.Error(), "two-sum") {
+		t.Errorf("pull into a file: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // lockPoll is how often Lock looks again at a lock another run holds.
-const lockPoll = 50 * time.Millisecond
+const lockPoll time.Duration = 50e6 // 50ms
 
 // ErrLocked is the error (matched with errors.Is) of a Lock that found
 // another run holding the folder's lock.

@@ -151,15 +151,13 @@ func (p *Plan) Count(k Kind) int {
 	return n
 }
 
-// Changes reports whether applying the plan changes the service (Push) or
-// the folder's question files (Pull).
+// Changes reports whether applying the plan changes the service or the
+// question folders (an adopt writes an id into one).
 func (p *Plan) Changes() bool {
 	for _, st := range p.Steps {
 		switch st.Kind {
-		case Create, Update, Delete, WriteBack:
+		case Create, Update, Delete, WriteBack, Adopt: // an adopt writes an id
 			return true
-		case Adopt:
-			return p.Mode == Pull || len(st.Changes) > 0
 		}
 	}
 	return false
@@ -217,12 +215,12 @@ func (s *Syncer) planUpdates(ctx context.Context, p *Plan, r *remote) error {
 		svc := r.byID[f.Q.ID]
 		if svc == nil || svc.UpdatedAt.Before(rec.UpdatedAt) {
 			q, err := s.c.Questions.Get(ctx, padapi.ID(f.Q.ID))
-			switch {
-			case errors.Is(err, padapi.ErrNotFound):
+			if errors.Is(err, padapi.ErrNotFound) {
 				missing = append(missing, fmt.Sprintf("%s/%s: id %s is not on the service (deleted there?); apply never re-creates it: remove the id to create it anew, or the folder to let it go",
 					f.Name, qfolder.QuestionFile, f.Q.ID))
 				continue
-			case err != nil:
+			}
+			if err != nil {
 				return err
 			}
 			svc = q

@@ -481,6 +481,12 @@ func TestCreateOutcomes(t *testing.T) {
 	if f := e.lib().Folders[0]; f.Pending == nil {
 		t.Errorf("no pending record")
 	}
+	if p := e.plan(Push, Options{}); !p.Changes() || p.Steps[0].Kind != Adopt || len(p.Steps) != 1 {
+		t.Errorf("plan of an adopt: %+v", p.Steps)
+	}
+	if p := e.plan(Pull, Options{}); !p.Changes() || p.Steps[0].Kind != Adopt {
+		t.Errorf("pull plan of an adopt: %+v", p.Steps)
+	}
 	// Adopted with its changes sent.
 	e.write(map[string]string{"a/description.md": "now\n"})
 	evs := e.must(Push, Options{})
@@ -520,5 +526,22 @@ func TestApplyNeedsTheLock(t *testing.T) {
 	}
 	if n := len(e.srv.Questions()); n != 0 {
 		t.Errorf("%d questions created without the lock", n)
+	}
+}
+
+// A pending create never adopts the question another folder holds, even
+// one the state file does not record.
+func TestAdoptsOnlyUnheldQuestions(t *testing.T) {
+	e := newEnv(t)
+	e.write(map[string]string{"a/question.json": `{"title": "P b", "language": "go"}`})
+	e.must(Push, Options{})
+	if err := os.Remove(filepath.Join(e.dir, qfolder.StateFile)); err != nil {
+		t.Fatal(err)
+	}
+	e.pendingFolder("b", time.Now().Add(-time.Minute)) // the same question as a's
+	for _, mode := range []Mode{Push, Pull} {
+		if p := e.plan(mode, Options{}); p.Count(Adopt) != 0 {
+			t.Errorf("mode %d: b adopts a's question: %v", mode, kinds(p))
+		}
 	}
 }
