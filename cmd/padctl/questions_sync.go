@@ -42,7 +42,12 @@ folder per question: question.json for the short fields, description.md,
 starter.EXT and solution.EXT, and files/ for a multi-file question.
 
 A file changed here since the last pull or apply is never overwritten
-without --force: pull names it and leaves that question's folder alone.`,
+without --force: pull names it and leaves that question's folder alone.
+The API key is never written into a file: where the service's text holds
+it, pull writes it redacted and names the file on stderr.
+
+Pull holds DIR's lock while it runs, as apply does. --dry-run prints what
+pull would write and writes nothing.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := newQuestionSyncer(f, args[0], o)
@@ -104,6 +109,10 @@ Before each create, apply records a pending create in the folder. When a
 create gets no answer (exit 4), run apply again: it adopts the question if
 the service made it, and otherwise creates it once --settle has passed
 since the first try (the service's lists lag behind creates).
+
+Apply holds a lock on DIR for the whole run (it ends with the process): a
+second apply or pull on the same DIR waits for it, within --timeout, and
+exits 6 if the lock is still held then.
 
 --timeout bounds the whole apply, plus the --settle wait when there is one.`,
 		Args: cobra.ExactArgs(1),

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/qsync"
 	"github.com/padinterview/padapi/internal/qsync/qfolder"
 	"github.com/padinterview/padapi/padapitest"
 )
@@ -1032,5 +1033,46 @@ func TestQuestionsDiffEscapesBidi(t *testing.T) {
 	_, out, _ := e.run("diff", syncOptions{}, -1)
 	if strings.ContainsRune(out, '\u202e') {
 		t.Errorf("diff printed U+202E raw:\n%q", out)
+	}
+}
+
+// A second apply on a folder whose lock another run holds waits within
+// --timeout, then exits 6 saying why.
+func TestQuestionsApplyLocked(t *testing.T) {
+	srv, env := fake(t)
+	env["PAD_TIMEOUT"] = "300ms"
+	dir := filepath.Join(t.TempDir(), "q")
+	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+	holder := qsync.New(srv.Client(), dir, qsync.Options{})
+	if err := holder.Lock(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Unlock()
+	for _, command := range []string{"apply", "pull"} {
+		r := padctl(t, env, "questions", command, dir)
+		if r.code != exitLocked || !strings.Contains(r.stderr, "another padctl questions apply or pull is running on this folder") ||
+			!strings.Contains(r.stderr, "Waiting for another") {
+			t.Errorf("%s on a locked folder: %+v", command, r)
+		}
+	}
+	if n := len(srv.Questions()); n != 0 {
+		t.Errorf("%d questions created under another run's lock", n)
+	}
+}
+
+// Pull writes no file that holds the key, and names each file it redacted.
+func TestQuestionsPullRedactsTheKey(t *testing.T) {
+	srv, env := fake(t)
+	key := env["PAD_API_KEY"]
+	srv.AddQuestion(padapi.Question{Title: "Leak", Language: "python", Description: "key: " + key, Contents: "k = '" + key + "'"})
+	dir := filepath.Join(t.TempDir(), "q")
+	r := padctl(t, env, "questions", "pull", dir)
+	if r.code != 0 {
+		t.Fatalf("pull: %+v", r)
+	}
+	for _, file := range []string{"leak/description.md", "leak/starter.py"} {
+		if got := readText(t, filepath.Join(dir, file)); strings.Contains(got, key) || !strings.Contains(r.stderr, "note: "+file+": the API key was taken out") {
+			t.Errorf("%s: %q\nstderr:\n%s", file, got, r.stderr)
+		}
 	}
 }
