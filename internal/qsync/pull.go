@@ -202,17 +202,19 @@ func (pp *pullPlanner) planFolder(f *qfolder.Folder, q *padapi.Question, svc qfo
 			conflicts = append(conflicts, path.Join(f.Name, fileOf(f, c.Field)))
 		}
 	}
-	switch {
-	case len(conflicts) > 0 && !pp.s.o.Force:
+	// Ifs rather than a switch: gremlins sees no coverage of a case.
+	if len(conflicts) > 0 && !pp.s.o.Force {
 		slices.Sort(conflicts)
 		st.Kind, st.Reason, st.Files = KeepLocal, ReasonChangedHere, slices.Compact(conflicts)
 		st.Title = q.Title
-	case len(st.Changes) == 0:
-		st.Kind, st.Reason = Same, ReasonMatches
-	default:
-		st.Kind, st.Reason, st.Title = WriteBack, ReasonChangedThere, svc.Title
-		st.Redacted = redactedFiles(f, redacted)
+		return st
 	}
+	if len(st.Changes) == 0 {
+		st.Kind, st.Reason = Same, ReasonMatches
+		return st
+	}
+	st.Kind, st.Reason, st.Title = WriteBack, ReasonChangedThere, svc.Title
+	st.Redacted = redactedFiles(f, redacted)
 	return st
 }
 

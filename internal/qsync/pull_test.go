@@ -131,6 +131,11 @@ func TestPullKeepsLocalFilesOfAMultiFileQuestion(t *testing.T) {
 	e := newEnv(t)
 	e.write(map[string]string{"bank/question.json": `{"title": "Bank", "language": "java"}`, "bank/files/Main.java": "class Main {}\n"})
 	e.must(Push, Options{})
+	// Files changed here are not a conflict: a pull never writes files/.
+	e.write(map[string]string{"bank/files/Main.java": "class Main { int x; }\n"})
+	if st := step(t, e.plan(Pull, Options{}), "bank", ""); st.Kind != WriteBack {
+		t.Errorf("plan with files changed here: %+v", st)
+	}
 	e.write(map[string]string{"bank/description.md": "mine\n"})
 	p := e.plan(Pull, Options{})
 	if st := step(t, p, "bank", ""); st.Kind != KeepLocal || !slices.Equal(st.Files, []string{"bank/description.md"}) {
@@ -140,11 +145,11 @@ func TestPullKeepsLocalFilesOfAMultiFileQuestion(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.dir, "bank/description.md")); err == nil {
 		t.Errorf("pull --force kept a description the service does not have")
 	}
-	if got := e.read("bank/files/Main.java"); got != "class Main {}\n" {
+	if got := e.read("bank/files/Main.java"); got != "class Main { int x; }\n" {
 		t.Errorf("pull touched files/: %q", got)
 	}
-	if p := e.plan(Push, Options{}); p.Changes() {
-		t.Errorf("after pull: %v", kinds(p))
+	if p := e.plan(Push, Options{}); !slices.Equal(kinds(p), []Kind{Update}) {
+		t.Errorf("after pull: %v, want the files to update", kinds(p))
 	}
 }
 
