@@ -481,12 +481,7 @@ func TestCreateOutcomes(t *testing.T) {
 	if f := e.lib().Folders[0]; f.Pending == nil {
 		t.Errorf("no pending record")
 	}
-	if p := e.plan(Push, Options{}); !p.Changes() || p.Steps[0].Kind != Adopt || len(p.Steps) != 1 {
-		t.Errorf("plan of an adopt: %+v", p.Steps)
-	}
-	if p := e.plan(Pull, Options{}); !p.Changes() || p.Steps[0].Kind != Adopt {
-		t.Errorf("pull plan of an adopt: %+v", p.Steps)
-	}
+	checkAdoptPlans(t, e)
 	// Adopted with its changes sent.
 	e.write(map[string]string{"a/description.md": "now\n"})
 	evs := e.must(Push, Options{})
@@ -542,6 +537,17 @@ func TestAdoptsOnlyUnheldQuestions(t *testing.T) {
 	for _, mode := range []Mode{Push, Pull} {
 		if p := e.plan(mode, Options{}); p.Count(Adopt) != 0 {
 			t.Errorf("mode %d: b adopts a's question: %v", mode, kinds(p))
+		}
+	}
+}
+
+// checkAdoptPlans checks that an adopt is planned first, and is a change,
+// both ways.
+func checkAdoptPlans(t *testing.T, e *env) {
+	t.Helper()
+	for _, mode := range []Mode{Push, Pull} {
+		if p := e.plan(mode, Options{}); !p.Changes() || p.Steps[0].Kind != Adopt {
+			t.Errorf("plan %d of an adopt: %+v", mode, p.Steps)
 		}
 	}
 }
