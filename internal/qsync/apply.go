@@ -273,10 +273,8 @@ func (a *applier) create(ctx context.Context, st *Step) error {
 	}
 	if err != nil {
 		// A definite answer: nothing was made, and nothing is pending.
-		if werr := a.writeQuestionJSON(f, f.Q, nil); werr != nil {
-			return errors.Join(fmt.Errorf("%s/: create: %w", f.Name, err), werr)
-		}
-		return fmt.Errorf("%s/: create: %w", f.Name, err)
+		// (errors.Join leaves out a nil error.)
+		return errors.Join(fmt.Errorf("%s/: create: %w", f.Name, err), a.writeQuestionJSON(f, f.Q, nil))
 	}
 	f.Q.ID, f.Pending = string(q.ID), nil
 	if err := a.writeQuestionJSON(f, f.Q, nil); err != nil {
