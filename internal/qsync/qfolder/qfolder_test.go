@@ -339,6 +339,7 @@ var everyProblem = []string{
 	"bin/description.md: not UTF-8 text",
 	"bin/files/a\\b: a name the service cannot take",
 	"bin/files/nul: not UTF-8 text",
+	"nul0/description.md: not UTF-8 text",
 	"dup1/question.json and dup2/question.json: both have id 5",
 	"ins/question.json: candidate_instructions[0] has no instructions",
 	`extra/question.json:1: json: unknown field "colour"`,
@@ -369,6 +370,8 @@ func TestReadReportsEveryProblem(t *testing.T) {
 		"bin/description.md":        "\xff",
 		"bin/files/a\\b":            "x",
 		"bin/files/nul":             "a\x00b",
+		"nul0/question.json":        `{"title": "T", "language": "go"}`,
+		"nul0/description.md":       "\x00 first",
 		"dup1/question.json":        `{"id": 5, "title": "T", "language": "go"}`,
 		"dup2/question.json":        `{"id": "5", "title": "T", "language": "go"}`,
 		"ins/question.json":         `{"title": "T", "language": "go", "candidate_instructions": [{"instructions": " "}]}`,
@@ -532,5 +535,39 @@ func TestLongAndFromService(t *testing.T) {
 	q.ID = "4"
 	if len(Compare(q, svc, "")) != 0 || svc.ID != "4" {
 		t.Errorf("FromService differs: %+v", svc)
+	}
+}
+
+func TestValueOfInstructions(t *testing.T) {
+	yes := true
+	q := Question{Instructions: []padapi.CandidateInstruction{{Instructions: "i\r\n"}, {Instructions: "j", DefaultVisible: &yes}}}
+	if got, want := q.Value(FieldInstructions), "[instructions unset]\ni\n[instructions true]\nj"; got != want {
+		t.Errorf("Value = %q, want %q", got, want)
+	}
+}
+
+// The files' change says what the service's side is: the files last
+// applied (known only by their digest), or unknown.
+func TestCompareFilesServiceSide(t *testing.T) {
+	multi := Question{Title: "T", Language: "go", Files: []padapi.QuestionFile{{Path: "a", Contents: "b"}}}
+	for _, tt := range []struct {
+		svc        Question
+		recorded   string
+		service    string
+		unreadable bool
+	}{
+		{AsCreated(multi), "0123", "(the files last applied, which no answer shows)", false},
+		{AsCreated(multi), "", "", true},
+		{Question{Title: "T", Language: "go", Contents: "c"}, "0123", "", false},
+	} {
+		var got *Change
+		for _, c := range Compare(multi, tt.svc, tt.recorded) {
+			if c.Field == FieldFiles {
+				got = &c
+			}
+		}
+		if got == nil || got.Service != tt.service || got.Unreadable != tt.unreadable {
+			t.Errorf("Compare(%q, %q): %+v", tt.svc.Contents, tt.recorded, got)
+		}
 	}
 }
