@@ -18,6 +18,38 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
+// Mutation testing (issue 29), with gremlins v0.6.0 from the module root:
+//
+//	gremlins unleash --tags mutate -E qfolder -E lock_other ./internal/qsync
+//	gremlins unleash ./internal/qsync/qfolder
+//
+// -tags mutate leaves out lock_race_test.go (two applies at once, ten
+// times: 9 s of real creates, the same on every mutant); the lock's
+// mutants die in TestLockRefusesOrWaits. -E qfolder leaves qfolder to its
+// own run, with its own tests; lock_other.go is not built on Linux.
+//
+// Each survivor issue 29 names dies here: sync de-duplication removed
+// (TestNewRemoteKeepsTheFirstOfEachID), adopt ordered after update
+// (TestAdoptComesBeforeUpdates), clock slack dropped (TestFindCreatedBy,
+// TestPendingCreateWithinSlack), earliest -> latest candidate
+// (TestFindCreatedBy), settle rounds off by one (TestSettleRounds), a 404
+// on a prune's delete no longer tolerated (TestPruneDeletes), Fingerprint
+// ignoring the solution (qfolder's TestFingerprintCoversWhatACreateSends),
+// dot-folders read as questions (qfolder's TestReadSkipsDotFolders).
+//
+// Equivalent mutants, and why:
+//   - qfolder CreateParams, len(folder.Instructions) > 0 to >= 0:
+//     slices.Clone(nil) is nil, so the params are the same for a folder
+//     with no instructions; an explicit [] then sends an empty list, which
+//     leaves the new question with no instructions all the same.
+//   - Mutants that make a run wait for ever (Apply's lock check flipped,
+//     a settle wait that never ends) time out rather than fail: gremlins
+//     counts them TIMED OUT, as killed by the test's deadline.
+//
+// Where a condition was a switch case, gremlins reported it NOT COVERED
+// whatever the tests did (it maps coverage by statement blocks); those few
+// are written as ifs, with a comment saying so.
+
 // env is one test's fake service and question folder.
 type env struct {
 	t   *testing.T
