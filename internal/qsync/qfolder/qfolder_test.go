@@ -571,3 +571,36 @@ func TestCompareFilesServiceSide(t *testing.T) {
 		}
 	}
 }
+
+// The folder's limits hold at their edges: MaxQuestionBytes of text and
+// MaxFiles files are fine, one more is a problem.
+func TestReadLimits(t *testing.T) {
+	dir := t.TempDir()
+	qjson := `{"title": "T", "language": "go"}`
+	files := map[string]string{
+		"text/question.json":  qjson,
+		"text/description.md": strings.Repeat("x", MaxQuestionBytes-len(qjson)),
+		"big/question.json":   qjson,
+		"big/description.md":  strings.Repeat("x", MaxQuestionBytes),
+		"many/question.json":  qjson,
+		"more/question.json":  qjson,
+		"more/files/sub/last": "x",
+	}
+	for i := range MaxFiles {
+		files[fmt.Sprintf("many/files/f%04d", i)] = "x"
+		files[fmt.Sprintf("more/files/f%04d", i)] = "x"
+	}
+	writeTree(t, dir, files)
+	_, err := Read(dir, false)
+	var bad *BadFolderError
+	if !errors.As(err, &bad) {
+		t.Fatalf("Read: %v", err)
+	}
+	want := []string{
+		fmt.Sprintf("big: %d bytes of text, over the service's %d", MaxQuestionBytes+len(qjson), MaxQuestionBytes),
+		fmt.Sprintf("more/files: %d files, over the service's %d", MaxFiles+1, MaxFiles),
+	}
+	if !cmp.Equal(bad.Problems, want) {
+		t.Errorf("problems:\n%q\nwant\n%q", bad.Problems, want)
+	}
+}
