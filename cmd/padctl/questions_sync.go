@@ -17,6 +17,7 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
 	"github.com/padinterview/padapi/internal/qsync"
 	"github.com/padinterview/padapi/internal/qsync/qfolder"
+	"github.com/padinterview/padapi/internal/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -179,7 +180,7 @@ func newQuestionSyncer(f *cmdutil.Factory, dir string, o syncOptions) (*question
 	if err != nil {
 		return nil, err
 	}
-	return &questionSyncer{c: c, dir: dir, out: f.IOStreams.Out, err: f.IOStreams.ErrOut, o: o, redact: iostreams.NewRedactor(f.Keys()...).Redact}, nil
+	return &questionSyncer{c: c, dir: dir, out: f.IOStreams.Out, err: f.IOStreams.ErrOut, o: o, redact: redact.New(f.Keys()...).String}, nil
 }
 
 // engine returns the sync engine for the folder, with the flags' options.
