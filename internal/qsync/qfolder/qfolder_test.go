@@ -604,3 +604,11 @@ func TestReadLimits(t *testing.T) {
 		t.Errorf("problems:\n%q\nwant\n%q", bad.Problems, want)
 	}
 }
+
+// Kept lines after the last hunk's context end the diff without a hunk.
+func TestUnifiedDiffTrailingLines(t *testing.T) {
+	got := UnifiedDiff("a", "b", "a\nb\nc\nd\ne\nf\ng", "A\nb\nc\nd\ne\nf\ng")
+	if want := "--- a\n+++ b\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n d\n"; got != want {
+		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
+	}
+}
