@@ -32,6 +32,7 @@ const (
 	exitUnknown     = cmdutil.ExitUnknown
 	exitInterrupted = cmdutil.ExitInterrupted
 	exitTerminated  = cmdutil.ExitTerminated
+	exitLocked      = cmdutil.ExitLocked
 )
 
 // result is what one run of padctl gave.

@@ -17,10 +17,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/cmd/padctl/internal/qfolder"
+	"github.com/padinterview/padapi/internal/qsync"
+	"github.com/padinterview/padapi/internal/qsync/qfolder"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -53,17 +55,13 @@ func (c *killCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // syncEnv is one test's fake service and folder.
 type syncEnv struct {
-	t   *testing.T
-	srv *padapitest.Server
-	dir string
-	// now is the syncer's clock; sleeps advance it.
-	now    time.Time
-	slept  []time.Duration
+	t      *testing.T
+	srv    *padapitest.Server
+	dir    string
 	counts *killCounter
-	// base carries the requests, http.DefaultTransport when nil.
+	// base carries the requests, a new transport without keep-alives when
+	// nil (so that a run works inside a synctest bubble).
 	base http.RoundTripper
-	// onSleep runs when the syncer sleeps.
-	onSleep func()
 }
 
 func newSyncEnv(t *testing.T, opts ...padapitest.Option) *syncEnv {
@@ -75,33 +73,18 @@ func newSyncEnv(t *testing.T, opts ...padapitest.Option) *syncEnv {
 // returns padctl's exit code and output.
 func (e *syncEnv) run(command string, o syncOptions, limit int64) (code int, stdout, stderr string) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// Generous: inside a synctest bubble this is fake time, and a settle
+	// wait of a minute must fit.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	e.counts = &killCounter{limit: limit, base: cmp.Or[http.RoundTripper](e.base, http.DefaultTransport)}
+	e.counts = &killCounter{limit: limit, base: cmp.Or[http.RoundTripper](e.base, &http.Transport{DisableKeepAlives: true})}
 	c := e.srv.Client(padapi.WithHTTPClient(&http.Client{Transport: e.counts}))
 	var out, errw bytes.Buffer
-	s := &questionSyncer{c: c, dir: e.dir, out: &out, err: &errw, o: o,
-		now: func() time.Time {
-			if e.now.IsZero() {
-				return time.Now()
-			}
-			return e.now
-		},
-		sleep: func(_ context.Context, d time.Duration) error {
-			e.slept = append(e.slept, d)
-			if e.onSleep != nil {
-				e.onSleep()
-			}
-			if !e.now.IsZero() {
-				e.now = e.now.Add(d)
-			}
-			return nil
-		},
-	}
+	s := &questionSyncer{c: c, dir: e.dir, out: &out, err: &errw, o: o}
 	var err error
 	switch command {
 	case "pull":
-		err = s.pull(ctx, o.ids)
+		err = s.pull(ctx)
 	case "diff":
 		err = s.diff(ctx)
 	case "apply":
@@ -386,8 +369,8 @@ func TestQuestionsPullKeepsLocalChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.must("pull", syncOptions{})
-	if got := readText(t, desc); got != "new" {
-		t.Errorf("description.md = %q after pull, want the service's", got)
+	if got := readText(t, desc); got != "new\n" {
+		t.Errorf("description.md = %q after pull, want the service's, ending with a newline", got)
 	}
 	// A change here and another there: not overwritten, and named.
 	e.write(map[string]string{"two-sum/starter.py": "mine"})
@@ -548,25 +531,33 @@ func TestQuestionsApplyOutcomeUnknownAdopts(t *testing.T) {
 }
 
 // A create refused before it ran (a 500 from a proxy) is made again once
-// the settle time has passed, waiting for it when it has not.
+// the settle time has passed, waiting for it when it has not (fake time).
 func TestQuestionsApplyOutcomeUnknownSettles(t *testing.T) {
 	e := newSyncEnv(t)
-	e.now = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	e.write(map[string]string{"bare/question.json": `{"title": "Bare", "language": "go"}`})
-	e.srv.FailNext("POST /api/questions", 1, http.StatusInternalServerError, "")
-	if code, _, errs := e.run("apply", syncOptions{settle: time.Minute}, -1); code != exitUnknown {
-		t.Fatalf("apply: exit %d\n%s", code, errs)
-	}
-	e.now = e.now.Add(20 * time.Second)
-	code, out, _ := e.run("diff", syncOptions{settle: time.Minute}, -1)
-	if code != 1 || !strings.Contains(out, "looks for it again in 40s") {
-		t.Errorf("diff of a young pending create: exit %d\n%s", code, out)
-	}
-	out = e.must("apply", syncOptions{settle: time.Minute})
-	if !slices.Equal(e.slept, []time.Duration{40 * time.Second}) || !strings.Contains(out, "created bare/") {
-		t.Errorf("apply slept %v\n%s", e.slept, out)
-	}
-	e.converged(0)
+	synctest.Test(t, func(t *testing.T) {
+		e.t = t
+		e.write(map[string]string{"bare/question.json": `{"title": "Bare", "language": "go"}`})
+		e.srv.FailNext("POST /api/questions", 1, http.StatusInternalServerError, "")
+		if code, _, errs := e.run("apply", syncOptions{settle: time.Minute}, -1); code != exitUnknown {
+			t.Fatalf("apply: exit %d\n%s", code, errs)
+		}
+		advance(20 * time.Second)
+		code, out, _ := e.run("diff", syncOptions{settle: time.Minute}, -1)
+		if code != 1 || !strings.Contains(out, "looks for it again in 40s") {
+			t.Errorf("diff of a young pending create: exit %d\n%s", code, out)
+		}
+		start := time.Now()
+		code, out, errs := e.run("apply", syncOptions{settle: time.Minute}, -1)
+		if code != 0 || time.Since(start) != 40*time.Second || strings.Count(errs, "Waiting 40s") != 1 || !strings.Contains(out, "created bare/") {
+			t.Errorf("apply: exit %d after %v\n%s\n%s", code, time.Since(start), out, errs)
+		}
+		e.converged(0)
+	})
+}
+
+// advance moves a synctest bubble's clock on by d.
+func advance(d time.Duration) {
+	<-time.NewTimer(d).C
 }
 
 // The fault test: a fake failing about one request in five (500s, and
@@ -875,6 +866,9 @@ type laggingList struct {
 	mu   sync.Mutex
 	on   bool
 	snap map[string][]byte
+	// until, when set, turns the lag off at that time.
+	until time.Time
+	rt    http.RoundTripper
 }
 
 func (l *laggingList) set(on bool) {
@@ -884,17 +878,18 @@ func (l *laggingList) set(on bool) {
 }
 
 func (l *laggingList) RoundTrip(r *http.Request) (*http.Response, error) {
+	rt := cmp.Or[http.RoundTripper](l.rt, http.DefaultTransport)
 	if r.Method != http.MethodGet || r.URL.Path != "/api/questions" {
-		return http.DefaultTransport.RoundTrip(r)
+		return rt.RoundTrip(r)
 	}
 	l.mu.Lock()
-	on, old := l.on, l.snap[r.URL.RawQuery]
+	on, old := l.on && (l.until.IsZero() || time.Now().Before(l.until)), l.snap[r.URL.RawQuery]
 	l.mu.Unlock()
 	if on && old != nil {
 		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
 			Body: io.NopCloser(bytes.NewReader(old)), ContentLength: int64(len(old)), Request: r}, nil
 	}
-	resp, err := http.DefaultTransport.RoundTrip(r)
+	resp, err := rt.RoundTrip(r)
 	if err != nil || on {
 		return resp, err
 	}
@@ -933,25 +928,28 @@ func TestQuestionsStaleList(t *testing.T) {
 }
 
 // A create with no answer whose question the lagging list does not show
-// yet is waited for, found on the second look, and adopted.
+// yet is waited for, found on the second look, and adopted (fake time).
 func TestQuestionsSettleFindsLateQuestion(t *testing.T) {
 	e := newSyncEnv(t)
-	lag := &laggingList{}
-	e.base = lag
-	e.now = time.Now()
-	e.write(map[string]string{"late/question.json": `{"title": "Late", "language": "go"}`})
-	e.run("diff", syncOptions{}, -1) // the list, as it was before the create
-	lag.set(true)
-	e.srv.DropNext("POST /api/questions", 1)
-	if code, _, errs := e.run("apply", syncOptions{settle: time.Minute}, -1); code != exitUnknown {
-		t.Fatalf("apply: exit %d\n%s", code, errs)
-	}
-	e.onSleep = func() { lag.set(false) }
-	out := e.must("apply", syncOptions{settle: time.Minute})
-	if len(e.slept) != 1 || !strings.Contains(out, "adopted late/") {
-		t.Errorf("apply slept %v:\n%s", e.slept, out)
-	}
-	e.converged(0)
+	synctest.Test(t, func(t *testing.T) {
+		e.t = t
+		lag := &laggingList{rt: &http.Transport{DisableKeepAlives: true}}
+		e.base = lag
+		e.write(map[string]string{"late/question.json": `{"title": "Late", "language": "go"}`})
+		e.run("diff", syncOptions{}, -1) // the list, as it was before the create
+		lag.set(true)
+		e.srv.DropNext("POST /api/questions", 1)
+		if code, _, errs := e.run("apply", syncOptions{settle: time.Minute}, -1); code != exitUnknown {
+			t.Fatalf("apply: exit %d\n%s", code, errs)
+		}
+		lag.until = time.Now().Add(30 * time.Second) // within the settle wait
+		code, out, errs := e.run("apply", syncOptions{settle: time.Minute}, -1)
+		if code != 0 || strings.Count(errs, "Waiting") != 1 || !strings.Contains(out, "adopted late/") {
+			t.Errorf("apply: exit %d\n%s\n%s", code, out, errs)
+		}
+		e.base = nil
+		e.converged(0)
+	})
 }
 
 // --timeout bounds apply plus its --settle wait: a re-run right after a
@@ -1035,5 +1033,46 @@ func TestQuestionsDiffEscapesBidi(t *testing.T) {
 	_, out, _ := e.run("diff", syncOptions{}, -1)
 	if strings.ContainsRune(out, '\u202e') {
 		t.Errorf("diff printed U+202E raw:\n%q", out)
+	}
+}
+
+// A second apply on a folder whose lock another run holds waits within
+// --timeout, then exits 6 saying why.
+func TestQuestionsApplyLocked(t *testing.T) {
+	srv, env := fake(t)
+	env["PAD_TIMEOUT"] = "300ms"
+	dir := filepath.Join(t.TempDir(), "q")
+	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+	holder := qsync.New(srv.Client(), dir, qsync.Options{})
+	if err := holder.Lock(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Unlock()
+	for _, command := range []string{"apply", "pull"} {
+		r := padctl(t, env, "questions", command, dir)
+		if r.code != exitLocked || !strings.Contains(r.stderr, "another padctl questions apply or pull is running on this folder") ||
+			!strings.Contains(r.stderr, "Waiting for another") {
+			t.Errorf("%s on a locked folder: %+v", command, r)
+		}
+	}
+	if n := len(srv.Questions()); n != 0 {
+		t.Errorf("%d questions created under another run's lock", n)
+	}
+}
+
+// Pull writes no file that holds the key, and names each file it redacted.
+func TestQuestionsPullRedactsTheKey(t *testing.T) {
+	srv, env := fake(t)
+	key := env["PAD_API_KEY"]
+	srv.AddQuestion(padapi.Question{Title: "Leak", Language: "python", Description: "key: " + key, Contents: "k = '" + key + "'"})
+	dir := filepath.Join(t.TempDir(), "q")
+	r := padctl(t, env, "questions", "pull", dir)
+	if r.code != 0 {
+		t.Fatalf("pull: %+v", r)
+	}
+	for _, file := range []string{"leak/description.md", "leak/starter.py"} {
+		if got := readText(t, filepath.Join(dir, file)); strings.Contains(got, key) || !strings.Contains(r.stderr, "note: "+file+": the API key was taken out") {
+			t.Errorf("%s: %q\nstderr:\n%s", file, got, r.stderr)
+		}
 	}
 }

@@ -78,7 +78,8 @@ padctl at once.
 Exit codes:
   0 success, 1 API or network error or timeout, 2 usage error or refused
   argument, 3 over quota, 4 outcome unknown (a create may have happened),
-  5 rate limited, 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
+  5 rate limited, 6 the question folder is locked by another apply or
+  pull, 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			f.StartClock(cmd)
 			if cmd.Name() != "mcp" { // mcp redacts its own streams, JSON-RPC lines apart

@@ -1,17 +1,16 @@
 package qfolder
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/padinterview/padapi/internal/safefile"
 )
 
 // extensions are the languages' usual file extensions; any other language
@@ -51,7 +50,8 @@ func Render(q Question, pending *Pending, old *Folder) (map[string]string, error
 	}
 	out[QuestionFile] = string(b) + "\n"
 	if q.Description != "" {
-		out[DescriptionFile] = q.Description
+		// A text file ends with a newline; the comparison ignores it.
+		out[DescriptionFile] = withFinalNewline(q.Description)
 	}
 	starter, solution := starterBase+"."+Extension(q.Language), solutionBase+"."+Extension(q.Language)
 	if old != nil && old.Starter != "" {
@@ -81,100 +81,39 @@ func Existing(f *Folder) (map[string]string, error) {
 	return Render(f.Q, f.Pending, f)
 }
 
-// Writer writes below one directory and nowhere else: every path goes
-// through an os.Root (no .. and no symlink leads out), no existing file is
-// opened for writing (a new file is written under a temporary name, then
-// renamed over the old one in the same folder), and a path whose folder or
-// file is a symlink is refused.
+// Writer writes below one directory and nowhere else, through
+// internal/safefile (the module's one atomic writer): no path leads out of
+// the directory, no symlink is followed, no existing file is opened for
+// writing, and readers see an old file or a new one, never a part. Its
+// Lazy field (from safefile.Dir) skips the fsync before each rename: pull
+// sets it, since what it writes can be pulled again; apply does not, since
+// an id or a pending create it records must survive a power loss.
 type Writer struct {
-	root *os.Root
-	// Lazy skips the fsync before each rename. A write is still atomic
-	// for readers and if padctl dies, but not if the machine loses power.
-	// Pull sets it: what it writes can be pulled again. Apply does not:
-	// an id or a pending create it records must survive.
-	Lazy bool
+	*safefile.Dir
 }
 
 // NewWriter creates dir if needed and returns a Writer for it.
 func NewWriter(dir string) (*Writer, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	root, err := os.OpenRoot(dir)
+	d, err := safefile.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{root: root}, nil
-}
-
-// Close releases the directory.
-func (w *Writer) Close() error { return w.root.Close() }
-
-// checkDirs makes the folders of name (a slash path) and refuses any that
-// is not a real directory.
-func (w *Writer) checkDirs(name string) error {
-	dir := path.Dir(name)
-	if dir == "." {
-		return nil
-	}
-	parts := strings.Split(dir, "/")
-	for i := range parts {
-		p := path.Join(parts[:i+1]...)
-		st, err := w.root.Lstat(p)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := w.root.Mkdir(p, 0o755); err != nil {
-				return err
-			}
-		case err != nil:
-			return err
-		case !st.IsDir():
-			return fmt.Errorf("%s: not a directory (padctl follows no symlink)", p)
-		}
-	}
-	return nil
+	return &Writer{d}, nil
 }
 
 // WriteFile writes text to name (a slash path below the directory)
-// atomically: readers see the old file or the new one, never a part.
+// atomically.
 func (w *Writer) WriteFile(name, text string) error {
 	if !validPath(name) {
 		return fmt.Errorf("%s: not a path inside the folder", name)
 	}
-	if err := w.checkDirs(name); err != nil {
-		return err
-	}
-	if st, err := w.root.Lstat(name); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (padctl writes through no symlink)", name)
-	}
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := path.Join(path.Dir(name), tempPrefix+hex.EncodeToString(rnd[:]))
-	file, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = file.WriteString(text)
-	if err == nil && !w.Lazy {
-		err = file.Sync()
-	}
-	if cerr := file.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = w.root.Rename(tmp, name)
-	}
-	if err != nil {
-		_ = w.root.Remove(tmp)
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+	return w.Dir.WriteFile(name, []byte(text))
 }
 
 // Remove removes the regular file name, and then each folder it leaves
 // empty up to (not including) stop, a folder of name's ("" for none).
 func (w *Writer) Remove(name, stop string) error {
-	st, err := w.root.Lstat(name)
+	st, err := w.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -183,11 +122,11 @@ func (w *Writer) Remove(name, stop string) error {
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("%s: not a regular file", name)
 	}
-	if err := w.root.Remove(name); err != nil {
+	if err := w.Dir.Remove(name); err != nil {
 		return err
 	}
 	for dir := path.Dir(name); dir != "." && dir != stop && strings.HasPrefix(dir, stop); dir = path.Dir(dir) {
-		if w.root.Remove(dir) != nil {
+		if w.Dir.Remove(dir) != nil {
 			break // not empty
 		}
 	}
@@ -276,4 +215,12 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// withFinalNewline returns s ending with a newline.
+func withFinalNewline(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
 }

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/safefile"
 )
 
 // The names of a question folder.
@@ -31,9 +32,6 @@ const (
 	// solution's names, before the language's extension.
 	starterBase  = "starter"
 	solutionBase = "solution"
-	// tempPrefix starts the names of files being written; a reader skips
-	// them, so one left by a crash does no harm.
-	tempPrefix = ".padctl-tmp-"
 )
 
 // Limits the folder is checked against before anything is sent: the
@@ -125,24 +123,39 @@ func Read(dir string, missingOK bool) (*Library, error) {
 		return nil, &BadFolderError{[]string{err.Error()}}
 	}
 	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case strings.HasPrefix(name, "."):
-			continue // .git, the state file, editors' files, our temporary files
-		case e.Type()&fs.ModeSymlink != 0:
-			bad = append(bad, name+": a symlink (padctl follows none)")
-		case e.Type().IsRegular():
-			continue // a README beside the questions
-		case !e.IsDir():
-			bad = append(bad, name+": not a regular file or directory")
-		default:
-			f, problems := readFolder(root, name)
-			bad = append(bad, problems...)
-			if f != nil {
-				lib.Folders = append(lib.Folders, f)
-			}
-		}
+		bad = append(bad, lib.readEntry(root, e)...)
 	}
+	bad = append(bad, lib.duplicateIDs()...)
+	if len(bad) > 0 {
+		return nil, &BadFolderError{bad}
+	}
+	return lib, nil
+}
+
+// readEntry reads one entry of the library's folder, returning its
+// problems.
+func (lib *Library) readEntry(root *os.Root, e fs.DirEntry) []string {
+	name := e.Name()
+	switch {
+	case strings.HasPrefix(name, "."):
+		return nil // .git, .vscode, the state file, our temporary files
+	case e.Type()&fs.ModeSymlink != 0:
+		return []string{name + ": a symlink (padctl follows none)"}
+	case e.Type().IsRegular():
+		return nil // a README beside the questions
+	case !e.IsDir():
+		return []string{name + ": not a regular file or directory"}
+	}
+	f, problems := readFolder(root, name)
+	if f != nil {
+		lib.Folders = append(lib.Folders, f)
+	}
+	return problems
+}
+
+// duplicateIDs returns a problem for each id two folders hold.
+func (lib *Library) duplicateIDs() []string {
+	var bad []string
 	ids := map[string]string{}
 	for _, f := range lib.Folders {
 		if f.Q.ID == "" {
@@ -153,94 +166,113 @@ func Read(dir string, missingOK bool) (*Library, error) {
 		}
 		ids[f.Q.ID] = f.Name
 	}
-	if len(bad) > 0 {
-		return nil, &BadFolderError{bad}
+	return bad
+}
+
+// folderReader reads one question folder, gathering its problems.
+type folderReader struct {
+	root              *os.Root
+	f                 *Folder
+	bad               []string
+	total             int
+	sawJSON, sawFiles bool
+}
+
+// problem records a problem with file (a path in the folder).
+func (r *folderReader) problem(file, format string, args ...any) {
+	r.bad = append(r.bad, path.Join(r.f.Name, file)+": "+fmt.Sprintf(format, args...))
+}
+
+// read reads a text file of the folder; a problem gives "" and false.
+func (r *folderReader) read(file string) (string, bool) {
+	b, err := readRegular(r.root, path.Join(r.f.Name, file))
+	if err != nil {
+		r.problem(file, "%v", err)
+		return "", false
 	}
-	return lib, nil
+	r.total += len(b)
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		r.problem(file, "not UTF-8 text: the service takes text only")
+		return "", false
+	}
+	return string(b), true
 }
 
 // readFolder reads one question folder. It returns the problems it found
 // (and a nil folder when there are any).
 func readFolder(root *os.Root, name string) (*Folder, []string) {
-	f := &Folder{Name: name}
-	var bad []string
-	problem := func(file, format string, args ...any) {
-		bad = append(bad, path.Join(name, file)+": "+fmt.Sprintf(format, args...))
-	}
+	r := &folderReader{root: root, f: &Folder{Name: name}}
 	entries, err := fs.ReadDir(root.FS(), name)
 	if err != nil {
 		return nil, []string{name + ": " + err.Error()}
 	}
-	total := 0
-	read := func(file string) (string, bool) {
-		b, err := readRegular(root, path.Join(name, file))
-		if err != nil {
-			problem(file, "%v", err)
-			return "", false
-		}
-		total += len(b)
-		if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
-			problem(file, "not UTF-8 text: the service takes text only")
-			return "", false
-		}
-		return string(b), true
-	}
-	var sawJSON, sawFiles bool
 	for _, e := range entries {
-		file := e.Name()
-		switch {
-		case strings.HasPrefix(file, "."):
-			continue
-		case e.Type()&fs.ModeSymlink != 0:
-			problem(file, "a symlink (padctl follows none)")
-		case file == FilesDir && e.IsDir():
-			sawFiles = true
-			f.Q.Files = []padapi.QuestionFile{}
-			walkFiles(root, name, FilesDir, "", &f.Q.Files, &total, problem)
-		case e.IsDir() || !e.Type().IsRegular():
-			problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT and %s/", QuestionFile, DescriptionFile, FilesDir)
-		case file == QuestionFile:
-			sawJSON = true
-			if text, ok := read(file); ok {
-				bad = append(bad, f.parseJSON(path.Join(name, file), text)...)
-			}
-		case file == DescriptionFile:
-			f.Q.Description, _ = read(file)
-		case isNamed(file, starterBase):
-			if f.Starter != "" {
-				problem(file, "a second starter file beside %s", f.Starter)
-			}
-			f.Starter = file
-			f.Q.Contents, _ = read(file)
-		case isNamed(file, solutionBase):
-			if f.Solution != "" {
-				problem(file, "a second solution file beside %s", f.Solution)
-			}
-			f.Solution = file
-			f.Q.Solution, _ = read(file)
-		default:
-			problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT and %s/", QuestionFile, DescriptionFile, FilesDir)
-		}
+		r.entry(e)
 	}
-	switch {
-	case !sawJSON:
-		problem(QuestionFile, "missing: every question folder needs one, with title and language")
-	case sawFiles && f.Starter != "":
-		problem(f.Starter, "beside %s/: a question has starter code or files, not both", FilesDir)
-	case sawFiles && len(f.Q.Files) == 0:
-		problem(FilesDir, "empty: a multi-file question needs at least one file")
+	r.check()
+	if len(r.bad) > 0 {
+		return nil, r.bad
 	}
-	if total > MaxQuestionBytes {
-		problem("", "%d bytes of text, over the service's %d", total, MaxQuestionBytes)
-	}
-	if len(f.Q.Files) > MaxFiles {
-		problem(FilesDir, "%d files, over the service's %d", len(f.Q.Files), MaxFiles)
-	}
-	if len(bad) > 0 {
-		return nil, bad
-	}
+	f := r.f
 	slices.SortFunc(f.Q.Files, func(a, b padapi.QuestionFile) int { return strings.Compare(a.Path, b.Path) })
 	return f, nil
+}
+
+// entry reads one entry of a question folder.
+func (r *folderReader) entry(e fs.DirEntry) {
+	f, file := r.f, e.Name()
+	switch {
+	case strings.HasPrefix(file, "."):
+	case e.Type()&fs.ModeSymlink != 0:
+		r.problem(file, "a symlink (padctl follows none)")
+	case file == FilesDir && e.IsDir():
+		r.sawFiles = true
+		f.Q.Files = []padapi.QuestionFile{}
+		walkFiles(r.root, f.Name, FilesDir, "", &f.Q.Files, &r.total, r.problem)
+	case !e.Type().IsRegular():
+		r.problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT and %s/", QuestionFile, DescriptionFile, FilesDir)
+	case file == QuestionFile:
+		r.sawJSON = true
+		if text, ok := r.read(file); ok {
+			r.bad = append(r.bad, f.parseJSON(path.Join(f.Name, file), text)...)
+		}
+	case file == DescriptionFile:
+		f.Q.Description, _ = r.read(file)
+	case isNamed(file, starterBase):
+		r.code(file, "starter", &f.Starter, &f.Q.Contents)
+	case isNamed(file, solutionBase):
+		r.code(file, "solution", &f.Solution, &f.Q.Solution)
+	default:
+		r.problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT and %s/", QuestionFile, DescriptionFile, FilesDir)
+	}
+}
+
+// code reads a starter or solution file into text, its name into name.
+func (r *folderReader) code(file, what string, name, text *string) {
+	if *name != "" {
+		r.problem(file, "a second %s file beside %s", what, *name)
+	}
+	*name = file
+	*text, _ = r.read(file)
+}
+
+// check finds the problems of the folder as a whole.
+func (r *folderReader) check() {
+	f := r.f
+	switch {
+	case !r.sawJSON:
+		r.problem(QuestionFile, "missing: every question folder needs one, with title and language")
+	case r.sawFiles && f.Starter != "":
+		r.problem(f.Starter, "beside %s/: a question has starter code or files, not both", FilesDir)
+	case r.sawFiles && len(f.Q.Files) == 0:
+		r.problem(FilesDir, "empty: a multi-file question needs at least one file")
+	}
+	if r.total > MaxQuestionBytes {
+		r.problem("", "%d bytes of text, over the service's %d", r.total, MaxQuestionBytes)
+	}
+	if len(f.Q.Files) > MaxFiles {
+		r.problem(FilesDir, "%d files, over the service's %d", len(f.Q.Files), MaxFiles)
+	}
 }
 
 // isNamed reports whether file is base.EXT.
@@ -261,7 +293,7 @@ func walkFiles(root *os.Root, folder, dir, rel string, files *[]padapi.QuestionF
 		name := e.Name()
 		p, r := path.Join(dir, name), path.Join(rel, name)
 		switch {
-		case strings.HasPrefix(name, tempPrefix):
+		case strings.HasPrefix(name, safefile.TempPrefix):
 			continue
 		case e.Type()&fs.ModeSymlink != 0:
 			problem(p, "a symlink (padctl follows none)")
@@ -336,7 +368,7 @@ func (f *Folder) parseJSON(file, text string) []string {
 		}
 	}
 	if err != nil {
-		return []string{fmt.Sprintf("%s:%d: %v", file, lineOf(text, err, dec.InputOffset()), err)}
+		return []string{fmt.Sprintf("%s:%d: %v", file, lineOf(text, err, dec.InputOffset()), shapeError(err))}
 	}
 	var bad []string
 	id, err := parseID(qj.ID)
@@ -360,6 +392,52 @@ func (f *Folder) parseJSON(file, text string) []string {
 	f.Q.ID, f.Q.Title, f.Q.Language = id, qj.Title, qj.Language
 	f.Q.Instructions, f.Q.AIAssistPrompt, f.Pending = qj.Instructions, qj.AIAssistPrompt, qj.Pending
 	return bad
+}
+
+// shapes says what each field of question.json holds, for a message.
+var shapes = map[string]string{
+	"id":                                     "a positive integer (or absent before the first apply)",
+	"title":                                  "a string",
+	"language":                               "a string",
+	"ai_assist_prompt":                       "a string",
+	"candidate_instructions":                 `a list of objects such as [{"instructions": "Read the README first.", "default_visible": true}]`,
+	"candidate_instructions.instructions":    "a string",
+	"candidate_instructions.default_visible": "true or false",
+	"pending_create":                         `an object {"since": "<RFC 3339 time>", "fingerprint": "..."} written by apply`,
+	"pending_create.since":                   "an RFC 3339 time",
+	"pending_create.fingerprint":             "a string",
+}
+
+// shapeError rewrites a JSON type mismatch to name the field and the
+// shape it wants, in the folder's terms rather than Go's.
+func shapeError(err error) error {
+	var pe *time.ParseError
+	if errors.As(err, &pe) || strings.HasPrefix(err.Error(), "Time.UnmarshalJSON") {
+		// The only time in question.json.
+		return fmt.Errorf("pending_create.since: want %s", shapes["pending_create.since"])
+	}
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return err
+	}
+	want, ok := shapes[te.Field]
+	if !ok {
+		want = "another shape"
+	}
+	return fmt.Errorf("%s: %s, want %s", te.Field, jsonKind(te.Value), want)
+}
+
+// jsonKind names a JSON value's kind as encoding/json reports it.
+func jsonKind(v string) string {
+	switch v {
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	case "number", "string", "bool":
+		return "a " + strings.Replace(v, "bool", "boolean", 1)
+	}
+	return v
 }
 
 // parseID accepts an id as the service gives it: a positive integer,
