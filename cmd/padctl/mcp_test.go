@@ -17,318 +17,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/internal/redact"
 	"github.com/padinterview/padapi/padapitest"
+	"github.com/padinterview/padapi/padmcp"
 )
 
-// The tools as each flag enables them.
+// The read tools, which padctl mcp lists without a flag.
 var (
 	mcpReadTools = []string{"get_organization", "get_organization_stats", "get_pad", "get_pad_code", "get_pad_history",
 		"get_pad_transcript", "get_question", "get_quota", "list_pad_events", "list_pads", "list_questions", "list_users"}
-	mcpWriteTools  = []string{"create_pad", "create_question", "end_pad", "update_pad", "update_question"}
-	mcpDeleteTools = []string{"delete_pad", "delete_question"}
 )
-
-// mcpTest is an MCP client session with padctl's server, in memory.
-type mcpTest struct {
-	t   testing.TB
-	ctx context.Context
-	cs  *mcp.ClientSession
-}
-
-// newMCPTest connects a client to a server over c with cfg, for the test's
-// life, with a deadline of its own.
-func newMCPTest(t testing.TB, c *padapi.Client, cfg mcpConfig) *mcpTest {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newMCPServer(c, cfg).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return &mcpTest{t, ctx, cs}
-}
-
-// call calls a tool and returns its text and whether it is a tool error.
-// A protocol error fails the test.
-func (m *mcpTest) call(name string, args any) (string, bool) {
-	m.t.Helper()
-	if args == nil {
-		args = map[string]any{}
-	}
-	res, err := m.cs.CallTool(m.ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		m.t.Fatalf("%s: protocol error: %v", name, err)
-	}
-	if len(res.Content) != 1 {
-		m.t.Fatalf("%s: %d contents, want 1", name, len(res.Content))
-	}
-	return res.Content[0].(*mcp.TextContent).Text, res.IsError
-}
-
-// ok calls a tool that must succeed, and decodes its JSON.
-func (m *mcpTest) ok(name string, args any) map[string]any {
-	m.t.Helper()
-	text, isErr := m.call(name, args)
-	if isErr {
-		m.t.Fatalf("%s(%v): tool error: %s", name, args, text)
-	}
-	var v map[string]any
-	if err := json.Unmarshal([]byte(text), &v); err != nil {
-		m.t.Fatalf("%s: %v in %.300s", name, err, text)
-	}
-	return v
-}
-
-// fails calls a tool that must answer a tool error containing each of want.
-func (m *mcpTest) fails(name string, args any, want ...string) string {
-	m.t.Helper()
-	text, isErr := m.call(name, args)
-	if !isErr {
-		m.t.Fatalf("%s(%v): no tool error: %.300s", name, args, text)
-	}
-	for _, w := range want {
-		if !strings.Contains(text, w) {
-			m.t.Errorf("%s(%v): error %q has no %q", name, args, text, w)
-		}
-	}
-	return text
-}
-
-func TestMCPToolsList(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	for _, tc := range []struct {
-		cfg  mcpConfig
-		want []string
-	}{
-		{mcpConfig{}, mcpReadTools},
-		{mcpConfig{writes: true}, append(slices.Clone(mcpReadTools), mcpWriteTools...)},
-		{mcpConfig{deletes: true}, append(slices.Clone(mcpReadTools), mcpDeleteTools...)},
-		{mcpConfig{writes: true, deletes: true}, slices.Concat(mcpReadTools, mcpWriteTools, mcpDeleteTools)},
-	} {
-		m := newMCPTest(t, srv.Client(), tc.cfg)
-		res, err := m.cs.ListTools(m.ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, tool := range res.Tools {
-			names = append(names, tool.Name)
-			schema, _ := tool.InputSchema.(map[string]any)
-			if schema["type"] != "object" || schema["additionalProperties"] != false {
-				t.Errorf("%s: input schema %v, want a closed object", tool.Name, tool.InputSchema)
-			}
-			a := tool.Annotations
-			if a == nil || tool.Description == "" {
-				t.Errorf("%s: no annotations or description", tool.Name)
-				continue
-			}
-			read := slices.Contains(mcpReadTools, tool.Name)
-			del := slices.Contains(mcpDeleteTools, tool.Name)
-			if a.ReadOnlyHint != read || (del && (a.DestructiveHint == nil || !*a.DestructiveHint)) {
-				t.Errorf("%s: readOnlyHint %v, destructiveHint %v", tool.Name, a.ReadOnlyHint, a.DestructiveHint)
-			}
-			if props, _ := schema["properties"].(map[string]any); props != nil {
-				for name, p := range props {
-					if d, _ := p.(map[string]any)["description"].(string); d == "" {
-						t.Errorf("%s: argument %s has no description", tool.Name, name)
-					}
-					if strings.Contains(name, "key") || strings.Contains(name, "token") {
-						t.Errorf("%s: argument %s", tool.Name, name)
-					}
-				}
-			}
-		}
-		slices.Sort(names)
-		want := slices.Sorted(slices.Values(tc.want))
-		if !slices.Equal(names, want) {
-			t.Errorf("writes %v deletes %v: tools %v, want %v", tc.cfg.writes, tc.cfg.deletes, names, want)
-		}
-	}
-}
-
-func TestMCPDisabledToolsSendNothing(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	srv.Seed(2)
-	pad := srv.Pads()[0]
-	m := newMCPTest(t, srv.Client(), mcpConfig{writes: true})
-	before := len(srv.Requests())
-	m.fails("delete_pad", map[string]any{"id": string(pad.ID)}, "delete_pad", "--allow-deletes", "Nothing was sent")
-	m.fails("delete_question", map[string]any{"id": "1"}, "--allow-deletes")
-	m = newMCPTest(t, srv.Client(), mcpConfig{deletes: true})
-	m.fails("create_pad", map[string]any{"title": "x"}, "create_pad", "--allow-writes")
-	m.fails("end_pad", map[string]any{"id": string(pad.ID)}, "--allow-writes")
-	if reqs := srv.Requests(); len(reqs) != before || len(srv.Pads()) != 2 {
-		t.Errorf("refused calls sent %d requests; %d pads", len(reqs)-before, len(srv.Pads()))
-	}
-}
-
-func TestMCPReads(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	srv.SetQuota(50, 12)
-	srv.Seed(3)
-	m := newMCPTest(t, srv.Client(), mcpConfig{timeout: 10 * time.Second})
-
-	q := m.ok("get_quota", nil)
-	if q["pads_used"] != 12.0 || q["monthly_pad_limit"] != 50.0 || q["pads_remaining"] != 38.0 || q["can_create_one"] != true {
-		t.Errorf("get_quota = %v", q)
-	}
-
-	pads := m.ok("list_pads", map[string]any{"sort": "created_at,asc"})
-	rows := pads["pads"].([]any)
-	if pads["total"] != 3.0 || len(rows) != 3 || pads["next_page"] != nil {
-		t.Fatalf("list_pads = %v", pads)
-	}
-	for i := 1; i < len(rows); i++ {
-		if a, b := rows[i-1].(map[string]any)["created_at"].(string), rows[i].(map[string]any)["created_at"].(string); a > b {
-			t.Errorf("list_pads sorted ascending: %s before %s", a, b)
-		}
-	}
-	id := rows[0].(map[string]any)["id"].(string)
-	i := slices.IndexFunc(srv.Pads(), func(p padapi.Pad) bool { return string(p.ID) == id })
-	if i < 0 {
-		t.Fatalf("list_pads gave %s, which the fake does not hold", id)
-	}
-	p := m.ok("get_pad", map[string]any{"id": id})
-	if p["id"] != id || p["notice"] != mcpDataNotice || p["contents"] != srv.Pads()[i].Contents {
-		t.Errorf("get_pad = %v", p)
-	}
-
-	ev := m.ok("list_pad_events", map[string]any{"id": id})
-	if events := ev["events"].([]any); len(events) == 0 || !strings.Contains(events[0].(string), "created") {
-		t.Errorf("list_pad_events = %v", ev)
-	}
-
-	env := srv.Environments(padapi.ID(id))[0]
-	code := m.ok("get_pad_code", map[string]any{"id": id})
-	files := code["environments"].([]any)[0].(map[string]any)["files"].([]any)
-	if f := files[0].(map[string]any); f["contents"] != env.Files[0].Contents || f["path"] != env.Files[0].Path {
-		t.Errorf("get_pad_code = %v, want %v", code, env.Files)
-	}
-
-	h := m.ok("get_pad_history", map[string]any{"id": id})
-	if h["text"] != env.Files[0].Contents || h["source"] != "edit history" {
-		t.Errorf("get_pad_history = %v", h)
-	}
-	h = m.ok("get_pad_history", map[string]any{"id": id, "at": "2000-01-01T00:00:00Z"})
-	if h["text"] != "" {
-		t.Errorf("get_pad_history before the pad = %v", h)
-	}
-
-	tr := m.ok("get_pad_transcript", map[string]any{"id": id})
-	if tr["events_total"] != float64(len(srv.Events(padapi.ID(id)))) || tr["notice"] != mcpDataNotice {
-		t.Errorf("get_pad_transcript = %v", tr)
-	}
-
-	qs := m.ok("list_questions", nil)
-	if qs["total"] != 3.0 || len(qs["questions"].([]any)) != 3 {
-		t.Errorf("list_questions = %v", qs)
-	}
-	title := srv.Questions()[1].Title
-	qs = m.ok("list_questions", map[string]any{"search": strings.ToUpper(title)})
-	if found := qs["questions"].([]any); len(found) != 1 || found[0].(map[string]any)["title"] != title {
-		t.Errorf("list_questions search %q = %v", title, qs)
-	}
-	qid := string(srv.Questions()[0].ID)
-	if q := m.ok("get_question", map[string]any{"id": qid}); q["title"] != srv.Questions()[0].Title {
-		t.Errorf("get_question = %v", q)
-	}
-
-	if o := m.ok("get_organization", nil); o["name"] == "" || len(o["users"].([]any)) == 0 {
-		t.Errorf("get_organization = %v", o)
-	}
-	st := m.ok("get_organization_stats", map[string]any{"start": "2000-01-01T00:00:00Z", "end": "2100-01-01T00:00:00Z"})
-	if st["pads_created"] != 3.0 {
-		t.Errorf("get_organization_stats = %v", st)
-	}
-	users := m.ok("list_users", nil)["users"].([]any)
-	email := users[0].(map[string]any)["email"].(string)
-	if one := m.ok("list_users", map[string]any{"email": email})["users"].([]any); len(one) != 1 {
-		t.Errorf("list_users email %s = %v", email, one)
-	}
-}
-
-func TestMCPListPaging(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	for i := range 60 {
-		srv.AddPad(padapi.Pad{Title: fmt.Sprint("pad ", i)})
-		srv.AddQuestion(padapi.Question{Title: fmt.Sprint("question ", i), Language: "go"})
-	}
-	m := newMCPTest(t, srv.Client(), mcpConfig{})
-	first := m.ok("list_pads", nil)
-	next, _ := first["next_page"].(map[string]any)
-	if len(first["pads"].([]any)) != 50 || next["page"] != 2.0 {
-		t.Fatalf("list_pads: %d rows, next_page %v", len(first["pads"].([]any)), first["next_page"])
-	}
-	second := m.ok("list_pads", next)
-	if len(second["pads"].([]any)) != 10 || second["next_page"] != nil {
-		t.Errorf("list_pads page 2: %d rows, next_page %v", len(second["pads"].([]any)), second["next_page"])
-	}
-	// search reads on past the first page, and says where to go on.
-	qs := m.ok("list_questions", map[string]any{"search": "question 5"})
-	if n := len(qs["questions"].([]any)); n != 11 {
-		t.Errorf("list_questions search: %d found, want 11 (5, 50 to 59)", n)
-	}
-}
-
-func TestMCPServiceErrors(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	srv.Seed(1)
-	m := newMCPTest(t, srv.Client(), mcpConfig{writes: true})
-
-	srv.FailNext("GET /api/quota", 10, http.StatusInternalServerError, "")
-	m.fails("get_quota", nil, "500", "try again later")
-	srv.FailNext("GET /api/quota", 0, 0, "")
-
-	m.fails("get_pad", map[string]any{"id": "NOSUCHPAD"}, "404", "No such pad", "list_pads")
-	m.fails("get_question", map[string]any{"id": "999"}, "No such question", "list_questions")
-
-	srv.FailNext("GET /api/pads", 1, http.StatusTooManyRequests, "")
-	m.fails("list_pads", nil, "429", "throttling")
-
-	srv.SetQuota(1, 1)
-	m.fails("create_pad", map[string]any{"title": "x"}, "Over quota", "get_quota")
-	srv.SetQuota(10, 1)
-
-	srv.DropNext("POST /api/pads", 1)
-	text := m.fails("create_pad", map[string]any{"title": "maybe"}, "outcome unknown", "list_pads")
-	if !strings.Contains(text, "Do not call create_pad again") {
-		t.Errorf("outcome unknown: %q does not say to look before a retry", text)
-	}
-	srv.DropNext("POST /api/questions", 1)
-	m.fails("create_question", map[string]any{"title": "q", "language": "go"}, "outcome unknown", "list_questions")
-
-	// Refused before any request.
-	m.fails("get_pad", map[string]any{"id": ".."}, "invalid argument")
-}
 
 // --timeout bounds each tool call, and the session goes on after one
 // runs out.
-func TestMCPTimeoutPerCall(t *testing.T) {
+func TestMCPBinaryTimeoutPerCall(t *testing.T) {
 	s := newStub(t, map[string]http.HandlerFunc{
 		"GET /api/quota": hang,
 		"GET /api/pads":  reply(http.StatusOK, `{"status":"OK","pads":[],"total":0}`),
 	})
-	c, err := padapi.NewClient(s.URL, testKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newMCPTest(t, c, mcpConfig{timeout: 100 * time.Millisecond})
-	start := time.Now()
-	m.fails("get_quota", nil, "per-call timeout")
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("a call with a 100ms timeout took %v", d)
-	}
-	m.ok("list_pads", nil)
-
 	replies, _, _ := runMCPBinary(t, s.env(), []string{"--timeout", "200ms"}, initLine(1), callLine(2, "get_quota", nil), callLine(3, "list_pads", nil))
 	if text, isErr := toolText(t, replies["2"]); !isErr || !strings.Contains(text, "--timeout") {
 		t.Errorf("get_quota past --timeout: %v %s", isErr, text)
@@ -338,188 +43,66 @@ func TestMCPTimeoutPerCall(t *testing.T) {
 	}
 }
 
-func TestMCPBadArguments(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	srv.Seed(1)
-	id := string(srv.Pads()[0].ID)
-	m := newMCPTest(t, srv.Client(), mcpConfig{writes: true})
-	before := len(srv.Requests())
-	for _, tc := range []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
-		{"list_pads", map[string]any{"page": 0}, "argument page"},
-		{"list_pads", map[string]any{"sort": "newest"}, "argument sort"},
-		{"list_pads", map[string]any{"api_key": "x"}, `"api_key"`},
-		{"get_pad", map[string]any{}, "id"},
-		{"get_pad", map[string]any{"id": 7}, "argument id"},
-		{"get_pad_transcript", map[string]any{"id": id, "max_bytes": 1 << 30}, "argument max_bytes"},
-		{"get_organization_stats", map[string]any{"start": "2026-01-01T00:00:00Z"}, "argument end"},
-		{"get_organization_stats", map[string]any{"start": "yesterday", "end": "2026-01-01T00:00:00Z"}, "argument start"},
-		{"get_pad_history", map[string]any{"id": id, "at": "noon"}, "argument at"},
-		{"create_pad", map[string]any{"contents": "x", "question_id": "1"}, "argument contents"},
-		{"create_question", map[string]any{"title": "x"}, "language"},
-		{"update_pad", map[string]any{"id": id}, "nothing to change"},
-	} {
-		m.fails(tc.tool, tc.args, tc.want)
-	}
-	if n := len(srv.Requests()) - before; n != 0 {
-		t.Errorf("bad arguments sent %d requests", n)
-	}
-	m.fails("get_pad_history", map[string]any{"id": id, "path": "nope.py"}, "argument path", "main")
-	m.fails("get_pad_history", map[string]any{"id": id, "environment_id": "424242"}, "argument environment_id")
-}
-
-func TestMCPWrites(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	m := newMCPTest(t, srv.Client(), mcpConfig{writes: true, deletes: true})
-
-	dry := m.ok("create_pad", map[string]any{"title": "Dry", "language": "go", "dry_run": true})
-	if dry["sent"] != false || dry["would_send"] != "POST /api/pads" || dry["fields"].(map[string]any)["title"] != "Dry" {
-		t.Errorf("dry run = %v", dry)
-	}
-	if reqs := srv.Requests(); len(reqs) != 0 {
-		t.Fatalf("a dry run sent %d requests", len(reqs))
-	}
-
-	created := m.ok("create_pad", map[string]any{"title": "Real", "language": "go", "notes": "n"})["created"].(map[string]any)
-	id := created["id"].(string)
-	if pads := srv.Pads(); len(pads) != 1 || pads[0].Title != "Real" || pads[0].Notes != "n" {
-		t.Fatalf("create_pad: fake holds %+v", pads)
-	}
-	m.ok("update_pad", map[string]any{"id": id, "title": "Renamed", "dry_run": true})
-	m.ok("update_pad", map[string]any{"id": id, "title": "Renamed"})
-	m.ok("end_pad", map[string]any{"id": id})
-	if p := srv.Pads()[0]; p.Title != "Renamed" || p.EndedAt == nil {
-		t.Errorf("after update and end: %+v", p)
-	}
-
-	q := m.ok("create_question", map[string]any{"title": "Q", "language": "python3", "contents": "pass"})["created"].(map[string]any)
-	qid := fmt.Sprint(q["id"])
-	m.ok("update_question", map[string]any{"id": qid, "solution": "done"})
-	if qs := srv.Questions(); len(qs) != 1 || qs[0].Solution != "done" {
-		t.Errorf("questions: %+v", qs)
-	}
-	m.ok("delete_question", map[string]any{"id": qid})
-	m.ok("delete_pad", map[string]any{"id": id})
-	if len(srv.Pads()) != 0 || len(srv.Questions()) != 0 {
-		t.Errorf("after deletes: %d pads, %d questions", len(srv.Pads()), len(srv.Questions()))
-	}
-}
-
-// A long file, a long transcript: every answer within its cap, with a
-// marker that says how to read on, and the rest readable.
-func TestMCPBounded(t *testing.T) {
-	srv := padapitest.NewServer(t)
-	line := "print('candidate code \"quoted\"')\t# ünïcödé\n"
-	long := strings.Repeat(line, 200<<10/len(line))
-	pad := srv.AddPad(padapi.Pad{Title: "long", Language: "python", Contents: long, Notes: strings.Repeat("note ", 10000)})
-	id := string(pad.ID)
-	m := newMCPTest(t, srv.Client(), mcpConfig{})
-	check := func(name string, args map[string]any, limit int, marker string) string {
-		t.Helper()
-		text, isErr := m.call(name, args)
-		if isErr || len(text) > limit || !strings.Contains(text, marker) || !json.Valid([]byte(text)) {
-			t.Errorf("%s: error %v, %d bytes (cap %d), marker %q found: %v", name, isErr, len(text), limit, marker, strings.Contains(text, marker))
-		}
-		return text
-	}
-	check("get_pad", map[string]any{"id": id}, mcpDefaultBytes, "get_pad_history")
-	check("get_pad_code", map[string]any{"id": id}, mcpDefaultBytes, "offset: N")
-
-	// get_pad_history reads the whole file, a cap at a time.
-	var got strings.Builder
-	offset := 0
-	for range 20 {
-		text := check("get_pad_history", map[string]any{"id": id, "offset": offset}, mcpDefaultBytes, `"text"`)
-		var h struct {
-			Text  string
-			Bytes int
-		}
-		json.Unmarshal([]byte(text), &h)
-		chunk := mcpUnclip(h.Text)
-		got.WriteString(chunk)
-		offset += len(chunk)
-		if chunk == h.Text {
-			break
-		}
-		if !strings.Contains(h.Text, fmt.Sprintf("offset: %d", offset)) {
-			t.Fatalf("marker %q does not say offset %d", h.Text[len(chunk):], offset)
-		}
-	}
-	if got.String() != long {
-		t.Errorf("read back %d bytes, want the %d of the file", got.Len(), len(long))
-	}
-
-	// A long event log: 3 000 events (the 10 000 of the target are
-	// BenchmarkMCPTranscript10k's, which times them) are more than either
-	// cap holds.
-	for i := range 3000 {
-		srv.AddEvent(pad.ID, padapi.PadEvent{Kind: "ran", UserName: "Ada", Message: fmt.Sprint("ran the code, time ", i)})
-	}
-	for _, maxBytes := range []int{0, mcpMaxBytes} {
-		args := map[string]any{"id": id}
-		if maxBytes > 0 {
-			args["max_bytes"] = maxBytes
-		}
-		text := check("get_pad_transcript", args, max(maxBytes, mcpDefaultBytes), "list_pad_events")
-		if maxBytes > 0 && len(text) < mcpMaxBytes*3/4 {
-			t.Errorf("transcript with max_bytes %d: only %d bytes", maxBytes, len(text))
-		}
-	}
-}
-
-// A tool that panics answers a tool error; the session goes on.
-func TestMCPToolPanic(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
-	ts := &mcpTools{cfg: mcpConfig{}, disabled: map[string]mcpToolKind{}}
-	addMCPTool(ts, s, mcpRead, &mcp.Tool{Name: "boom"}, nil, nil, func(context.Context, mcpNoArgs) (any, error) {
-		panic("boom")
-	})
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	for range 2 {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-		if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "a bug in padctl") {
-			t.Fatalf("boom: %v, %+v", err, res)
-		}
-	}
-}
-
-func TestMCPRender(t *testing.T) {
-	big := map[string]string{"x": strings.Repeat("é", 40000)}
-	s := mcpRender(big, 1000)
-	if len(s) > 1000 || !strings.Contains(s, "[result truncated at 1000 bytes") {
-		t.Errorf("render: %d bytes: %.80q", len(s), s[max(0, len(s)-120):])
-	}
-	if c := mcpClip("ab\"\"cd", 4, "more"); !strings.HasPrefix(c, "ab\"\n[truncated: 3 of 6 bytes shown; more]") {
-		t.Errorf("clip counts escapes: %q", c)
-	}
-}
-
-// The forms padctl's redactor took out are tested beside the one
-// redactor (internal/redact, TestPadctlForms); here, what is padctl's own:
-// JSON-RPC lines are redacted of the long keys only, and the stream
-// writers redact.
 func TestRedactor(t *testing.T) {
 	const key = "padctl-secret-Qz7Xw9Kp3Lm"
-	if w := wireKeys([]string{"short", key}); len(w) != 1 || w[0] != key {
-		t.Errorf("wire keys %q, want only %q", w, key)
+	uesc := func(s string, upper bool) string {
+		var b strings.Builder
+		for _, c := range s {
+			f := "\\u%04x"
+			if upper {
+				f = "\\u%04X"
+			}
+			fmt.Fprintf(&b, f, c)
+		}
+		return b.String()
+	}
+	pct := func(s string) string {
+		var b strings.Builder
+		for _, c := range s {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+		return b.String()
+	}
+	html := func(s string) string {
+		var b strings.Builder
+		for i, c := range s {
+			if i%2 == 0 {
+				fmt.Fprintf(&b, "&#%d;", c)
+			} else {
+				fmt.Fprintf(&b, "&#x%x;", c)
+			}
+		}
+		return b.String()
+	}
+	r := newRedactor(key)
+	for _, form := range []string{
+		key,
+		uesc(key, false),
+		uesc(key, true),
+		"padctl\\u002dsecret-Qz7Xw9Kp3Lm", // one character escaped
+		"padctl\\\\u002dsecret\\\\u002dQz7Xw9Kp3Lm", // JSON inside JSON
+		pct(key),
+		strings.ReplaceAll(pct(key), "%", "%25"),
+		html(key),
+		base64.StdEncoding.EncodeToString([]byte(key)),
+		base64.RawURLEncoding.EncodeToString([]byte(key)),
+	} {
+		in := `{"message":"bad key ` + form + `!"}`
+		out := r.redact(in)
+		if strings.Contains(out, form) || !strings.Contains(out, `bad key [REDACTED]!`) {
+			t.Errorf("redact(%q) = %q", in, out)
+		}
+	}
+	for _, s := range []string{"", "plain text", `a\nb %zz &amp; + \u00e9`, "padctl-secret-Qz7Xw9Kp3L", "padctl-secret-Qz7Xw9Kp3Lx"[:24]} {
+		if got := r.redact(s); got != s {
+			t.Errorf("redact(%q) = %q, want it unchanged", s, got)
+		}
+	}
+	if w := newRedactor("short", key).wire(); len(w.keys) != 1 || w.keys[0] != key {
+		t.Errorf("wire redactor keys %q, want only %q", w.keys, key)
 	}
 	var b bytes.Buffer
-	if n, err := redact.New(key).Writer(&b).Write([]byte("k=" + key + "\n")); n != len(key)+3 || err != nil || b.String() != "k=[REDACTED]\n" {
+	if n, err := r.writer(&b).Write([]byte("k=" + key + "\n")); n != len(key)+3 || err != nil || b.String() != "k=[REDACTED]\n" {
 		t.Errorf("writer: %d, %v, %q", n, err, b.String())
 	}
 }
@@ -540,27 +123,7 @@ func hostile(t *testing.T) *stub {
 	})
 }
 
-func TestMCPNeverTheKey(t *testing.T) {
-	s := hostile(t)
-	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
-	var all strings.Builder
-	for _, call := range []struct {
-		tool string
-		args map[string]any
-	}{{"get_quota", nil}, {"list_pads", nil}, {"get_pad", map[string]any{"id": "ECHO"}}, {"list_questions", nil}, {"get_pad_code", map[string]any{"id": "ECHO"}}} {
-		text, _ := m.call(call.tool, call.args)
-		all.WriteString(text)
-	}
-	if out := all.String(); strings.Contains(out, testKey) || strings.Contains(strings.ToLower(out), `\u0070\u0061`) || !strings.Contains(out, redact.Mark) {
-		t.Errorf("the key, or its escaped form, in:\n%s", out)
-	}
-}
-
-// mcpBinary is the padctl the tests build once (main_test.go).
+// mcpBinary is padctl built once for the tests that run it.
 var mcpBinary = binary
 
 // rpcLine is one JSON-RPC message.
@@ -765,7 +328,7 @@ func TestMCPBinaryNeverTheKey(t *testing.T) {
 	if strings.Contains(out, testKey) || strings.Contains(lower, escaped.String()) || strings.Contains(out, "Qz7Xw9Kp3Lm") {
 		t.Errorf("the key in padctl mcp's output:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
-	if !strings.Contains(stdout, redact.Mark) || !strings.Contains(stderr, "time=") {
+	if !strings.Contains(stdout, mcpRedacted) || !strings.Contains(stderr, "time=") {
 		t.Errorf("the hostile answers did not come through (redacted):\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 }
@@ -786,7 +349,7 @@ func TestStdioRelay(t *testing.T) {
 	relay := newStdioRelay(strings.NewReader(in), &out, 10*time.Second)
 	go relay.pump(ctx)
 	start := time.Now()
-	if err := newMCPServer(srv.Client(), mcpConfig{}).Run(ctx, relay.transport()); err != nil && ctx.Err() != nil {
+	if err := padmcp.NewServer(srv.Client(), padmcp.Options{}).Run(ctx, relay.transport()); err != nil && ctx.Err() != nil {
 		t.Fatal(err)
 	}
 	relay.close()
@@ -882,128 +445,4 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// The cost of MCP over the call it makes: compare with BenchmarkGetQuotaDirect.
-func BenchmarkMCPGetQuota(b *testing.B) {
-	srv := padapitest.NewServer(b)
-	m := newMCPTest(b, srv.Client(), mcpConfig{redact: redact.New(srv.APIKey)})
-	for b.Loop() {
-		if _, isErr := m.call("get_quota", nil); isErr {
-			b.Fatal("tool error")
-		}
-	}
-}
-
-// The target: a transcript of a pad with 10 000 events within the size
-// cap in under a second against the fake. BenchmarkTranscriptDirect10k is
-// the library's call alone.
-func BenchmarkMCPTranscript10k(b *testing.B) {
-	srv, id := transcriptFake(b, 10000)
-	m := newMCPTest(b, srv.Client(), mcpConfig{redact: redact.New(srv.APIKey)})
-	for b.Loop() {
-		if text, isErr := m.call("get_pad_transcript", map[string]any{"id": string(id)}); isErr || len(text) > mcpDefaultBytes {
-			b.Fatalf("tool error %v, %d bytes", isErr, len(text))
-		}
-	}
-}
-
-func BenchmarkTranscriptDirect10k(b *testing.B) {
-	srv, id := transcriptFake(b, 10000)
-	c := srv.Client()
-	for b.Loop() {
-		if _, err := c.Pads.Transcript(context.Background(), id); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// transcriptFake is a fake holding one pad with n events.
-func transcriptFake(b *testing.B, n int) (*padapitest.Server, padapi.ID) {
-	srv := padapitest.NewServer(b)
-	pad := srv.AddPad(padapi.Pad{Title: "long", Language: "python", Contents: "print(1)\n"})
-	for i := range n - 1 {
-		srv.AddEvent(pad.ID, padapi.PadEvent{Kind: "ran", UserName: "Ada", Message: fmt.Sprint("ran the code, time ", i)})
-	}
-	return srv, pad.ID
-}
-
-func BenchmarkGetQuotaDirect(b *testing.B) {
-	srv := padapitest.NewServer(b)
-	c := srv.Client()
-	ctx := context.Background()
-	for b.Loop() {
-		if _, err := c.Quota.Get(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// A tool error built from what the service sent is cut like a result.
-func TestMCPErrorOverCap(t *testing.T) {
-	var ids, files []string
-	for i := range 20000 {
-		ids = append(ids, fmt.Sprintf(`"ENV%06d"`, i))
-		files = append(files, fmt.Sprintf(`{"path":"dir/file%06d.py","contents":"x"}`, i))
-	}
-	s := newStub(t, map[string]http.HandlerFunc{
-		"GET /api/pads/BIG":                   reply(http.StatusOK, `{"status":"OK","id":"BIG","title":"t","pad_environment_ids":[`+strings.Join(ids, ",")+`],"active_environment_id":"ENV000000"}`),
-		"GET /api/pad_environments/ENV000000": reply(http.StatusOK, `{"status":"OK","id":"ENV000000","files":[`+strings.Join(files, ",")+`]}`),
-	})
-	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
-	for _, args := range []map[string]any{
-		{"id": "BIG", "environment_id": "NOPE"},
-		{"id": "BIG", "path": "nope.py"},
-	} {
-		text, isErr := m.call("get_pad_history", args)
-		if len(text) > mcpDefaultBytes {
-			t.Errorf("get_pad_history(%v): isError=%v, %d bytes, over the %d cap: %.200s...", args, isErr, len(text), mcpDefaultBytes, text)
-		}
-	}
-}
-
-// The key inside a base64 blob the service echoes (Basic auth "user:KEY",
-// "Bearer KEY") must not reach the model.
-func TestMCPBase64Misaligned(t *testing.T) {
-	var blobs []string
-	for _, prefix := range []string{"", "u:", "x", "Bearer "} {
-		blobs = append(blobs, base64.StdEncoding.EncodeToString([]byte(prefix+testKey)))
-	}
-	s := newStub(t, map[string]http.HandlerFunc{
-		"GET /api/pads/ECHO": reply(http.StatusOK, `{"status":"OK","id":"ECHO","title":"t","notes":"`+strings.Join(blobs, " ")+`"}`),
-	})
-	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
-	text, _ := m.call("get_pad", map[string]any{"id": "ECHO"})
-	for _, word := range strings.Fields(text) {
-		for _, tok := range strings.FieldsFunc(word, func(r rune) bool { return r == '"' || r == ',' || r == ':' }) {
-			if b, err := base64.StdEncoding.DecodeString(tok); err == nil && strings.Contains(string(b), testKey) {
-				t.Errorf("the key leaks as base64 %q (decodes to %q)", tok, b)
-			}
-		}
-	}
-}
-
-// A service error's message goes into the tool error uncut.
-func TestMCPServiceErrorOverCap(t *testing.T) {
-	s := newStub(t, map[string]http.HandlerFunc{
-		"GET /api/quota": reply(http.StatusBadRequest, `{"status":"ERROR","message":"`+strings.Repeat("\\u0001", 70<<10)+`"}`),
-	})
-	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newMCPTest(t, c, mcpConfig{redact: redact.New(testKey)})
-	text, isErr := m.call("get_quota", nil)
-	enc, _ := json.Marshal(text)
-	if len(text) > mcpDefaultBytes || len(enc) > mcpDefaultBytes+100 {
-		t.Errorf("isError=%v: text %d bytes, %d as JSON, over the %d cap", isErr, len(text), len(enc), mcpDefaultBytes)
-	}
 }
