@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
@@ -102,18 +103,25 @@ func readRPCLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// mcpRPCMessage is enough of a JSON-RPC message to check it and correlate it.
+// mcpRPCMessage is enough of a JSON-RPC message to correlate it.
 type mcpRPCMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
 }
 
-// mcpIDKey normalizes a JSON-RPC id for matching a request with its response:
-// "" for none or null, else the string or the number's integer form.
+// mcpMaxDepth is go-sdk's limit on a message's nesting (its internal/json
+// checkMaxDepth): a deeper line is a read error that ends its session.
+const mcpMaxDepth = 1000
+
+// mcpMaxSafeID is the largest number id the SDK answers with the same
+// number: it reads a number id as a float64, then an int64.
+const mcpMaxSafeID = 1 << 53
+
+// mcpIDKey normalizes a JSON-RPC id as the SDK reads it, for matching a
+// request with its response: "" for none or null, else the string or the
+// number. ok is false for an id the SDK refuses (not a string, number or
+// null) or might answer under another id: a number written with a
+// fraction or an exponent, or beyond 2^53.
 func mcpIDKey(raw json.RawMessage) (key string, ok bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -126,62 +134,176 @@ func mcpIDKey(raw json.RawMessage) (key string, ok bool) {
 		}
 		return "s" + s, true
 	}
-	// As the SDK reads a number id: a float64, then an int64 (so 1.0 and
-	// 1 are the same id, and the answer carries the int64).
-	if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
-		return "n" + strconv.FormatInt(int64(f), 10), true
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || n > mcpMaxSafeID || n < -mcpMaxSafeID {
+		return "", false
 	}
-	return "", false
+	return "n" + strconv.FormatInt(n, 10), true
+}
+
+// mcpDepth is a line's nesting depth as go-sdk counts it: brackets and
+// braces outside strings.
+func mcpDepth(line []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range line {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString:
+			inString = b != '"'
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case (b == '}' || b == ']') && depth > 0:
+			depth--
+		}
+	}
+	return deepest
+}
+
+// mcpLine is what the relay learned of a line it checked.
+type mcpLine struct {
+	id      json.RawMessage // the id as sent; nil for none
+	idKey   string          // mcpIDKey of id
+	method  string          // a request's method; "" for a response
+	request bool
+}
+
+// checkRPCLine reports whether go-sdk reads line as the one JSON-RPC
+// message it is, reading it as the SDK does: member names exactly as
+// JSON-RPC spells them (the SDK ignores "METHOD" and "Id"), nesting at most
+// 1 000 deep, an id that is a string or a whole number, a version of
+// "2.0", and either a method (a request or notification) or, with an id, a
+// result or an error object (a response). Otherwise code and why say what
+// to answer: -32700 for a line that is not JSON, -32600 for the rest.
+func checkRPCLine(line []byte) (m mcpLine, code int, why string) {
+	if !json.Valid(line) {
+		return m, -32700, "Parse error: a line is not JSON; send one JSON-RPC message per line"
+	}
+	if mcpDepth(line) > mcpMaxDepth {
+		return m, -32600, fmt.Sprintf("Invalid Request: nested deeper than %d levels", mcpMaxDepth)
+	}
+	switch line[0] {
+	case '[':
+		// Batches left JSON-RPC in MCP 2025-06-18, and the SDK ends the
+		// session on one after that version: refuse them all alike.
+		return m, -32600, "Invalid Request: batches are not supported; send one message per line"
+	case '{':
+	default:
+		return m, -32600, "Invalid Request: a message is a JSON object"
+	}
+	var fields map[string]json.RawMessage // member names exactly as sent
+	if json.Unmarshal(line, &fields) != nil {
+		return m, -32600, "Invalid Request: not a JSON-RPC 2.0 message"
+	}
+	key, ok := mcpIDKey(fields["id"])
+	if !ok {
+		return m, -32600, "Invalid Request: the id must be a string, or a whole number of at most 2^53 written without a fraction or exponent"
+	}
+	m.id, m.idKey = fields["id"], key
+	if key == "" {
+		m.id = nil
+	}
+	var version string
+	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
+		return m, -32600, `Invalid Request: "jsonrpc" must be "2.0" (member names are case-sensitive)`
+	}
+	if raw, ok := fields["method"]; ok {
+		if json.Unmarshal(raw, &m.method) != nil || m.method == "" {
+			return m, -32600, `Invalid Request: "method" must be a non-empty string`
+		}
+		m.request = true
+		return m, 0, ""
+	}
+	code, why = checkRPCResponse(fields, key)
+	return m, code, why
+}
+
+// checkRPCResponse checks a message without a method: a response needs an
+// id and a result or an error object the SDK can read.
+func checkRPCResponse(fields map[string]json.RawMessage, key string) (int, string) {
+	_, hasResult := fields["result"]
+	rawErr, hasError := fields["error"]
+	hasError = hasError && string(bytes.TrimSpace(rawErr)) != "null"
+	switch {
+	case !hasResult && !hasError:
+		return -32600, `Invalid Request: neither "method" nor "result" nor "error" (member names are case-sensitive)`
+	case key == "":
+		return -32600, "Invalid Request: a response needs the id of the request it answers"
+	case hasError && !mcpWireError(rawErr):
+		return -32600, `Invalid Request: "error" must be an object with an integer "code" and a string "message"`
+	}
+	return 0, ""
+}
+
+// mcpWireError reports whether raw is an error object the SDK can read: an
+// object whose code, when present, is an integer within int64 and whose
+// message, when present, is a string.
+func mcpWireError(raw json.RawMessage) bool {
+	var e map[string]json.RawMessage
+	if json.Unmarshal(raw, &e) != nil || e == nil {
+		return false
+	}
+	if c, ok := e["code"]; ok {
+		if _, err := strconv.ParseInt(string(bytes.TrimSpace(c)), 10, 64); err != nil {
+			return false
+		}
+	}
+	if msg, ok := e["message"]; ok {
+		var s string
+		if json.Unmarshal(msg, &s) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // forward passes one line to the SDK, or answers it with an error when the
-// SDK could not read it. It reports false when the SDK no longer reads.
+// SDK would not read it as the message it is (which would end the session,
+// and with it every call in flight). It reports false when the SDK no
+// longer reads.
 func (r *stdioRelay) forward(line []byte) bool {
 	line = bytes.TrimSpace(line)
-	if !json.Valid(line) {
-		r.reply(nil, -32700, "Parse error: a line is not JSON; send one JSON-RPC message per line")
+	m, code, why := checkRPCLine(line)
+	if code != 0 {
+		r.reply(m.id, code, why)
 		return true
 	}
-	if line[0] == '[' {
-		// Batches left JSON-RPC in MCP 2025-06-18, and the SDK ends the
-		// session on one after that version: refuse them all alike.
-		r.reply(nil, -32600, "Invalid Request: batches are not supported; send one message per line")
-		return true
-	}
-	var m mcpRPCMessage
-	if json.Unmarshal(line, &m) != nil || m.JSONRPC != "2.0" || (m.Method == "" && m.Result == nil && m.Error == nil) {
-		id, ok := mcpIDKey(m.ID)
-		if !ok || id == "" {
-			r.reply(nil, -32600, "Invalid Request: not a JSON-RPC 2.0 message")
-		} else {
-			r.reply(m.ID, -32600, "Invalid Request: not a JSON-RPC 2.0 message")
-		}
-		return true
-	}
-	id, ok := mcpIDKey(m.ID)
-	if !ok {
-		r.reply(nil, -32600, "Invalid Request: the id must be a string or a number")
-		return true
-	}
-	if m.Method != "" && id != "" {
+	if m.request && m.idKey != "" {
 		r.mu.Lock()
-		r.pending[id]++
+		busy := r.pending[m.idKey] > 0
+		if !busy {
+			r.pending[m.idKey]++
+		}
 		r.mu.Unlock()
+		if busy {
+			// The SDK would answer it with a null id, and the relay would
+			// wait for an answer to it that never comes.
+			r.reply(nil, -32600, "Invalid Request: the id is already in use by a request in flight")
+			return true
+		}
 	}
-	if m.Method == "notifications/cancelled" {
+	if m.method == "notifications/cancelled" {
 		// A cancelled request gets no answer: stop waiting for one.
 		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
 		}
-		if json.Unmarshal(m.Params, &p) == nil {
-			if cancelled, ok := mcpIDKey(p.RequestID); ok && cancelled != "" {
+		if json.Unmarshal(line, &p) == nil {
+			if cancelled, ok := mcpIDKey(p.Params.RequestID); ok && cancelled != "" {
 				r.answered(cancelled)
 			}
 		}
 	}
 	if _, err := r.pw.Write(append(line, '\n')); err != nil {
-		if m.Method != "" && id != "" {
-			r.answered(id)
+		if m.request && m.idKey != "" {
+			r.answered(m.idKey)
 		}
 		return false
 	}

@@ -409,12 +409,14 @@ func TestStdioRelayPending(t *testing.T) {
 		want int
 	}{
 		{rpcLine(1, "tools/list", nil), 1},
-		{rpcLine(1, "ping", nil), 2}, // the same id again
-		{rpcLine(nil, "notifications/initialized", nil), 2},
-		{rpcLine("a", "ping", nil), 3},
-		{rpcLine(nil, "notifications/cancelled", map[string]any{"requestId": "a"}), 2},
-		{`{"jsonrpc":"2.0","id":1.0,"result":{}}`, 2}, // a response from the client: nothing to wait for
-		{rpcLine(2.5, "ping", nil), 3},                // the SDK answers it as id 2
+		{rpcLine(1, "ping", nil), 1}, // the same id again, while in flight: refused
+		{rpcLine(nil, "notifications/initialized", nil), 1},
+		{rpcLine("a", "ping", nil), 2},
+		{rpcLine(nil, "notifications/cancelled", map[string]any{"requestId": "a"}), 1},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, 1},   // a response from the client: nothing to wait for
+		{`{"jsonrpc":"2.0","id":1.0,"result":{}}`, 1}, // refused: the SDK reads 1.0 as 1
+		{rpcLine(2.5, "ping", nil), 1},                // refused: the SDK would answer it as id 2
+		{rpcLine(2.0, "ping", nil), 2},                // the SDK answers it as id 2
 	} {
 		relay.forward([]byte(step.line))
 		if got := pending(); got != step.want {
@@ -422,7 +424,6 @@ func TestStdioRelayPending(t *testing.T) {
 		}
 	}
 	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
-	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":1.0,"result":{}}` + "\n"))
 	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n"))
 	if got := pending(); got != 0 {
 		t.Errorf("after the answers: %d pending", got)
