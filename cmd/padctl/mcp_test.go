@@ -447,3 +447,16 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Issue 30 #17: without a key padctl mcp starts all the same, and each
+// tool call says what to set, rather than the assistant showing only
+// "disconnected".
+func TestMCPBinaryNoKey(t *testing.T) {
+	replies, _, stderr := runMCPBinary(t, nil, nil, initLine(1), rpcLine(2, "tools/list", nil), callLine(3, "get_quota", nil))
+	if replies["1"]["result"] == nil || replies["2"]["result"] == nil {
+		t.Fatalf("initialize and tools/list without a key: %v (stderr %s)", replies, stderr)
+	}
+	if text, isErr := toolText(t, replies["3"]); !isErr || !strings.Contains(text, "PAD_API_KEY") {
+		t.Errorf("get_quota without a key: %v %s", isErr, text)
+	}
+}
