@@ -29,7 +29,7 @@ type padHistoryArgs struct {
 
 // getPadHistory is get_pad_history: a file's text at a moment.
 func getPadHistory(ts *toolset) serverTool {
-	return newTool(ts, spec[padHistoryArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_history", Title: "Get a file's text at a moment",
+	return newTool(ts, spec[padHistoryArgs]{kind: read, out: []string{"pad_id", "environment_id", "path", "files", "source", "at", "edits", "first_edit", "last_edit", "bytes", "offset", "text"}, tool: &mcp.Tool{Name: "get_pad_history", Title: "Get a file's text at a moment",
 		Description: "A file's text as it was at a moment of the interview (or at the end), rebuilt from its edit history. " +
 			"Default: the active environment's first file, at the end. offset reads on where a cut answer stopped."},
 		schema: func(s *jsonschema.Schema) { s.Properties["offset"].Minimum = padapi.Ptr(0.0) }},

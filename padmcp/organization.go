@@ -27,7 +27,7 @@ const (
 
 // getOrganization is get_organization.
 func getOrganization(ts *toolset) serverTool {
-	return newTool(ts, spec[noArgs]{kind: read, tool: &mcp.Tool{Name: "get_organization", Title: "Get the organization",
+	return newTool(ts, spec[noArgs]{kind: read, out: []string{"name", "id", "user_count", "default_language", "single_sign_on_supported", "teams", "users", "users_shown"}, tool: &mcp.Tool{Name: "get_organization", Title: "Get the organization",
 		Description: "The caller's organization: name, default language, sign-on, teams, and its first 100 users (list_users has them all). Needs an owner's key."}},
 		func(ctx context.Context, _ noArgs) (any, error) {
 			o, err := ts.c.Organization.Get(ctx)
@@ -65,7 +65,7 @@ func statsWindow(a statsArgs) (*padapi.StatsOptions, error) {
 
 // getOrganizationStats is get_organization_stats.
 func getOrganizationStats(ts *toolset) serverTool {
-	return newTool(ts, spec[statsArgs]{kind: read, tool: &mcp.Tool{Name: "get_organization_stats", Title: "Count the organization's pads",
+	return newTool(ts, spec[statsArgs]{kind: read, out: []string{"start_time", "end_time", "pads_created", "users", "users_shown", "users_total"}, tool: &mcp.Tool{Name: "get_organization_stats", Title: "Count the organization's pads",
 		Description: "How many pads the organization created in a window of time, in all and per user. Default window: the last 7 days. Needs an owner's key."}},
 		func(ctx context.Context, a statsArgs) (any, error) {
 			opts, err := statsWindow(a)
@@ -84,7 +84,7 @@ func getOrganizationStats(ts *toolset) serverTool {
 
 // listUsers is list_users.
 func listUsers(ts *toolset) serverTool {
-	return newTool(ts, spec[listUsersArgs]{kind: read, tool: &mcp.Tool{Name: "list_users", Title: "List the organization's users",
+	return newTool(ts, spec[listUsersArgs]{kind: read, out: []string{"users", "total", "truncated"}, tool: &mcp.Tool{Name: "list_users", Title: "List the organization's users",
 		Description: "The organization's users (email, name, teams), or with email just that one. Needs an owner's key."}},
 		func(ctx context.Context, a listUsersArgs) (any, error) {
 			var opts *padapi.OrganizationUserListOptions

@@ -35,6 +35,7 @@ type mcpTest struct {
 	t   testing.TB
 	ctx context.Context
 	cs  *mcp.ClientSession
+	out map[string]map[string]any // each listed tool's output schema's properties
 }
 
 // stub is an HTTP server with fixed answers per "METHOD /path", which
@@ -110,7 +111,17 @@ func newMCPTest(t testing.TB, c *padapi.Client, cfg Options) *mcpTest {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return &mcpTest{t, ctx, cs}
+	m := &mcpTest{t, ctx, cs, map[string]map[string]any{}}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if schema, ok := tool.OutputSchema.(map[string]any); ok {
+			m.out[tool.Name], _ = schema["properties"].(map[string]any)
+		}
+	}
+	return m
 }
 
 // call calls a tool and returns its text and whether it is a tool error.
@@ -127,7 +138,21 @@ func (m *mcpTest) call(name string, args any) (string, bool) {
 	if len(res.Content) != 1 {
 		m.t.Fatalf("%s: %d contents, want 1", name, len(res.Content))
 	}
-	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	text := res.Content[0].(*mcp.TextContent).Text
+	// A read tool's success carries its result as structured content too,
+	// every member of it declared in the tool's output schema.
+	if props, read := m.out[name]; read && !res.IsError {
+		sc, ok := res.StructuredContent.(map[string]any)
+		if !ok {
+			m.t.Errorf("%s: structured content %T, want an object", name, res.StructuredContent)
+		}
+		for k := range sc {
+			if _, declared := props[k]; !declared {
+				m.t.Errorf("%s: structured content member %q is not in the output schema", name, k)
+			}
+		}
+	}
+	return text, res.IsError
 }
 
 // ok calls a tool that must succeed, and decodes its JSON.

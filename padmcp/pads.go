@@ -87,7 +87,7 @@ func sortArg(v string) (padapi.Sort, error) {
 
 // listPads is list_pads: one page of pads.
 func listPads(ts *toolset) serverTool {
-	return newTool(ts, spec[listPadsArgs]{kind: read, schema: listSchema, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
+	return newTool(ts, spec[listPadsArgs]{kind: read, out: []string{"total", "pads", "next_page", "next_page_note"}, schema: listSchema, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
 		Description: "One page (50) of the caller's pads as compact rows: id, title, language, state, owner, times. " +
 			"next_page holds the arguments for the next page (null on the last). Lists lag about a minute behind get_pad."}},
 		func(ctx context.Context, a listPadsArgs) (any, error) {
@@ -114,7 +114,7 @@ func listPads(ts *toolset) serverTool {
 
 // getPad is get_pad: one pad, its long texts cut.
 func getPad(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad", Title: "Get a pad",
+	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "created_at", "updated_at", "ended_at", "participants", "private", "execution_enabled", "environment_ids", "active_environment_id", "question_ids", "url", "playback", "notes", "contents"}, tool: &mcp.Tool{Name: "get_pad", Title: "Get a pad",
 		Description: "One pad: title, language, state, participants, notes, the editor's contents, its environments and links. " +
 			"Long contents and notes are cut; get_pad_code and get_pad_history read files in full."}},
 		func(ctx context.Context, a padIDArgs) (any, error) {
@@ -139,7 +139,7 @@ func getPad(ts *toolset) serverTool {
 
 // listPadEvents is list_pad_events: one page of a pad's events.
 func listPadEvents(ts *toolset) serverTool {
-	return newTool(ts, spec[padEventsArgs]{kind: read, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
+	return newTool(ts, spec[padEventsArgs]{kind: read, out: []string{"total", "events", "next_page", "next_page_note"}, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
 		Description: "One page (50) of what happened in a pad, oldest first: who joined and left, what ran. next_page continues."}},
 		func(ctx context.Context, a padEventsArgs) (any, error) {
 			page, err := ts.c.Pads.ListEvents(ctx, padapi.ID(a.ID), &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc, Page: a.Page})
@@ -164,7 +164,7 @@ func listPadEvents(ts *toolset) serverTool {
 // environments: each distinct environment once, a fixed number at a time,
 // whatever the pad lists.
 func getPadCode(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_code", Title: "Get a pad's final code",
+	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"pad_id", "environments"}, tool: &mcp.Tool{Name: "get_pad_code", Title: "Get a pad's final code",
 		Description: "The final code of every file in each of a pad's environments (one per language or question it used). " +
 			"Long files are cut with a marker; get_pad_history reads one file from any offset."}},
 		func(ctx context.Context, a padIDArgs) (any, error) {
@@ -187,7 +187,7 @@ func (ts *toolset) transcriptLimit(maxBytes int) int {
 
 // getPadTranscript is get_pad_transcript: everything about one interview.
 func getPadTranscript(ts *toolset) serverTool {
-	return newTool(ts, spec[padTranscriptArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
+	return newTool(ts, spec[padTranscriptArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "participants", "created_at", "ended_at", "notes", "events_total", "events", "events_truncated", "environments"}, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
 		Description: "Everything about one interview in one answer: the pad, its event log (oldest first) and the final code of its files, " +
 			"cut to max_bytes with markers saying how to read the rest."},
 		schema: func(s *jsonschema.Schema) {

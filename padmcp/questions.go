@@ -46,7 +46,7 @@ const searchPages = 20
 
 // listQuestions is list_questions: one page, or the titles that match.
 func listQuestions(ts *toolset) serverTool {
-	return newTool(ts, spec[listQuestionsArgs]{kind: read, schema: pageSchema, tool: &mcp.Tool{Name: "list_questions", Title: "List questions",
+	return newTool(ts, spec[listQuestionsArgs]{kind: read, out: []string{"total", "questions", "next_page", "next_page_note", "note"}, schema: pageSchema, tool: &mcp.Tool{Name: "list_questions", Title: "List questions",
 		Description: "The question library as compact rows: id, title, language, shared, draft, times used. One page of 50, " +
 			"or with search the titles that contain it, read page by page from page; next_page continues."}},
 		ts.listQuestions)
@@ -98,7 +98,7 @@ func (ts *toolset) listQuestions(ctx context.Context, a listQuestionsArgs) (any,
 
 // getQuestion is get_question: one question, its long texts cut.
 func getQuestion(ts *toolset) serverTool {
-	return newTool(ts, spec[questionIDArgs]{kind: read, tool: &mcp.Tool{Name: "get_question", Title: "Get a question",
+	return newTool(ts, spec[questionIDArgs]{kind: read, out: []string{"id", "title", "language", "shared", "is_draft", "used", "updated_at", "owner_email", "author_name", "take_home", "created_at", "description", "contents", "solution", "candidate_instructions", "test_cases", "custom_files"}, tool: &mcp.Tool{Name: "get_question", Title: "Get a question",
 		Description: "One question of the library: its description, candidate instructions, starting code, solution and test cases. Long texts are cut."}},
 		func(ctx context.Context, a questionIDArgs) (any, error) {
 			q, err := ts.c.Questions.Get(ctx, padapi.ID(a.ID))

@@ -13,7 +13,7 @@ type noArgs struct{}
 
 // getQuota is get_quota: the monthly pad quota.
 func getQuota(ts *toolset) serverTool {
-	return newTool(ts, spec[noArgs]{kind: read, plain: true, tool: &mcp.Tool{Name: "get_quota", Title: "Get the pad quota",
+	return newTool(ts, spec[noArgs]{kind: read, out: []string{"pads_used", "monthly_pad_limit", "pads_remaining", "unlimited", "overages_enabled", "quota_reset_at", "trial_expires_at", "can_create_one"}, plain: true, tool: &mcp.Tool{Name: "get_quota", Title: "Get the pad quota",
 		Description: "The monthly pad quota: pads used, the limit and pads remaining (null when the plan is unlimited or the service does not say), " +
 			"and whether a create may succeed. Advisory: create_pad's answer is the authority."}},
 		func(ctx context.Context, _ noArgs) (any, error) {
