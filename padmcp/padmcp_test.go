@@ -99,7 +99,8 @@ func hang(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 // life, with a deadline of its own.
 func newMCPTest(t testing.TB, c *padapi.Client, cfg Options) *mcpTest {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Generous: -race on a loaded 2-core machine is many times slower.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := NewServer(c, cfg).Connect(ctx, st, nil)
