@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -347,4 +348,52 @@ func TestCallTimeout(t *testing.T) {
 		t.Errorf("a call with a 100ms timeout took %v", d)
 	}
 	m.ok("list_pads", nil)
+}
+
+// Issue 28 #8: a transcript whose event list claims a billion items stops
+// at the client's list limit, with an error that names it.
+func TestHostileEndlessList(t *testing.T) {
+	t.Parallel()
+	var events []string
+	for i := range 50 {
+		events = append(events, fmt.Sprintf(`{"kind":"ran","message":"run %d","created_at":"2026-01-01T00:00:00Z"}`, i))
+	}
+	var s *stub
+	s = newStub(t, map[string]http.HandlerFunc{
+		"GET /api/pads/P": reply(http.StatusOK, `{"status":"OK","id":"P","title":"t","pad_environment_ids":[]}`),
+		"GET /api/pads/P/events": func(w http.ResponseWriter, r *http.Request) {
+			page := r.URL.Query().Get("page")
+			n, _ := strconv.Atoi(page)
+			next := fmt.Sprintf("%s/api/pads/P/events?page=%d&sort=created_at,asc", s.URL, max(n, 1)+1)
+			reply(http.StatusOK, `{"status":"OK","events":[`+strings.Join(events, ",")+`],"total":1000000000,"next_page":"`+next+`"}`)(w, r)
+		},
+	})
+	c, err := padapi.NewClient(s.URL, testKey, padapi.WithRetry(0, 0, 0), padapi.WithListLimit(120))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMCPTest(t, c, Options{})
+	m.fails("get_pad_transcript", map[string]any{"id": "P"}, "WithListLimit", "120")
+	if n := s.requests("GET /api/pads/P/events"); n > 12 {
+		t.Errorf("%d pages read for a limit of 120 items", n)
+	}
+}
+
+// A dry run goes through the library's validation and encoding, and sends
+// nothing.
+func TestDryRunSendsNothing(t *testing.T) {
+	t.Parallel()
+	s := newStub(t, nil)
+	m := newMCPTest(t, s.client(t), Options{AllowWrites: true})
+	dry := m.ok("update_question", map[string]any{"id": "12", "title": "T", "dry_run": true})
+	if dry["would_send"] != "PUT /api/questions/12" || dry["sent"] != false {
+		t.Errorf("dry run = %v", dry)
+	}
+	m.fails("create_pad", map[string]any{"contents": "x", "question_id": "1", "dry_run": true}, "argument contents")
+	m.fails("update_pad", map[string]any{"id": "..", "title": "T", "dry_run": true}, "invalid argument")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.reqs) != 0 {
+		t.Errorf("dry runs sent %v", s.reqs)
+	}
 }

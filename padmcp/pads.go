@@ -5,7 +5,6 @@ package padmcp
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -221,7 +220,7 @@ func createPad(ts *toolset) serverTool {
 				p.QuestionID = padapi.Ptr(padapi.ID(a.QuestionID))
 			}
 			if a.DryRun {
-				return ts.dryRun("POST", "/api/pads", fields), nil
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Create(ctx, p); return err })
 			}
 			pad, err := ts.c.Pads.Create(ctx, p)
 			if err != nil {
@@ -246,7 +245,7 @@ func updatePad(ts *toolset) serverTool {
 				return nil, argError("title", "nothing to change: give at least one of title, language, contents, notes")
 			}
 			if a.DryRun {
-				return ts.dryRun("PUT", "/api/pads/"+url.PathEscape(a.ID), fields), nil
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
 			}
 			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {
@@ -262,10 +261,11 @@ func endPad(ts *toolset) serverTool {
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: padapi.Ptr(true), IdempotentHint: true},
 		Description: "End a pad: the interview is over, and the candidate can no longer edit. It cannot be undone. dry_run sends nothing."}},
 		func(ctx context.Context, a endPadArgs) (any, error) {
+			p := &padapi.PadUpdateParams{Ended: padapi.Ptr(true)}
 			if a.DryRun {
-				return ts.dryRun("PUT", "/api/pads/"+url.PathEscape(a.ID), map[string]string{"ended": "true"}), nil
+				return ts.dryRun(ctx, map[string]string{"ended": "true"}, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
 			}
-			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), &padapi.PadUpdateParams{Ended: padapi.Ptr(true)})
+			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {
 				return nil, err
 			}

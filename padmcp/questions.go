@@ -4,7 +4,6 @@ package padmcp
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -155,7 +154,7 @@ func createQuestion(ts *toolset) serverTool {
 				Description: field(fields, "description", a.Description), Contents: field(fields, "contents", a.Contents),
 				Solution: field(fields, "solution", a.Solution)}
 			if a.DryRun {
-				return ts.dryRun("POST", "/api/questions", fields), nil
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Questions.Create(ctx, p); return err })
 			}
 			q, err := ts.c.Questions.Create(ctx, p)
 			if err != nil {
@@ -179,7 +178,7 @@ func updateQuestion(ts *toolset) serverTool {
 				return nil, argError("title", "nothing to change: give at least one of title, language, description, contents, solution")
 			}
 			if a.DryRun {
-				return ts.dryRun("PUT", "/api/questions/"+url.PathEscape(a.ID), fields), nil
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Questions.Update(ctx, padapi.ID(a.ID), p); return err })
 			}
 			q, err := ts.c.Questions.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {

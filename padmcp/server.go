@@ -297,8 +297,6 @@ func errorText(tool string, err error) string {
 
 // errorAdvice is what to do about a failed call, or "".
 func errorAdvice(tool string, err error) string {
-	var ae *padapi.APIError
-	errors.As(err, &ae)
 	noun, list := "pad", "list_pads"
 	if strings.Contains(tool, "question") {
 		noun, list = "question", "list_questions"
@@ -309,9 +307,11 @@ func errorAdvice(tool string, err error) string {
 			"so wait a minute, then call %s and look for it first, or there may be two.", noun, tool, list)
 	case errors.Is(err, padapi.ErrOverQuota):
 		return "The monthly pad quota is spent, so nothing was created; get_quota shows the numbers."
-	case errors.Is(err, padapi.ErrRateLimited) && ae != nil && ae.RetryAfter > 0:
-		return fmt.Sprintf("The service is throttling requests: try again in %s.", ae.RetryAfter)
 	case errors.Is(err, padapi.ErrRateLimited):
+		var ae *padapi.APIError
+		if errors.As(err, &ae) && ae.RetryAfter > 0 {
+			return fmt.Sprintf("The service is throttling requests: try again in %s.", ae.RetryAfter)
+		}
 		return "The service is throttling requests: try again later."
 	case errors.Is(err, padapi.ErrNotFound):
 		return fmt.Sprintf("No such %s (or it was deleted): check the id, for example with %s.", noun, list)
@@ -327,6 +327,8 @@ func errorAdvice(tool string, err error) string {
 		return "No answer within the per-call timeout (padctl's --timeout); try again, or ask for less."
 	case errors.Is(err, padapi.ErrServer):
 		return "The service failed; try again later."
+	case errors.Is(err, padapi.ErrListLimit):
+		return "The list is longer than the client reads in one call (its WithListLimit): ask for a page at a time, such as list_pad_events with page."
 	}
 	return ""
 }

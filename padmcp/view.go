@@ -3,7 +3,9 @@
 package padmcp
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -227,14 +229,24 @@ func nextArgs(next string, extra map[string]any) (args map[string]any, note stri
 	return args, ""
 }
 
-// dryRun describes a request that was not sent.
-func (ts *toolset) dryRun(method, path string, fields map[string]string) map[string]any {
+// dryRun makes call under padapi.WithDryRun, so that the library
+// validates and encodes the request without sending it, and describes what
+// it would have sent: its method and path, and the fields given.
+func (ts *toolset) dryRun(ctx context.Context, fields map[string]string, call func(context.Context) error) (any, error) {
+	var req padapi.Request
+	err := call(padapi.WithDryRun(ctx, &req))
+	switch {
+	case err == nil:
+		return nil, errors.New("the dry run was sent: the library did not stop it (a bug in padmcp)")
+	case !errors.Is(err, padapi.ErrDryRun):
+		return nil, err
+	}
 	shown := make(map[string]string, len(fields))
 	for k, v := range fields {
 		shown[k] = ts.clip(v, 1024, "cut for display; the call would send all of it")
 	}
-	return map[string]any{"dry_run": true, "sent": false, "would_send": method + " " + path, "fields": shown,
-		"note": "Nothing was sent. Call again without dry_run to do it."}
+	return map[string]any{"dry_run": true, "sent": false, "would_send": req.Method + " " + req.Path, "fields": shown,
+		"note": "Nothing was sent. Call again without dry_run to do it."}, nil
 }
 
 // field records a field for a dry run and returns a pointer for params, or
