@@ -1,6 +1,6 @@
-// mcp_stdio.go: the stdio relay between padctl mcp and its client.
+// relay.go: the stdio relay between padctl mcp and its client.
 
-package main
+package mcp
 
 import (
 	"bufio"
@@ -13,12 +13,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // mcpMaxLine bounds one JSON-RPC message read from stdin, as the SDK's own
-// transport bounds a frame (mcp.DefaultMaxLineLength).
-const mcpMaxLine = mcp.DefaultMaxLineLength
+// transport bounds a frame (sdk.DefaultMaxLineLength).
+const mcpMaxLine = sdk.DefaultMaxLineLength
 
 // stdioRelay sits between padctl's stdin and stdout and the SDK's
 // IOTransport. It exists for two defects of reading stdin directly:
@@ -55,8 +55,8 @@ func newStdioRelay(src io.Reader, out io.Writer, drain time.Duration) *stdioRela
 
 // transport is what the SDK runs on: the relay's side of the pipe, and the
 // relay's writer.
-func (r *stdioRelay) transport() mcp.Transport {
-	return &mcp.IOTransport{Reader: r.pr, Writer: relayWriter{r}}
+func (r *stdioRelay) transport() sdk.Transport {
+	return &sdk.IOTransport{Reader: r.pr, Writer: relayWriter{r}}
 }
 
 // pump copies stdin's messages to the SDK until stdin ends, then waits for

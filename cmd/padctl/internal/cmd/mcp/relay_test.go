@@ -1,11 +1,15 @@
-package main
+package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/padinterview/padapi/padapitest"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -210,5 +214,172 @@ func TestStdioRelayEndsAtOnce(t *testing.T) {
 	relay.close()
 	if o := out.String(); !strings.Contains(o, `"id":7,"error"`) || !strings.Contains(o, `"id":8,"result"`) {
 		t.Errorf("answers:\n%s", o)
+	}
+}
+
+// The relay in process: end of input waits for the answers; bad lines are
+// answered and the session goes on; a request that never gets an answer
+// holds end of input for drain at most.
+func TestStdioRelay(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv := padapitest.NewServer(t)
+	srv.Delay("GET /api/quota", 20*time.Millisecond)
+	in := strings.Join([]string{
+		initLine(1), "not json", `[` + callLine(2, "get_quota", nil) + `]`, `{"jsonrpc":"1.0","id":9}`, `{"id":{"x":1},"jsonrpc":"2.0","method":"ping"}`,
+		callLine(3, "get_quota", nil), callLine(4, "get_quota", nil), rpcLine(5, "ping", nil),
+	}, "\n")
+	var out syncBuffer
+	relay := newStdioRelay(strings.NewReader(in), &out, 10*time.Second)
+	go relay.pump(ctx)
+	start := time.Now()
+	if err := padmcp.NewServer(srv.Client(), padmcp.Options{}).Run(ctx, relay.transport()); err != nil && ctx.Err() != nil {
+		t.Fatal(err)
+	}
+	relay.close()
+	t.Logf("session of %d lines: %v", 8, time.Since(start))
+	var got []string
+	for l := range strings.Lines(out.String()) {
+		var m struct {
+			ID    any
+			Error *struct{ Code int }
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%v: %q", err, l)
+		}
+		s := fmt.Sprint(m.ID)
+		if m.Error != nil {
+			s += fmt.Sprint(":", m.Error.Code)
+		}
+		got = append(got, s)
+	}
+	slices.Sort(got)
+	want := []string{"1", "3", "4", "5", "9:-32600", "<nil>:-32600", "<nil>:-32600", "<nil>:-32700"}
+	if !slices.Equal(got, want) {
+		t.Errorf("replies %v, want %v", got, want)
+	}
+
+	// No answer ever comes: end of input is held for drain, not forever.
+	pr, pw := io.Pipe()
+	relay = newStdioRelay(strings.NewReader(rpcLine(1, "ping", nil)+"\n"), &out, 100*time.Millisecond)
+	relay.pr, relay.pw = pr, pw
+	done := make(chan struct{})
+	go func() { relay.pump(ctx); close(done) }()
+	go io.Copy(io.Discard, pr) // an SDK that reads and never answers
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the relay held end of input past its drain time")
+	}
+}
+
+// The relay counts what it waits for: requests, not notifications, and a
+// cancelled request no longer.
+func TestStdioRelayPending(t *testing.T) {
+	relay := newStdioRelay(strings.NewReader(""), io.Discard, time.Second)
+	go io.Copy(io.Discard, relay.pr)
+	defer relay.close()
+	pending := func() int {
+		relay.mu.Lock()
+		defer relay.mu.Unlock()
+		n := 0
+		for _, c := range relay.pending {
+			n += c
+		}
+		return n
+	}
+	for _, step := range []struct {
+		line string
+		want int
+	}{
+		{rpcLine(1, "tools/list", nil), 1},
+		{rpcLine(1, "ping", nil), 1}, // the same id again, while in flight: refused
+		{rpcLine(nil, "notifications/initialized", nil), 1},
+		{rpcLine("a", "ping", nil), 2},
+		{rpcLine(nil, "notifications/cancelled", map[string]any{"requestId": "a"}), 1},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, 1},   // a response from the client: nothing to wait for
+		{`{"jsonrpc":"2.0","id":1.0,"result":{}}`, 1}, // refused: the SDK reads 1.0 as 1
+		{rpcLine(2.5, "ping", nil), 1},                // refused: the SDK would answer it as id 2
+		{rpcLine(2.0, "ping", nil), 2},                // the SDK answers it as id 2
+	} {
+		relay.forward([]byte(step.line))
+		if got := pending(); got != step.want {
+			t.Errorf("after %s: %d pending, want %d", step.line, got, step.want)
+		}
+	}
+	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
+	relayWriter{relay}.Write([]byte(`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n"))
+	if got := pending(); got != 0 {
+		t.Errorf("after the answers: %d pending", got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// rpcLine is one JSON-RPC message.
+func rpcLine(id any, method string, params any) string {
+	m := map[string]any{"jsonrpc": "2.0", "method": method}
+	if id != nil {
+		m["id"] = id
+	}
+	if params != nil {
+		m["params"] = params
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// initLine is an initialize request.
+func initLine(id any) string {
+	return rpcLine(id, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "test", "version": "0"}})
+}
+
+// callLine is a tools/call request.
+func callLine(id any, tool string, args map[string]any) string {
+	if args == nil {
+		args = map[string]any{}
+	}
+	return rpcLine(id, "tools/call", map[string]any{"name": tool, "arguments": args})
+}
+
+// testKey is the key of the stubs' clients.
+const testKey = "padctl-secret-Qz7Xw9Kp3Lm"
+
+// newStub is a service answering routes, 404 otherwise.
+func newStub(t *testing.T, routes map[string]http.HandlerFunc) *httptest.Server {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := routes[r.Method+" "+r.URL.Path]; h != nil {
+			h(w, r)
+			return
+		}
+		reply(http.StatusNotFound, `{"status":"ERROR","message":"Not found"}`)(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// reply answers with status and a JSON body.
+func reply(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
 	}
 }
