@@ -15,6 +15,7 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/redact"
 	"github.com/padinterview/padapi/padmcp"
 	"github.com/spf13/cobra"
 )
@@ -83,9 +84,10 @@ diagnostics go to stderr.`,
 
 // mcpRun serves MCP on o.In and o.IO.Out until o.In ends or o.Ctx is done.
 func mcpRun(o *MCPOptions) error {
-	red := iostreams.NewRedactor(o.Keys...)
 	// Every diagnostic, --debug's log included, goes through the redactor.
-	o.IO.ErrOut = red.Writer(o.IO.ErrOut)
+	errOut := redact.New(o.Keys...).Writer(o.IO.ErrOut)
+	defer errOut.Flush()
+	o.IO.ErrOut = errOut
 	var c *padapi.Client
 	if o.HasKey {
 		// Without a key the server starts all the same, so that an
@@ -103,7 +105,9 @@ func mcpRun(o *MCPOptions) error {
 	if o.Timeout > 0 {
 		drain += o.Timeout
 	}
-	relay := newStdioRelay(o.In, red.Wire().Writer(o.IO.Out), drain)
+	wire := redact.New(wireKeys(o.Keys)...).Writer(o.IO.Out)
+	defer wire.Flush()
+	relay := newStdioRelay(o.In, wire, drain)
 	go relay.pump(o.Ctx)
 	err := srv.Run(o.Ctx, relay.transport())
 	relay.close()
@@ -114,6 +118,22 @@ func mcpRun(o *MCPOptions) error {
 		return err
 	}
 	return nil
+}
+
+// minWireKey is the shortest key redacted from JSON-RPC lines as a whole:
+// a shorter one could match the protocol's own text ("id", "2.0") and
+// break every message. Results and logs are redacted of every key.
+const minWireKey = 8
+
+// wireKeys returns the keys of at least minWireKey bytes.
+func wireKeys(keys []string) []string {
+	var long []string
+	for _, k := range keys {
+		if len(k) >= minWireKey {
+			long = append(long, k)
+		}
+	}
+	return long
 }
 
 // loopbackURL reports whether a base URL names a loopback host (a local
