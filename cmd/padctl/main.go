@@ -43,11 +43,10 @@ func main() {
 	os.Exit(code)
 }
 
-// extra are the commands not yet under internal/cmd: mcp, and the
-// question sync's pull, diff and apply.
+// extra are the commands not yet under internal/cmd: the question sync's
+// pull, diff and apply.
 func extra(f *cmdutil.Factory) root.Extra {
 	return root.Extra{
-		Root:      []*cobra.Command{newMCPCmd(f)},
 		Questions: []*cobra.Command{newQuestionsPullCmd(f), newQuestionsDiffCmd(f), newQuestionsApplyCmd(f)},
 	}
 }

@@ -1,20 +1,20 @@
 package cmdutil
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/cliarg"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
 // SortNames are the values --sort takes, for help and completion. Without
 // a direction the order is the service's default, newest first.
-var SortNames = []string{"created", "created,desc", "created,asc", "updated", "updated,desc", "updated,asc"}
+var SortNames = cliarg.SortNames
 
 // SortFlag is --sort. The service's own spellings (created_at,asc) are
 // accepted too.
@@ -28,12 +28,11 @@ func (s *SortFlag) Type() string { return "order" }
 
 // Set parses an order: created or updated, optionally ,asc or ,desc.
 func (s *SortFlag) Set(v string) error {
-	field, dir, hasDir := strings.Cut(v, ",")
-	field = strings.TrimSuffix(field, "_at")
-	if (field != "created" && field != "updated") || (hasDir && dir != "asc" && dir != "desc") {
-		return errors.New("want created or updated, optionally followed by ,asc or ,desc")
+	sort, err := cliarg.Sort(v)
+	if err != nil {
+		return err
 	}
-	*s.Sort = padapi.Sort(field + "_at," + cmp.Or(dir, "desc"))
+	*s.Sort = sort
 	return nil
 }
 
@@ -53,13 +52,12 @@ func (t *TimeFlag) String() string {
 
 // Set parses an RFC 3339 time or a date.
 func (t *TimeFlag) Set(v string) error {
-	for _, layout := range []string{time.RFC3339, time.DateOnly} {
-		if p, err := time.Parse(layout, v); err == nil {
-			t.Time = p
-			return nil
-		}
+	p, err := cliarg.Time(v)
+	if err != nil {
+		return err
 	}
-	return errors.New("want an RFC 3339 time such as 2026-05-01T09:00:00Z, or a date such as 2026-05-01")
+	t.Time = p
+	return nil
 }
 
 // Given returns &v when the flag name was given, else nil (not sent).

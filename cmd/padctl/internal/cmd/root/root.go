@@ -11,6 +11,7 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/doctor"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/mcp"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/org"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/pads"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/questions"
@@ -22,7 +23,7 @@ import (
 // Extra are commands that live outside internal/cmd for now (the MCP
 // server, the question sync): root adds them where they belong.
 type Extra struct {
-	// Root are more top-level commands (mcp).
+	// Root are more top-level commands.
 	Root []*cobra.Command
 	// Questions are more commands of the questions group (pull, diff,
 	// apply).
@@ -104,7 +105,7 @@ Exit codes:
 	addGlobalFlags(root, f)
 
 	root.AddCommand(quota.NewCmdQuota(f, nil), pads.NewCmdPads(f), questions.NewCmdQuestions(f, more.Questions...),
-		org.NewCmdOrg(f, nil), doctor.NewCmdDoctor(f, nil), &cobra.Command{
+		org.NewCmdOrg(f, nil), doctor.NewCmdDoctor(f, nil), mcp.NewCmdMCP(f, nil), &cobra.Command{
 			Use:     "version",
 			Short:   "Print the version",
 			Example: "  padctl version",

@@ -1,0 +1,223 @@
+// history.go: get_pad_history, a file's text at a moment, and where it may fetch a history from.
+
+package padmcp
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/cliarg"
+)
+
+type padHistoryArgs struct {
+	ID            string `json:"id" jsonschema:"the pad's ID, such as DM32JWG2 (from list_pads)"`
+	EnvironmentID string `json:"environment_id,omitempty" jsonschema:"one of the pad's environment IDs (get_pad_code lists them); default the active one"`
+	Path          string `json:"path,omitempty" jsonschema:"the file's path in the environment, such as main.py; default its first file"`
+	At            string `json:"at,omitempty" jsonschema:"RFC 3339 time, such as 2026-01-02T15:04:05Z, or a date such as 2026-01-02: the text as it was then; default the end of the interview"`
+	Offset        int    `json:"offset,omitempty" jsonschema:"byte offset into the text as shown to start from, to read on where a truncated answer stopped"`
+}
+
+// getPadHistory is get_pad_history: a file's text at a moment.
+func getPadHistory(ts *toolset) serverTool {
+	return newTool(ts, spec[padHistoryArgs]{kind: read, out: []string{"pad_id", "environment_id", "path", "files", "source", "at", "edits", "first_edit", "last_edit", "bytes", "offset", "text"}, tool: &mcp.Tool{Name: "get_pad_history", Title: "Get a file's text at a moment",
+		Description: "A file's text as it was at a moment of the interview (or at the end), rebuilt from its edit history. " +
+			"Default: the active environment's first file, at the end. offset reads on where a cut answer stopped."},
+		schema: func(s *jsonschema.Schema) { s.Properties["offset"].Minimum = padapi.Ptr(0.0) }},
+		ts.padHistory)
+}
+
+// timeArg reads a time argument as padctl's flags do; "" is the zero time.
+func timeArg(name, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := cliarg.Time(v)
+	if err != nil {
+		return time.Time{}, argError(name, "%q: %v", v, err)
+	}
+	return t, nil
+}
+
+// historyFile finds the file get_pad_history reads: the environment's
+// (default the active one), and the file at path (default the first).
+func (ts *toolset) historyFile(ctx context.Context, a padHistoryArgs) (*padapi.Pad, *padapi.PadEnvironment, *padapi.FileContent, error) {
+	p, err := ts.c.Pads.Get(ctx, padapi.ID(a.ID))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ids := envIDs(p)
+	envID := padapi.ID(a.EnvironmentID)
+	switch {
+	case envID == "" && p.ActiveEnvironmentID != nil && *p.ActiveEnvironmentID != "":
+		envID = *p.ActiveEnvironmentID
+	case envID == "" && len(ids) > 0:
+		envID = ids[0]
+	case envID == "":
+		return nil, nil, nil, fmt.Errorf("pad %s has no environments, so no files", a.ID)
+	case !slices.Contains(ids, envID):
+		return nil, nil, nil, argError("environment_id", "%s is not one of pad %s's environments %v", envID, a.ID, ids)
+	}
+	env, err := ts.c.Pads.Environment(ctx, envID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(env.Files) == 0 {
+		return nil, nil, nil, fmt.Errorf("environment %s of pad %s has no files", envID, a.ID)
+	}
+	file := &env.Files[0]
+	if a.Path != "" {
+		i := slices.IndexFunc(env.Files, func(f padapi.FileContent) bool { return f.Path == a.Path })
+		if i < 0 {
+			return nil, nil, nil, argError("path", "environment %s has no file %q; its files: %q", envID, a.Path, filePaths(env))
+		}
+		file = &env.Files[i]
+	}
+	if file.Binary {
+		return nil, nil, nil, argError("path", "%q is a binary file, which has no text to show", file.Path)
+	}
+	return p, env, file, nil
+}
+
+// filePaths are an environment's files' paths.
+func filePaths(env *padapi.PadEnvironment) []string {
+	paths := make([]string, len(env.Files))
+	for i, f := range env.Files {
+		paths[i] = f.Path
+	}
+	return paths
+}
+
+// padHistory is get_pad_history's handler.
+func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (any, error) {
+	at, err := timeArg("at", a.At)
+	if err != nil {
+		return nil, err
+	}
+	p, env, file, err := ts.historyFile(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"pad_id": p.ID, "environment_id": env.ID, "path": file.Path, "files": filePaths(env)}
+	text := file.Contents
+	switch {
+	case file.History == "" && a.At != "":
+		return nil, fmt.Errorf("%s has no edit history, so no text at %s; without at, get_pad_history gives its final text", file.Path, a.At)
+	case file.History == "":
+		out["source"] = "final contents (no edit history)"
+	default:
+		if text, err = ts.replay(ctx, file.History, a.At != "", at, out); err != nil {
+			return nil, err
+		}
+	}
+	ts.showText(out, text, a.Offset)
+	return out, nil
+}
+
+// replay fetches a history document and replays it to the end, or until at
+// when until is set, stopping when ctx ends; it records what it read in out.
+func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.Time, out map[string]any) (string, error) {
+	if err := ts.historyLinkAllowed(ctx, link); err != nil {
+		return "", err
+	}
+	h, err := ts.c.Pads.History(ctx, link)
+	if err != nil {
+		return "", err
+	}
+	var text string
+	if until {
+		text, err = h.ReplayUntilContext(ctx, at)
+		out["at"] = at
+	} else {
+		text, err = h.ReplayContext(ctx)
+	}
+	if err != nil {
+		return "", err
+	}
+	out["source"] = "edit history"
+	out["edits"] = len(h.Entries)
+	if n := len(h.Entries); n > 0 {
+		out["first_edit"], out["last_edit"] = h.Entries[0].Time, h.Entries[n-1].Time
+	}
+	return text, nil
+}
+
+// showText puts the text from offset on into out, cut to fit a result. The
+// secrets are redacted from the whole text first, so offsets count the
+// text as shown and no cut leaves part of a secret.
+func (ts *toolset) showText(out map[string]any, text string, offset int) {
+	text = ts.redact(text)
+	offset = min(max(offset, 0), len(text))
+	for offset > 0 && offset < len(text) && !utf8.RuneStart(text[offset]) {
+		offset--
+	}
+	out["bytes"] = len(text)
+	out["offset"] = offset
+	rest := text[offset:]
+	shown := ts.clip(rest, ts.opts.MaxResultBytes-reserve, "")
+	if len(shown) != len(rest) {
+		cut := len(unclip(shown))
+		shown = unclip(shown) + fmt.Sprintf("\n[truncated: bytes %d to %d of %d shown; call get_pad_history with the same arguments and offset: %d for the rest]",
+			offset, offset+cut, len(text), offset+cut)
+	}
+	out["text"] = shown
+}
+
+// unclip is the text of a clip without its marker.
+func unclip(s string) string {
+	if i := strings.LastIndex(s, "\n[truncated: "); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// historyLinkAllowed refuses a history link a read tool must not follow:
+// one that is not https, or whose host is (or resolves to) a loopback,
+// private, link-local or unspecified address, since the service names the
+// host and the tool shows what it answers. Options.AllowLoopbackHistory
+// lifts this for a local fake.
+func (ts *toolset) historyLinkAllowed(ctx context.Context, link string) error {
+	if ts.opts.AllowLoopbackHistory {
+		return nil
+	}
+	u, err := url.Parse(link)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("the pad's history link is not an https URL, so it is not fetched")
+	}
+	host := u.Hostname()
+	if h := strings.ToLower(strings.TrimSuffix(host, ".")); h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return fmt.Errorf("the pad's history link names host %q, a loopback host, so it is not fetched", host)
+	}
+	addrs := []netip.Addr{}
+	if a, err := netip.ParseAddr(host); err == nil {
+		addrs = append(addrs, a)
+	} else {
+		found, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		if err != nil {
+			return fmt.Errorf("the pad's history link names host %q, which does not resolve: %v", host, err)
+		}
+		addrs = found
+	}
+	for _, a := range addrs {
+		if a = a.Unmap(); !publicAddr(a) {
+			return fmt.Errorf("the pad's history link names host %q, at %s, which is not a public address, so it is not fetched", host, a)
+		}
+	}
+	return nil
+}
+
+// publicAddr reports whether a is an address a history document may come
+// from: not loopback, private, link-local, multicast or unspecified.
+func publicAddr(a netip.Addr) bool {
+	return a.IsValid() && !a.IsLoopback() && !a.IsPrivate() && !a.IsLinkLocalUnicast() && !a.IsLinkLocalMulticast() &&
+		!a.IsInterfaceLocalMulticast() && !a.IsMulticast() && !a.IsUnspecified()
+}

@@ -1,0 +1,287 @@
+// pads.go: the pad tools: lists, one pad, its events, code, history and transcript, and the writes.
+
+package padmcp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/cliarg"
+)
+
+type listPadsArgs struct {
+	Sort   string `json:"sort,omitempty" jsonschema:"order of the list: created or updated, optionally followed by ,asc or ,desc (created_at,desc and the like work too); default created (newest first)"`
+	Page   int    `json:"page,omitempty" jsonschema:"1-based page number, 50 pads a page; take it from next_page"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"paging cursor, when a previous next_page gave one"`
+}
+
+type padIDArgs struct {
+	ID string `json:"id" jsonschema:"the pad's ID, such as DM32JWG2 (from list_pads)"`
+}
+
+type padEventsArgs struct {
+	ID   string `json:"id" jsonschema:"the pad's ID, such as DM32JWG2 (from list_pads)"`
+	Page int    `json:"page,omitempty" jsonschema:"1-based page number, 50 events a page, oldest first; take it from next_page"`
+}
+
+type padTranscriptArgs struct {
+	ID       string `json:"id" jsonschema:"the pad's ID, such as DM32JWG2 (from list_pads)"`
+	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"most bytes in the answer, 4096 to 262144; default 65536"`
+}
+
+type createPadArgs struct {
+	Title      string `json:"title,omitempty" jsonschema:"the pad's title; default Untitled Pad"`
+	Language   string `json:"language,omitempty" jsonschema:"the pad's language, such as python3 or javascript; default the account's"`
+	Contents   string `json:"contents,omitempty" jsonschema:"the code the pad starts with; not with question_id"`
+	QuestionID string `json:"question_id,omitempty" jsonschema:"start the pad from this question (its language and code); not with contents"`
+	Notes      string `json:"notes,omitempty" jsonschema:"the interviewer's notes"`
+	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"describe what would be sent, and send nothing"`
+}
+
+type updatePadArgs struct {
+	ID       string `json:"id" jsonschema:"the pad's ID, such as DM32JWG2 (from list_pads)"`
+	Title    string `json:"title,omitempty" jsonschema:"new title; omit to keep"`
+	Language string `json:"language,omitempty" jsonschema:"new language, such as python3; omit to keep"`
+	Contents string `json:"contents,omitempty" jsonschema:"new editor contents; omit to keep"`
+	Notes    string `json:"notes,omitempty" jsonschema:"new interviewer's notes; omit to keep"`
+	DryRun   bool   `json:"dry_run,omitempty" jsonschema:"describe what would be sent, and send nothing"`
+}
+
+type endPadArgs struct {
+	ID     string `json:"id" jsonschema:"the pad's ID, such as DM32JWG2 (from list_pads)"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"describe what would be sent, and send nothing"`
+}
+
+// sortValues are the service's orders, as next_page links carry them.
+var sortValues = []string{string(padapi.SortCreatedDesc), string(padapi.SortCreatedAsc), string(padapi.SortUpdatedDesc), string(padapi.SortUpdatedAsc)}
+
+// pageSchema makes the page property at least 1.
+func pageSchema(s *jsonschema.Schema) {
+	s.Properties["page"].Minimum = padapi.Ptr(1.0)
+}
+
+// listSchema bounds a list's page and cursor.
+func listSchema(s *jsonschema.Schema) {
+	pageSchema(s)
+	if c := s.Properties["cursor"]; c != nil {
+		c.MaxLength = padapi.Ptr(cursorBytes)
+	}
+}
+
+// sortArg reads a sort argument as padctl's --sort does; "" is the
+// service's default.
+func sortArg(v string) (padapi.Sort, error) {
+	if v == "" {
+		return "", nil
+	}
+	s, err := cliarg.Sort(v)
+	if err != nil {
+		return "", argError("sort", "%q: %v", v, err)
+	}
+	return s, nil
+}
+
+// listPads is list_pads: one page of pads.
+func listPads(ts *toolset) serverTool {
+	return newTool(ts, spec[listPadsArgs]{kind: read, out: []string{"total", "pads", "next_page", "next_page_note"}, schema: listSchema, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
+		Description: "One page (50) of the caller's pads as compact rows: id, title, language, state, owner, times. " +
+			"next_page holds the arguments for the next page (null on the last). Lists lag about a minute behind get_pad."}},
+		func(ctx context.Context, a listPadsArgs) (any, error) {
+			sort, err := sortArg(a.Sort)
+			if err != nil {
+				return nil, err
+			}
+			page, err := ts.c.Pads.List(ctx, &padapi.PadListOptions{Sort: sort, Page: a.Page, Cursor: a.Cursor})
+			if err != nil {
+				return nil, err
+			}
+			rows := make([]map[string]any, len(page.Items))
+			for i := range page.Items {
+				rows[i] = ts.padRow(&page.Items[i])
+			}
+			next, note := nextArgs(page.NextPage, nil)
+			out := map[string]any{"total": page.Total, "pads": rows, "next_page": next}
+			if note != "" {
+				out["next_page_note"] = note
+			}
+			return out, nil
+		})
+}
+
+// getPad is get_pad: one pad, its long texts cut.
+func getPad(ts *toolset) serverTool {
+	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "created_at", "updated_at", "ended_at", "participants", "private", "execution_enabled", "environment_ids", "active_environment_id", "question_ids", "url", "playback", "notes", "contents"}, tool: &mcp.Tool{Name: "get_pad", Title: "Get a pad",
+		Description: "One pad: title, language, state, participants, notes, the editor's contents, its environments and links. " +
+			"Long contents and notes are cut; get_pad_code and get_pad_history read files in full."}},
+		func(ctx context.Context, a padIDArgs) (any, error) {
+			p, err := ts.c.Pads.Get(ctx, padapi.ID(a.ID))
+			if err != nil {
+				return nil, err
+			}
+			row := ts.padRow(p)
+			row["participants"] = p.Participants
+			row["private"] = p.Private
+			row["execution_enabled"] = p.ExecutionEnabled
+			row["environment_ids"] = envIDs(p)
+			row["active_environment_id"] = p.ActiveEnvironmentID
+			row["question_ids"] = p.QuestionIDs
+			row["url"] = p.URL
+			row["playback"] = p.Playback
+			row["notes"] = ts.clip(p.Notes, fieldBytes, "the notes are cut here")
+			row["contents"] = ts.clip(p.Contents, fieldBytes, fmt.Sprintf("get_pad_history {id: %q, offset: N} reads the active file from byte N", a.ID))
+			return row, nil
+		})
+}
+
+// listPadEvents is list_pad_events: one page of a pad's events.
+func listPadEvents(ts *toolset) serverTool {
+	return newTool(ts, spec[padEventsArgs]{kind: read, out: []string{"total", "events", "next_page", "next_page_note"}, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
+		Description: "One page (50) of what happened in a pad, oldest first: who joined and left, what ran. next_page continues."}},
+		func(ctx context.Context, a padEventsArgs) (any, error) {
+			page, err := ts.c.Pads.ListEvents(ctx, padapi.ID(a.ID), &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc, Page: a.Page})
+			if err != nil {
+				return nil, err
+			}
+			rows := make([]string, len(page.Items))
+			for i := range page.Items {
+				rows[i] = ts.eventLine(&page.Items[i])
+			}
+			next, note := nextArgs(page.NextPage, map[string]any{"id": a.ID})
+			out := map[string]any{"total": page.Total, "events": rows, "next_page": next}
+			if note != "" {
+				out["next_page_note"] = note
+			}
+			return out, nil
+		})
+}
+
+// getPadCode is get_pad_code: the final code of each environment. It reads
+// them through Pads.Transcript, the library's one fan-out over a pad's
+// environments: each distinct environment once, a fixed number at a time,
+// whatever the pad lists.
+func getPadCode(ts *toolset) serverTool {
+	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"pad_id", "environments"}, tool: &mcp.Tool{Name: "get_pad_code", Title: "Get a pad's final code",
+		Description: "The final code of every file in each of a pad's environments (one per language or question it used). " +
+			"Long files are cut with a marker; get_pad_history reads one file from any offset."}},
+		func(ctx context.Context, a padIDArgs) (any, error) {
+			t, err := ts.c.Pads.Transcript(ctx, padapi.ID(a.ID))
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"pad_id": t.Pad.ID,
+				"environments": ts.envViews(a.ID, t.Environments, t.Pad.ActiveEnvironmentID, ts.opts.MaxResultBytes-reserve)}, nil
+		})
+}
+
+// transcriptLimit is get_pad_transcript's size cap for max_bytes.
+func (ts *toolset) transcriptLimit(maxBytes int) int {
+	if maxBytes <= 0 {
+		return ts.opts.MaxResultBytes
+	}
+	return min(max(maxBytes, minResultBytes), maxTranscriptBytes)
+}
+
+// getPadTranscript is get_pad_transcript: everything about one interview.
+func getPadTranscript(ts *toolset) serverTool {
+	return newTool(ts, spec[padTranscriptArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "participants", "created_at", "ended_at", "notes", "events_total", "events", "events_truncated", "environments"}, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
+		Description: "Everything about one interview in one answer: the pad, its event log (oldest first) and the final code of its files, " +
+			"cut to max_bytes with markers saying how to read the rest."},
+		schema: func(s *jsonschema.Schema) {
+			s.Properties["max_bytes"].Minimum = padapi.Ptr(float64(minResultBytes))
+			s.Properties["max_bytes"].Maximum = padapi.Ptr(float64(maxTranscriptBytes))
+		},
+		limit: func(a padTranscriptArgs) int { return ts.transcriptLimit(a.MaxBytes) }},
+		func(ctx context.Context, a padTranscriptArgs) (any, error) {
+			t, err := ts.c.Pads.Transcript(ctx, padapi.ID(a.ID))
+			if err != nil {
+				return nil, err
+			}
+			return ts.transcriptView(a.ID, t, ts.transcriptLimit(a.MaxBytes)-reserve), nil
+		})
+}
+
+// createPad is create_pad.
+func createPad(ts *toolset) serverTool {
+	return newTool(ts, spec[createPadArgs]{kind: write, tool: &mcp.Tool{Name: "create_pad", Title: "Create a pad",
+		Description: "Create a pad; it counts against the monthly quota. If the answer says the outcome is unknown, " +
+			"do not call it again before list_pads shows the pad is not there (lists lag about a minute). dry_run sends nothing."}},
+		func(ctx context.Context, a createPadArgs) (any, error) {
+			if a.Contents != "" && a.QuestionID != "" {
+				return nil, argError("contents", "cannot go with question_id: a pad from a question starts with the question's code")
+			}
+			fields := map[string]string{}
+			p := &padapi.PadCreateParams{Title: field(fields, "title", a.Title), Language: field(fields, "language", a.Language),
+				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes)}
+			if a.QuestionID != "" {
+				fields["question_id"] = a.QuestionID
+				p.QuestionID = padapi.Ptr(padapi.ID(a.QuestionID))
+			}
+			if a.DryRun {
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Create(ctx, p); return err })
+			}
+			pad, err := ts.c.Pads.Create(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			row := ts.padRow(pad)
+			row["url"] = pad.URL
+			return map[string]any{"created": row}, nil
+		})
+}
+
+// updatePad is update_pad.
+func updatePad(ts *toolset) serverTool {
+	return newTool(ts, spec[updatePadArgs]{kind: write, tool: &mcp.Tool{Name: "update_pad", Title: "Change a pad",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: padapi.Ptr(true), IdempotentHint: true},
+		Description: "Change a pad's title, language, editor contents or notes; fields left out stay as they are. dry_run sends nothing."}},
+		func(ctx context.Context, a updatePadArgs) (any, error) {
+			fields := map[string]string{}
+			p := &padapi.PadUpdateParams{Title: field(fields, "title", a.Title), Language: field(fields, "language", a.Language),
+				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes)}
+			if len(fields) == 0 {
+				return nil, argError("title", "nothing to change: give at least one of title, language, contents, notes")
+			}
+			if a.DryRun {
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
+			}
+			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"updated": ts.padRow(pad)}, nil
+		})
+}
+
+// endPad is end_pad.
+func endPad(ts *toolset) serverTool {
+	return newTool(ts, spec[endPadArgs]{kind: write, tool: &mcp.Tool{Name: "end_pad", Title: "End a pad",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: padapi.Ptr(true), IdempotentHint: true},
+		Description: "End a pad: the interview is over, and the candidate can no longer edit. It cannot be undone. dry_run sends nothing."}},
+		func(ctx context.Context, a endPadArgs) (any, error) {
+			p := &padapi.PadUpdateParams{Ended: padapi.Ptr(true)}
+			if a.DryRun {
+				return ts.dryRun(ctx, map[string]string{"ended": "true"}, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
+			}
+			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"ended": ts.padRow(pad)}, nil
+		})
+}
+
+// deletePad is delete_pad.
+func deletePad(ts *toolset) serverTool {
+	return newTool(ts, spec[padIDArgs]{kind: remove, plain: true, tool: &mcp.Tool{Name: "delete_pad", Title: "Delete a pad",
+		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
+		Description: "Delete a pad with its code, events and history. It cannot be undone: ask the user first."}},
+		func(ctx context.Context, a padIDArgs) (any, error) {
+			if err := ts.c.Pads.Delete(ctx, padapi.ID(a.ID)); err != nil {
+				return nil, err
+			}
+			return map[string]any{"deleted": a.ID}, nil
+		})
+}

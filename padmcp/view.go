@@ -1,0 +1,260 @@
+// view.go: how the tools show the service's values: compact rows, long texts cut with markers.
+
+package padmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/padinterview/padapi"
+)
+
+// Sizes of what a tool shows of one text before cutting it.
+const (
+	rowBytes    = 200      // a title or name in a list row
+	eventBytes  = 500      // one event's line
+	fieldBytes  = 16 << 10 // a pad's contents or notes, a question's texts
+	reserve     = 4 << 10  // room for the envelope and markers
+	cursorBytes = 512      // a paging cursor handed to the model
+)
+
+// clip returns s with the secrets redacted, then cut to at most n bytes of
+// JSON (as a string's escapes count), with a marker that says what was cut
+// and how to read the rest. Redacting first means no part of a secret is
+// left where the cut falls.
+func (ts *toolset) clip(s string, n int, how string) string {
+	s = ts.redact(s)
+	if jsonLen(s) <= n {
+		return s
+	}
+	cut, used := 0, 0
+	for i, r := range s {
+		w := runeJSONLen(r)
+		if used+w > n {
+			break
+		}
+		used += w
+		cut = i + utf8.RuneLen(r)
+	}
+	return s[:cut] + fmt.Sprintf("\n[truncated: %d of %d bytes shown; %s]", cut, len(s), how)
+}
+
+// jsonLen is the length of s as a JSON string's contents.
+func jsonLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeJSONLen(r)
+	}
+	return n
+}
+
+// runeJSONLen is the length of r in a JSON string written by encoding/json
+// without HTML escaping.
+func runeJSONLen(r rune) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
+		return 2
+	case r < 0x20 || r == utf8.RuneError || r == '\u2028' || r == '\u2029':
+		return 6
+	}
+	return utf8.RuneLen(r)
+}
+
+// padState is the service's state when it sends one, else open or ended,
+// as padctl shows it.
+func padState(p *padapi.Pad) string {
+	switch {
+	case p.State != "":
+		return p.State
+	case p.EndedAt != nil:
+		return "ended"
+	}
+	return "open"
+}
+
+// padRow is a pad in a list.
+func (ts *toolset) padRow(p *padapi.Pad) map[string]any {
+	return map[string]any{"id": ts.clip(string(p.ID), rowBytes, "cut"), "title": ts.clip(p.Title, rowBytes, "cut"),
+		"language": ts.clip(p.Language, rowBytes, "cut"), "state": ts.clip(padState(p), rowBytes, "cut"),
+		"owner_email": ts.clip(p.OwnerEmail, rowBytes, "cut"), "created_at": p.CreatedAt, "updated_at": p.UpdatedAt, "ended_at": p.EndedAt}
+}
+
+// eventLine is an event as one line: time, kind, who, message.
+func (ts *toolset) eventLine(e *padapi.PadEvent) string {
+	line := e.CreatedAt.UTC().Format(time.RFC3339) + " " + e.Kind + " " + e.UserName
+	if e.UserEmail != "" {
+		line += " <" + e.UserEmail + ">"
+	}
+	line += ": " + e.Message
+	if e.Metadata != "" {
+		line += " (" + e.Metadata + ")"
+	}
+	return ts.clip(line, eventBytes, "cut")
+}
+
+// questionRow is a question in a list.
+func (ts *toolset) questionRow(q *padapi.Question) map[string]any {
+	return map[string]any{"id": ts.clip(string(q.ID), rowBytes, "cut"), "title": ts.clip(q.Title, rowBytes, "cut"),
+		"language": ts.clip(q.Language, rowBytes, "cut"), "shared": q.Shared,
+		"is_draft": q.IsDraft, "used": q.Used, "updated_at": q.UpdatedAt}
+}
+
+// userRows are users in a list.
+func (ts *toolset) userRows(users []padapi.OrganizationUser) []map[string]any {
+	rows := make([]map[string]any, len(users))
+	for i, u := range users {
+		rows[i] = map[string]any{"email": ts.clip(u.Email, rowBytes, "cut"), "name": ts.clip(u.Name, rowBytes, "cut"), "teams": u.Teams}
+	}
+	return rows
+}
+
+// envViews shows environments and their files in budget bytes, shared out
+// between the files; a cut file's marker says how to read the rest.
+func (ts *toolset) envViews(padID string, envs []padapi.PadEnvironment, active *padapi.ID, budget int) []map[string]any {
+	files := 0
+	for _, e := range envs {
+		files += len(e.Files)
+	}
+	per := budget
+	if files > 0 {
+		per = budget/files - 256
+	}
+	out := make([]map[string]any, len(envs))
+	for i, e := range envs {
+		fs := make([]map[string]any, len(e.Files))
+		for j, f := range e.Files {
+			fv := map[string]any{"path": ts.clip(f.Path, rowBytes, "cut"), "bytes": len(f.Contents), "has_history": f.History != ""}
+			switch {
+			case f.Binary:
+				fv["binary"] = true
+			case per < 64:
+				fv["contents_omitted"] = fmt.Sprintf("too many files to show; get_pad_history {id: %q, environment_id: %q, path: %q}", padID, e.ID, f.Path)
+			default:
+				fv["contents"] = ts.clip(f.Contents, per, fmt.Sprintf("get_pad_history {id: %q, environment_id: %q, path: %q, offset: N} reads from byte N", padID, e.ID, f.Path))
+			}
+			fs[j] = fv
+		}
+		out[i] = map[string]any{"id": e.ID, "language": e.Language, "active": active != nil && *active == e.ID, "question_id": e.QuestionID, "files": fs}
+	}
+	return out
+}
+
+// transcriptView fits a transcript into budget bytes: the pad, then the
+// files (at most half the budget), then as many events as fit.
+func (ts *toolset) transcriptView(id string, t *padapi.Transcript, budget int) map[string]any {
+	p := t.Pad
+	notes := ts.clip(p.Notes, min(fieldBytes, budget/8), "the notes are cut here")
+	title := ts.clip(p.Title, rowBytes, "cut")
+	budget -= jsonLen(title) + jsonLen(notes) + 512
+	out := map[string]any{"id": p.ID, "title": title, "language": p.Language,
+		"state": padState(p), "owner_email": p.OwnerEmail, "participants": p.Participants, "created_at": p.CreatedAt,
+		"ended_at": p.EndedAt, "notes": notes}
+	envs := ts.envViews(id, t.Environments, p.ActiveEnvironmentID, budget/2)
+	b, _ := json.Marshal(envs)
+	budget -= len(b)
+	events := []string{}
+	for i := range t.Events {
+		line := ts.eventLine(&t.Events[i])
+		if budget -= jsonLen(line) + 3; budget < 0 {
+			break
+		}
+		events = append(events, line)
+	}
+	out["events_total"] = len(t.Events)
+	out["events"] = events
+	if n := len(events); n < len(t.Events) {
+		out["events_truncated"] = fmt.Sprintf("events 1 to %d of %d shown; call list_pad_events {id: %q, page: %d} and on for the rest (50 a page, oldest first), "+
+			"or get_pad_transcript with a larger max_bytes (up to %d)", n, len(t.Events), id, n/50+1, maxTranscriptBytes)
+	}
+	out["environments"] = envs
+	return out
+}
+
+// envIDs are a pad's environments, each once: those it lists, then the
+// active one when it is not among them.
+func envIDs(p *padapi.Pad) []padapi.ID {
+	var ids []padapi.ID
+	seen := map[padapi.ID]bool{}
+	for _, id := range p.PadEnvironmentIDs {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if a := p.ActiveEnvironmentID; a != nil && *a != "" && !seen[*a] {
+		ids = append(ids, *a)
+	}
+	return ids
+}
+
+// nextArgs are the arguments that fetch the page after one whose next_page
+// link is next: its page, cursor and sort, with extra; nil on the last
+// page. A cursor over cursorBytes is not handed on (it is the service's
+// text, and a model reads it verbatim): note says so instead.
+func nextArgs(next string, extra map[string]any) (args map[string]any, note string) {
+	if next == "" {
+		return nil, ""
+	}
+	u, err := url.Parse(next)
+	if err != nil {
+		return nil, ""
+	}
+	args = map[string]any{}
+	for k, v := range extra {
+		args[k] = v
+	}
+	q := u.Query()
+	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 0 {
+		args["page"] = n
+	}
+	switch c := q.Get("cursor"); {
+	case len(c) > cursorBytes:
+		return nil, fmt.Sprintf("the service's next_page cursor is %d bytes, over the %d this tool hands on: no further page", len(c), cursorBytes)
+	case c != "":
+		args["cursor"] = c
+	}
+	if s := q.Get("sort"); slices.Contains(sortValues, s) {
+		args["sort"] = s
+	}
+	if len(args) == len(extra) {
+		return nil, "" // a link without paging: nothing a tool can take
+	}
+	return args, ""
+}
+
+// dryRun makes call under padapi.WithDryRun, so that the library
+// validates and encodes the request without sending it, and describes what
+// it would have sent: its method and path, and the fields given.
+func (ts *toolset) dryRun(ctx context.Context, fields map[string]string, call func(context.Context) error) (any, error) {
+	var req padapi.Request
+	err := call(padapi.WithDryRun(ctx, &req))
+	switch {
+	case err == nil:
+		return nil, errors.New("the dry run was sent: the library did not stop it (a bug in padmcp)")
+	case !errors.Is(err, padapi.ErrDryRun):
+		return nil, err
+	}
+	shown := make(map[string]string, len(fields))
+	for k, v := range fields {
+		shown[k] = ts.clip(v, 1024, "cut for display; the call would send all of it")
+	}
+	return map[string]any{"dry_run": true, "sent": false, "would_send": req.Method + " " + req.Path, "fields": shown,
+		"note": "Nothing was sent. Call again without dry_run to do it."}, nil
+}
+
+// field records a field for a dry run and returns a pointer for params, or
+// nil when v is "" (not sent).
+func field(fields map[string]string, name, v string) *string {
+	if v == "" {
+		return nil
+	}
+	fields[name] = v
+	return &v
+}
