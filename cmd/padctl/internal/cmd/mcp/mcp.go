@@ -62,6 +62,9 @@ arguments, and no result, error or log line shows it. Without a key the
 server starts anyway, and each tool call answers that PAD_API_KEY needs
 setting. --timeout bounds each tool call. stdout carries only JSON-RPC;
 diagnostics go to stderr.`,
+		Example: `  padctl --fake mcp                        # try the tools against the in-process fake
+  PAD_API_KEY=... padctl mcp               # read-only tools against the service
+  padctl mcp --allow-writes --timeout 1m   # also create and update pads and questions`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{cmdutil.NoDeadline: "per tool call"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
