@@ -1,0 +1,419 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// base is when the seeded pads were made, an hour apart.
+var base = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// seed adds n pads, each with two environments (the pad's own, one file;
+// and one with two files) and a few events, changed an hour apart.
+func seed(srv *padapitest.Server, n int) []padapi.ID {
+	ids := make([]padapi.ID, n)
+	for i := range n {
+		at := base.Add(time.Duration(i) * time.Hour)
+		p := srv.AddPad(padapi.Pad{
+			Title: fmt.Sprintf("Interview %d", i), Language: "python", Contents: fmt.Sprintf("print(%d)\n", i),
+			Notes: fmt.Sprintf("Candidate %d did well.", i), CreatedAt: at, UpdatedAt: at,
+			Events: []padapi.PadEvent{{Kind: "created", Message: "created", CreatedAt: at}, {Kind: "joined", Message: "joined", CreatedAt: at.Add(time.Minute)}},
+		})
+		srv.AddEnvironment(p.ID, padapi.PadEnvironment{
+			Language: "python", CreatedAt: at, UpdatedAt: at,
+			Files: []padapi.FileContent{{Path: "main.py", Contents: "def main(): pass\n"}, {Path: "lib/util.py", Contents: fmt.Sprintf("N = %d\n", i)}},
+		})
+		ids[i] = p.ID
+	}
+	return ids
+}
+
+// fixture is a fake service, a client that sends through a Gate, and an
+// archive folder.
+type fixture struct {
+	srv  *padapitest.Server
+	c    *padapi.Client
+	gate *Gate
+	dir  string
+	ids  []padapi.ID
+}
+
+func newFixture(t *testing.T, pads int, opts ...padapitest.Option) *fixture {
+	t.Helper()
+	srv := padapitest.NewServer(t, opts...)
+	g := NewGate(nil)
+	f := &fixture{srv: srv, gate: g, dir: filepath.Join(t.TempDir(), "archive"), ids: seed(srv, pads)}
+	f.c = srv.Client(padapi.WithHTTPClient(&http.Client{Transport: g}))
+	t.Cleanup(f.c.Close)
+	return f
+}
+
+// run archives with opts (the fixture's gate set) within a deadline.
+func (f *fixture) run(t *testing.T, opts Options) Summary {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	opts.Gate = f.gate
+	sum, err := Run(ctx, f.c, f.dir, opts)
+	if err != nil {
+		t.Fatalf("Run: %v (summary %+v)", err, sum)
+	}
+	return sum
+}
+
+// tree reads every file, folder and link below dir: path -> content, "<dir>"
+// or "<link>".
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			out[rel] = "<link>"
+		case d.IsDir():
+			out[rel] = "<dir>"
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func verifyClean(t *testing.T, dir string) {
+	t.Helper()
+	diffs, err := Verify(dir)
+	if err != nil || len(diffs) > 0 {
+		t.Fatalf("Verify: %v, %v", diffs, err)
+	}
+}
+
+func indexLines(t *testing.T, dir string) []entry {
+	t.Helper()
+	st := &store{index: map[padapi.ID]*entry{}}
+	d, err := openDirForTest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	st.dir = d
+	if err := st.loadIndex(); err != nil {
+		t.Fatal(err)
+	}
+	var out []entry
+	for _, e := range st.index {
+		out = append(out, *e)
+	}
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	return out
+}
+
+func TestFirstRunWritesEveryPad(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 60)
+	sum := f.run(t, Options{})
+	if sum.Added != 60 || sum.Updated != 0 || sum.Failed != 0 || sum.Unchanged != 0 {
+		t.Fatalf("summary %+v, want 60 added", sum)
+	}
+	// Per pad: get, events, 2 environments, 3 histories; plus 2 list pages
+	// and the first page read again by the pager.
+	if want := 60*7 + 3; sum.Requests != want {
+		t.Errorf("requests %d, want %d", sum.Requests, want)
+	}
+	verifyClean(t, f.dir)
+	got := tree(t, f.dir)
+	pad := padDir(f.ids[7])
+	envs := f.srv.Environments(f.ids[7])
+	e0, e1 := nameOf(envs[0].ID), nameOf(envs[1].ID)
+	for _, name := range []string{
+		"pad.json", "events.json", "notes.md",
+		"environments/" + e0 + ".json", "environments/" + e1 + ".json",
+		e0 + "/main.py", e1 + "/main.py", e1 + "/lib/util.py",
+		"history/" + e0 + "/main.py.json", "history/" + e1 + "/lib/util.py.json",
+	} {
+		if _, ok := got[filepath.Join(pad, name)]; !ok {
+			t.Errorf("no %s in the pad's folder", name)
+		}
+	}
+	if got[filepath.Join(pad, e1, "lib/util.py")] != "N = 7\n" {
+		t.Errorf("lib/util.py = %q", got[filepath.Join(pad, e1, "lib/util.py")])
+	}
+	if got[filepath.Join(pad, "notes.md")] != "Candidate 7 did well.\n" {
+		t.Errorf("notes.md = %q", got[filepath.Join(pad, "notes.md")])
+	}
+	lines := indexLines(t, f.dir)
+	if len(lines) != 60 || lines[0].Title == "" || len(lines[0].Files) != 11 {
+		t.Fatalf("index: %d lines, first %+v", len(lines), lines[0])
+	}
+	raw, _ := os.ReadFile(filepath.Join(f.dir, indexName))
+	var ids []string
+	for line := range strings.Lines(string(raw)) {
+		ids = append(ids, strings.SplitN(line, `"`, 5)[3])
+	}
+	if !slices.IsSorted(ids) {
+		t.Errorf("index not sorted by id: %v", ids)
+	}
+}
+
+func TestNoHistorySkipsHistories(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 3)
+	sum := f.run(t, Options{NoHistory: true})
+	if want := 3*4 + 1; sum.Requests != want {
+		t.Errorf("requests %d, want %d", sum.Requests, want)
+	}
+	for p := range tree(t, f.dir) {
+		if strings.Contains(p, "/history/") {
+			t.Errorf("%s written with NoHistory", p)
+		}
+	}
+}
+
+func TestRerunWithNothingChangedSendsOneRequest(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 120)
+	f.run(t, Options{})
+	before := tree(t, f.dir)
+	n := len(f.srv.Requests())
+	sum := f.run(t, Options{})
+	if got := len(f.srv.Requests()) - n; got > 2 || sum.Requests != got {
+		t.Errorf("re-run sent %d requests (summary %d), want at most 2", got, sum.Requests)
+	}
+	if sum.Added+sum.Updated+sum.Failed != 0 || sum.Unchanged != 120 {
+		t.Errorf("summary %+v", sum)
+	}
+	if diff := cmp.Diff(before, tree(t, f.dir)); diff != "" {
+		t.Errorf("re-run changed the archive (-before +after):\n%s", diff)
+	}
+}
+
+func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 120)
+	f.run(t, Options{})
+	changed := map[string]bool{}
+	for i := 0; i < 120; i += 12 {
+		id := f.ids[i]
+		if _, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("changed")}); err != nil {
+			t.Fatal(err)
+		}
+		changed["/api/pads/"+string(id)] = true
+	}
+	n := len(f.srv.Requests())
+	sum := f.run(t, Options{})
+	if sum.Updated != 10 || sum.Added != 0 || sum.Unchanged != 110 {
+		t.Errorf("summary %+v, want 10 updated", sum)
+	}
+	fetched := map[string]bool{}
+	for _, r := range f.srv.Requests()[n:] {
+		if strings.HasPrefix(r.Path, "/api/pads/") && strings.Count(r.Path, "/") == 3 {
+			fetched[r.Path] = true
+		}
+	}
+	if diff := cmp.Diff(changed, fetched); diff != "" {
+		t.Errorf("pads fetched (-want +got):\n%s", diff)
+	}
+	notes, err := os.ReadFile(filepath.Join(f.dir, padDir(f.ids[12]), "notes.md"))
+	if err != nil || string(notes) != "changed\n" {
+		t.Errorf("notes of a changed pad: %q, %v", notes, err)
+	}
+	verifyClean(t, f.dir)
+}
+
+func TestDeletedPadStaysMarked(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 70)
+	f.run(t, Options{})
+	gone := f.ids[3]
+	if err := f.c.Pads.Delete(t.Context(), gone); err != nil {
+		t.Fatal(err)
+	}
+	var events []Progress
+	sum := f.run(t, Options{Progress: func(p Progress) { events = append(events, p) }})
+	if sum.Deleted != 1 || sum.Unchanged != 69 {
+		t.Errorf("summary %+v, want 1 deleted", sum)
+	}
+	if !slices.ContainsFunc(events, func(p Progress) bool { return p.Kind == PadDeleted && p.Pad == gone }) {
+		t.Errorf("no deleted event for %s: %v", gone, events)
+	}
+	for _, e := range indexLines(t, f.dir) {
+		if e.Deleted != (e.ID == gone) {
+			t.Errorf("%s: deleted %v", e.ID, e.Deleted)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, padDir(gone), "pad.json")); err != nil {
+		t.Errorf("the deleted pad's folder: %v", err)
+	}
+	verifyClean(t, f.dir)
+	n := len(f.srv.Requests())
+	if sum := f.run(t, Options{}); sum.Deleted != 0 || len(f.srv.Requests())-n > 2 {
+		t.Errorf("a run after: %+v, %d requests", sum, len(f.srv.Requests())-n)
+	}
+}
+
+func TestNewPadsBelowTheMarkAreFound(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 60)
+	f.run(t, Options{})
+	// A pad the list shows late, older than the mark: the total says one
+	// more than the archive holds, so the run lists to the end.
+	late := f.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: base.Add(-time.Hour)})
+	sum := f.run(t, Options{})
+	if sum.Added != 1 || sum.Unchanged != 60 {
+		t.Errorf("summary %+v", sum)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, padDir(late.ID))); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestMineListsTheCallersPads(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 5)
+	f.run(t, Options{Mine: true})
+	var list []string
+	for _, r := range f.srv.Requests() {
+		if strings.Contains(r.Path, "pads") && !strings.Contains(strings.TrimPrefix(r.Path, "/api/pads"), "/") {
+			list = append(list, r.Path)
+		}
+	}
+	if len(list) != 1 || list[0] != "/api/pads" {
+		t.Errorf("list requests %v", list)
+	}
+	verifyClean(t, f.dir)
+}
+
+func TestOptionsAreChecked(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{-1, 17} {
+		if _, err := Run(t.Context(), nil, t.TempDir(), Options{Concurrency: n}); err == nil {
+			t.Errorf("concurrency %d accepted", n)
+		}
+	}
+	o, err := Options{Concurrency: 16}.normalize()
+	if err != nil || o.Concurrency != 16 || o.Overlap != DefaultOverlap || o.Redact("k") != "k" {
+		t.Errorf("normalize: %+v, %v", o, err)
+	}
+	if o, _ := (Options{}).normalize(); o.Concurrency != DefaultConcurrency {
+		t.Errorf("default concurrency %d", o.Concurrency)
+	}
+}
+
+func TestRefusesAForeignFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(t.Context(), nil, dir, Options{}); !errors.Is(err, ErrNotArchive) {
+		t.Fatalf("Run on a foreign folder: %v", err)
+	}
+	if _, err := Verify(dir); !errors.Is(err, ErrNotArchive) {
+		t.Fatalf("Verify on a foreign folder: %v", err)
+	}
+	if got := tree(t, dir); len(got) != 2 {
+		t.Errorf("the folder was written to: %v", got)
+	}
+}
+
+func TestASecondRunRefuses(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 2)
+	f.run(t, Options{})
+	unlock, err := lock(f.dir, lockName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(t.Context(), f.c, f.dir, Options{}); !errors.Is(err, ErrLocked) {
+		t.Errorf("Run while locked: %v", err)
+	}
+	unlock()
+	f.run(t, Options{})
+}
+
+func TestVerifyFindsWhatDiffers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 3)
+	f.run(t, Options{})
+	pad := filepath.Join(f.dir, padDir(f.ids[1]))
+	must(t, os.WriteFile(filepath.Join(pad, "notes.md"), []byte("edited"), 0o644))
+	must(t, os.Remove(filepath.Join(pad, "events.json")))
+	must(t, os.WriteFile(filepath.Join(pad, "extra.txt"), []byte("x"), 0o644))
+	must(t, os.Mkdir(filepath.Join(f.dir, "pads", "stray"), 0o755))
+	diffs, err := Verify(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := padDir(f.ids[1])
+	want := []Difference{
+		{Path: rel + "/events.json", Problem: "missing"},
+		{Path: rel + "/notes.md", Problem: "changed"},
+		{Path: rel + "/extra.txt", Problem: "not in the index"},
+		{Path: "pads/stray", Problem: "not in the index"},
+	}
+	if diff := cmp.Diff(want, diffs); diff != "" {
+		t.Errorf("Verify (-want +got):\n%s", diff)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCancelledRunKeepsWhatIsDone(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 80)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var once sync.Once
+	done := 0
+	opts := Options{Gate: f.gate, Progress: func(p Progress) {
+		if p.Kind == PadDone {
+			if done++; done == 20 {
+				once.Do(cancel)
+			}
+		}
+	}}
+	sum, err := Run(ctx, f.c, f.dir, opts)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v", err)
+	}
+	lines := indexLines(t, f.dir)
+	if len(lines) < 20 || len(lines) != sum.Added {
+		t.Errorf("%d index lines, %d added", len(lines), sum.Added)
+	}
+	verifyClean(t, f.dir)
+	sum = f.run(t, Options{})
+	if sum.Added != 80-len(lines) {
+		t.Errorf("the next run added %d, want %d", sum.Added, 80-len(lines))
+	}
+	verifyClean(t, f.dir)
+}

@@ -1,0 +1,209 @@
+// pad.go: one pad fetched whole and written as one folder.
+
+package archive
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/safefile"
+)
+
+// The names of a pad folder's own files and folders.
+const (
+	padFile   = "pad.json"
+	eventFile = "events.json"
+	notesFile = "notes.md"
+	envsDir   = "environments"
+	histDir   = "history"
+)
+
+// archivePad fetches one pad and writes its folder, trying again when the
+// service said 429 (the Gate has paused every request meanwhile).
+func (r *run) archivePad(ctx context.Context, j job) result {
+	var err error
+	for range maxAttempts {
+		var e *entry
+		if e, err = r.fetchPad(ctx, j.pad); err == nil {
+			return result{job: j, entry: e}
+		}
+		if !errors.Is(err, padapi.ErrRateLimited) || ctx.Err() != nil {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return result{job: j, err: err}
+}
+
+// fetchPad fetches pad p whole, writes it under a temporary folder, and
+// renames that over the pad's folder: a reader sees the old folder or the
+// new one, and a killed run leaves only a temporary folder.
+func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
+	tr, err := r.c.Pads.Transcript(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.st.alive(); err != nil {
+		return nil, err
+	}
+	tmp, err := r.st.lazy.MkdirTemp(padsDir)
+	if err != nil {
+		return nil, err
+	}
+	w := &padWriter{run: r, tmp: tmp, dir: padDir(p.ID), pad: p.ID, files: map[string]string{}, taken: map[string]bool{}}
+	err = w.write(ctx, tr)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err == nil {
+		err = r.st.alive()
+	}
+	if err == nil {
+		err = r.st.lazy.Rename(tmp, w.dir)
+	}
+	if err != nil {
+		if r.st.alive() == nil {
+			_ = r.st.lazy.RemoveAll(tmp)
+		}
+		return nil, err
+	}
+	return &entry{
+		ID: p.ID, Title: r.o.Redact(p.Title), State: r.o.Redact(p.State), UpdatedAt: p.UpdatedAt,
+		Dir: w.dir, Files: w.files,
+	}, nil
+}
+
+// padWriter writes one pad's files into its temporary folder.
+type padWriter struct {
+	run   *run
+	tmp   string // the temporary folder, relative to DIR
+	dir   string // the pad's folder, relative to DIR, for events
+	pad   padapi.ID
+	files map[string]string // name in the folder -> SHA-256, hex
+	taken map[string]bool   // names written, case-folded
+}
+
+func (w *padWriter) write(ctx context.Context, tr *padapi.Transcript) error {
+	for _, doc := range []struct {
+		name string
+		v    any
+	}{{padFile, tr.Pad}, {eventFile, tr.Events}} {
+		if err := w.writeJSON(doc.name, doc.v); err != nil {
+			return err
+		}
+	}
+	notes := tr.Pad.Notes
+	if notes != "" && !strings.HasSuffix(notes, "\n") {
+		notes += "\n" // as pads export writes it
+	}
+	if err := w.put(notesFile, notes); err != nil {
+		return err
+	}
+	for i := range tr.Environments {
+		if err := w.environment(ctx, &tr.Environments[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// environment writes one environment: its JSON, each file's final text,
+// and each file's edit-history document.
+func (w *padWriter) environment(ctx context.Context, env *padapi.PadEnvironment) error {
+	name := safefile.Name(string(env.ID), histDir, envsDir)
+	if err := w.writeJSON(path.Join(envsDir, name+".json"), env); err != nil {
+		return err
+	}
+	for _, f := range env.Files {
+		file, ok := w.claim(name, f.Path)
+		if !ok {
+			continue
+		}
+		if err := w.put(file, f.Contents); err != nil {
+			w.skip(file, err)
+			continue
+		}
+		if w.run.o.NoHistory || f.History == "" || f.Binary {
+			continue
+		}
+		if err := w.history(ctx, path.Join(histDir, file+".json"), f.History); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claim returns where file p of environment folder env goes, or false
+// (and a FileSkipped event) when p is not a path inside the folder, or
+// another file of the pad has that name, case aside.
+func (w *padWriter) claim(env, p string) (string, bool) {
+	name := path.Join(env, p)
+	switch {
+	case p == "" || !fs.ValidPath(p) || strings.ContainsAny(p, "\\\x00"):
+		w.skip(name, fmt.Errorf("file %q: not a path inside the folder", p))
+		return "", false
+	case w.taken[strings.ToLower(name)]:
+		w.skip(name, fmt.Errorf("file %q: another file of the pad has this name", p))
+		return "", false
+	}
+	w.taken[strings.ToLower(name)] = true
+	return name, true
+}
+
+// history fetches an edit-history document and writes it at name. A link
+// the library refuses, or one the service no longer has, is skipped; any
+// other failure fails the pad.
+func (w *padWriter) history(ctx context.Context, name, link string) error {
+	h, err := w.run.c.Pads.History(ctx, link)
+	if errors.Is(err, padapi.ErrInvalidArgument) || errors.Is(err, padapi.ErrNotFound) {
+		w.skip(name, err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return w.writeJSON(name, h)
+}
+
+// writeJSON writes v as indented JSON, as pads export does.
+func (w *padWriter) writeJSON(name string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return w.put(name, string(b)+"\n")
+}
+
+// put redacts text and writes it at name in the pad's folder.
+func (w *padWriter) put(name, text string) error {
+	if err := w.run.st.alive(); err != nil {
+		return err
+	}
+	clean := w.run.o.Redact(text)
+	if clean != text {
+		w.run.emit(Progress{Kind: Redacted, Pad: w.pad, Path: path.Join(w.dir, name)})
+	}
+	if err := w.run.st.lazy.WriteFile(path.Join(w.tmp, name), []byte(clean)); err != nil {
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner // the error names the temporary folder
+		}
+		return fmt.Errorf("%s: %w", path.Join(w.dir, name), err)
+	}
+	sum := sha256.Sum256([]byte(clean))
+	w.files[name] = hex.EncodeToString(sum[:])
+	return nil
+}
+
+func (w *padWriter) skip(name string, err error) {
+	w.run.emit(Progress{Kind: FileSkipped, Pad: w.pad, Path: path.Join(w.dir, name), Err: err})
+}

@@ -1,0 +1,135 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/safefile"
+)
+
+// crashAfter returns a crash function that says the process died at its
+// n-th disk write, and a count of the calls so far.
+func crashAfter(n int) (func() bool, func() int) {
+	var mu sync.Mutex
+	calls := 0
+	return func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			return calls >= n
+		}, func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return calls
+		}
+}
+
+// crashAndResume copies from into a new folder (from "" is none), runs
+// there until the process "dies" at the n-th disk write, runs again to
+// the end, and returns the folder.
+func (f *fixture) crashAndResume(t *testing.T, from string, n int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "a")
+	if from != "" {
+		must(t, os.CopyFS(dir, os.DirFS(from)))
+	}
+	crash, _ := crashAfter(n)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	_, err := Run(ctx, f.c, dir, Options{Gate: f.gate, crash: crash})
+	if !errors.Is(err, errKilled) {
+		t.Fatalf("crash at write %d: Run: %v", n, err)
+	}
+	ctx, cancel = context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if _, err := Run(ctx, f.c, dir, Options{Gate: f.gate}); err != nil {
+		t.Fatalf("crash at write %d: the next run: %v", n, err)
+	}
+	return dir
+}
+
+// writes counts the disk writes of a run from a copy of from.
+func (f *fixture) writes(t *testing.T, from string) int {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "a")
+	if from != "" {
+		must(t, os.CopyFS(dir, os.DirFS(from)))
+	}
+	crash, calls := crashAfter(1 << 30)
+	if _, err := Run(t.Context(), f.c, dir, Options{Gate: f.gate, crash: crash}); err != nil {
+		t.Fatal(err)
+	}
+	return calls()
+}
+
+// points picks about k crash points among n writes, the first and the
+// last included.
+func points(n, k int) []int {
+	var out []int
+	for i := 1; i < n; i += max(n/k, 1) {
+		out = append(out, i)
+	}
+	return append(out, n)
+}
+
+func TestKilledAtAnyWriteTheNextRunFinishesTheSame(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 15)
+	ref0 := filepath.Join(t.TempDir(), "ref")
+	f.dir = ref0
+	f.run(t, Options{})
+	want0 := tree(t, ref0)
+	for _, n := range points(f.writes(t, ""), 12) {
+		if diff := cmp.Diff(want0, tree(t, f.crashAndResume(t, "", n))); diff != "" {
+			t.Fatalf("first run killed at write %d, then resumed (-uninterrupted +resumed):\n%s", n, diff)
+		}
+	}
+
+	// The same for a run that replaces changed pads and marks one gone.
+	for _, id := range f.ids[:4] {
+		_, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Contents: padapi.Ptr("changed")})
+		must(t, err)
+	}
+	must(t, f.c.Pads.Delete(t.Context(), f.ids[9]))
+	ref1 := filepath.Join(t.TempDir(), "ref1")
+	must(t, os.CopyFS(ref1, os.DirFS(ref0)))
+	f.dir = ref1
+	if sum := f.run(t, Options{}); sum.Updated != 4 || sum.Deleted != 1 {
+		t.Fatalf("the reference re-run: %+v", sum)
+	}
+	want1 := tree(t, ref1)
+	for _, n := range points(f.writes(t, ref0), 8) {
+		if diff := cmp.Diff(want1, tree(t, f.crashAndResume(t, ref0, n))); diff != "" {
+			t.Fatalf("re-run killed at write %d, then resumed (-uninterrupted +resumed):\n%s", n, diff)
+		}
+	}
+}
+
+func TestKilledWhileAFolderIsReplaced(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 60)
+	f.run(t, Options{})
+	want := tree(t, f.dir)
+	// safefile.Dir.Rename moves the old folder aside before it renames
+	// the new one in: killed between the two, the pad has no folder, and
+	// the index still names it.
+	id := f.ids[5]
+	must(t, os.Rename(filepath.Join(f.dir, padDir(id)), filepath.Join(f.dir, "pads", safefile.TempPrefix+"aside")))
+	// And what a killed write leaves: a temporary file and folder.
+	must(t, os.WriteFile(filepath.Join(f.dir, safefile.TempPrefix+"index"), []byte("part"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(f.dir, "pads", safefile.TempPrefix+"new", "x"), 0o755))
+	sum := f.run(t, Options{})
+	if sum.Added != 1 || sum.Unchanged != 59 {
+		t.Errorf("summary %+v, want the pad fetched again", sum)
+	}
+	if diff := cmp.Diff(want, tree(t, f.dir)); diff != "" {
+		t.Errorf("(-before +after):\n%s", diff)
+	}
+}

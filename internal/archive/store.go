@@ -1,0 +1,267 @@
+// store.go: the archive folder: marker, lock, index, and the repairs a
+// killed run calls for.
+
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/safefile"
+)
+
+// The archive's own names at the top of DIR.
+const (
+	markerName = ".padctl-archive"
+	lockName   = ".padctl-archive.lock"
+	indexName  = "index.jsonl"
+	padsDir    = "pads"
+)
+
+// markerFormat is the archive layout's version.
+const markerFormat = 1
+
+// marker is the content of the marker file.
+type marker struct {
+	Format int `json:"format"`
+	// HighWater is the newest updated_at of the last run that completed
+	// with no failure: every pad older than it (less the overlap) is held.
+	HighWater *time.Time `json:"high_water,omitempty"`
+}
+
+// entry is one line of the index.
+type entry struct {
+	ID        padapi.ID         `json:"id"`
+	Title     string            `json:"title"`
+	State     string            `json:"state"`
+	UpdatedAt time.Time         `json:"updated_at"`
+	Deleted   bool              `json:"deleted,omitempty"`
+	Dir       string            `json:"dir"`
+	Files     map[string]string `json:"files"`
+}
+
+// store is an archive folder held by this run.
+type store struct {
+	dir    *safefile.Dir // durable writes: index and marker
+	lazy   *safefile.Dir // pad folders, which can be fetched again
+	unlock func()
+	mark   marker
+	index  map[padapi.ID]*entry
+	// crash, in tests, says that the process has died: from then on no
+	// write reaches the disk, as after a SIGKILL.
+	crash func() bool
+}
+
+// errKilled is what a write fails with once crash says the process died.
+var errKilled = errors.New("killed (test)")
+
+// alive returns errKilled once the test says the process has died.
+func (st *store) alive() error {
+	if st.crash != nil && st.crash() {
+		return errKilled
+	}
+	return nil
+}
+
+// padDir is the folder of pad id, relative to DIR.
+func padDir(id padapi.ID) string { return path.Join(padsDir, safefile.Name(string(id))) }
+
+// openStore opens dir as an archive (making it one when it is empty),
+// takes its lock, and repairs what a killed run left.
+func openStore(dir string) (*store, error) {
+	d, err := safefile.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	st := &store{dir: d, unlock: func() {}, index: map[padapi.ID]*entry{}}
+	if err := st.open(dir); err != nil {
+		st.close()
+		return nil, err
+	}
+	return st, nil
+}
+
+func (st *store) open(dir string) error {
+	fresh, err := st.checkMarker()
+	if err != nil {
+		return err
+	}
+	unlock, err := lock(dir, lockName)
+	if err != nil {
+		return err
+	}
+	st.unlock = unlock
+	if st.lazy, err = safefile.Open(dir); err != nil {
+		return err
+	}
+	st.lazy.Lazy = true
+	if fresh {
+		if err := st.saveMarker(); err != nil {
+			return err
+		}
+	}
+	if err := st.clean(); err != nil {
+		return err
+	}
+	if err := st.loadIndex(); err != nil {
+		return err
+	}
+	return st.reconcile()
+}
+
+func (st *store) close() {
+	st.unlock()
+	if st.lazy != nil {
+		st.lazy.Close()
+	}
+	st.dir.Close()
+}
+
+// checkMarker reads the marker; it reports a folder with nothing in it
+// (but what a refused run may have left: the lock, temporary files) as
+// fresh, and refuses any other folder without a marker.
+func (st *store) checkMarker() (fresh bool, err error) {
+	data, err := st.dir.ReadFile(markerName)
+	if err == nil {
+		if err := json.Unmarshal(data, &st.mark); err != nil || st.mark.Format != markerFormat {
+			return false, fmt.Errorf("%s: not a marker of this archive format", markerName)
+		}
+		return false, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	entries, err := fs.ReadDir(st.dir.FS(), ".")
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if e.Name() != lockName && !strings.HasPrefix(e.Name(), safefile.TempPrefix) {
+			return false, ErrNotArchive
+		}
+	}
+	st.mark = marker{Format: markerFormat}
+	return true, nil
+}
+
+func (st *store) saveMarker() error {
+	if err := st.alive(); err != nil {
+		return err
+	}
+	data, err := json.Marshal(st.mark)
+	if err != nil {
+		return err
+	}
+	return st.dir.WriteFile(markerName, append(data, '\n'))
+}
+
+// clean removes the temporary files and folders a killed run left at the
+// top of DIR and in DIR/pads.
+func (st *store) clean() error {
+	for _, dir := range []string{".", padsDir} {
+		entries, err := fs.ReadDir(st.dir.FS(), dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), safefile.TempPrefix) {
+				if err := st.dir.RemoveAll(path.Join(dir, e.Name())); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// loadIndex reads the index, if there is one.
+func (st *store) loadIndex() error {
+	data, err := st.dir.ReadFile(indexName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		e := new(entry)
+		if err := json.Unmarshal(line, e); err != nil || e.ID == "" || e.Dir != padDir(e.ID) {
+			return fmt.Errorf("%s, line %d: not an index line of this archive", indexName, n+1)
+		}
+		st.index[e.ID] = e
+	}
+	return nil
+}
+
+// reconcile drops the index lines whose folder is gone (a run killed while
+// it replaced it: the pad is fetched again, so the mark goes) and removes
+// the pad folders the index does not name (written by a run killed before
+// its index was: they are fetched again).
+func (st *store) reconcile() error {
+	for id, e := range st.index {
+		if fi, err := st.dir.Lstat(e.Dir); err != nil || !fi.IsDir() {
+			delete(st.index, id)
+			st.mark.HighWater = nil
+		}
+	}
+	named := map[string]bool{}
+	for _, e := range st.index {
+		named[path.Base(e.Dir)] = true
+	}
+	entries, err := fs.ReadDir(st.dir.FS(), padsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !named[e.Name()] {
+			if err := st.dir.RemoveAll(path.Join(padsDir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// encodeIndex is the index file: one line per pad, sorted by id.
+func encodeIndex(index map[padapi.ID]*entry) ([]byte, error) {
+	var b bytes.Buffer
+	for _, id := range slices.Sorted(maps.Keys(index)) {
+		line, err := json.Marshal(index[id])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
+}
+
+// saveIndex writes the index whole.
+func (st *store) saveIndex() error {
+	if err := st.alive(); err != nil {
+		return err
+	}
+	data, err := encodeIndex(st.index)
+	if err != nil {
+		return err
+	}
+	return st.dir.WriteFile(indexName, data)
+}
