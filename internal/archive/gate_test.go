@@ -1,0 +1,183 @@
+package archive
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// fakeService answers every request at once, but 429 with Retry-After:
+// 2 to one request in ten, and records when each request arrived and
+// when each pause began.
+type fakeService struct {
+	mu       sync.Mutex
+	n        int
+	sent     []time.Time
+	refused  []time.Time
+	inFlight int
+	most     int
+	hold     time.Duration // how long an answer takes
+}
+
+func (s *fakeService) RoundTrip(r *http.Request) (*http.Response, error) {
+	s.mu.Lock()
+	s.n++
+	n := s.n
+	now := time.Now()
+	s.sent = append(s.sent, now)
+	s.inFlight++
+	s.most = max(s.most, s.inFlight)
+	s.mu.Unlock()
+	// Fake time: synctest advances it.
+	select {
+	case <-time.After(s.hold):
+	case <-r.Context().Done():
+	}
+	s.mu.Lock()
+	s.inFlight--
+	resp := &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("{}")), Request: r}
+	if n%10 == 0 {
+		resp.StatusCode = http.StatusTooManyRequests
+		resp.Header.Set("Retry-After", "2")
+		s.refused = append(s.refused, time.Now())
+	}
+	s.mu.Unlock()
+	return resp, nil
+}
+
+func TestGatePausesEveryRequestOn429(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		svc := &fakeService{hold: 20 * time.Millisecond}
+		g := NewGate(svc)
+		var pauses []time.Duration
+		var mu sync.Mutex
+		g.configure(8, func(d time.Duration) { mu.Lock(); pauses = append(pauses, d); mu.Unlock() })
+		ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+		defer cancel()
+		var wg sync.WaitGroup
+		const calls = 200
+		for range calls {
+			wg.Go(func() {
+				// Each caller tries again until it is answered 200, as the
+				// client's retries do.
+				for {
+					req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://service/x", nil)
+					resp, err := g.RoundTrip(req)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					resp.Body.Close()
+					if resp.StatusCode == http.StatusOK {
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		svc.mu.Lock()
+		defer svc.mu.Unlock()
+		if len(svc.refused) == 0 || len(pauses) == 0 || pauses[0] != 2*time.Second {
+			t.Fatalf("refused %d, pauses %v", len(svc.refused), pauses)
+		}
+		for _, at := range svc.refused {
+			for _, sent := range svc.sent {
+				if sent.After(at) && sent.Before(at.Add(2*time.Second)) {
+					t.Fatalf("a request left at %v, during the pause from %v", sent, at)
+				}
+			}
+		}
+		if svc.most > 8 {
+			t.Errorf("%d requests in flight at once, want at most 8", svc.most)
+		}
+		if g.Requests() != len(svc.sent) || len(svc.sent) != calls+len(svc.refused) {
+			t.Errorf("Requests %d, sent %d, refused %d", g.Requests(), len(svc.sent), len(svc.refused))
+		}
+	})
+}
+
+func TestGateWaitEndsWithTheContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(&fakeService{})
+		g.pause(time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://service/x", nil)
+		start := time.Now()
+		if _, err := g.RoundTrip(req); err != context.DeadlineExceeded {
+			t.Fatalf("RoundTrip during a pause: %v", err)
+		}
+		if waited := time.Since(start); waited != time.Second {
+			t.Errorf("waited %v, want the context's 1s", waited)
+		}
+		if g.Requests() != 0 {
+			t.Errorf("%d requests sent during the pause", g.Requests())
+		}
+	})
+}
+
+func TestGateSlotWaitEndsWithTheContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		svc := &fakeService{hold: time.Hour}
+		g := NewGate(svc)
+		g.configure(1, nil)
+		ctx, cancel := context.WithCancel(t.Context())
+		go func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://service/a", nil)
+			_, _ = g.RoundTrip(req)
+		}()
+		synctest.Wait()
+		ctx2, cancel2 := context.WithTimeout(t.Context(), time.Second)
+		defer cancel2()
+		req, _ := http.NewRequestWithContext(ctx2, http.MethodGet, "http://service/b", nil)
+		if _, err := g.RoundTrip(req); err != context.DeadlineExceeded {
+			t.Errorf("RoundTrip with no free slot: %v", err)
+		}
+		cancel()
+	})
+}
+
+func TestRetryAfter(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		v    string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, false},
+		{"2", 2 * time.Second, true},
+		{"0", 0, true},
+		{"-1", 0, false},
+		{"99999999999", maxPause, true},
+		{"soon", 0, false},
+		{now.Add(3 * time.Second).Format(http.TimeFormat), 3 * time.Second, true},
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
+	} {
+		got, ok := retryAfter(c.v, now)
+		if got != c.want || ok != c.ok {
+			t.Errorf("retryAfter(%q) = %v, %v; want %v, %v", c.v, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestGatePauseIsBoundedAndOnlyExtends(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(&fakeService{})
+		var got []time.Duration
+		g.configure(1, func(d time.Duration) { got = append(got, d) })
+		g.pause(time.Hour)
+		g.pause(time.Second) // shorter: no new pause
+		if len(got) != 1 || got[0] != maxPause {
+			t.Errorf("pauses %v, want one of %v", got, maxPause)
+		}
+		if until := time.Until(g.until); until != maxPause {
+			t.Errorf("paused for %v", until)
+		}
+	})
+}
