@@ -53,6 +53,7 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	files := map[string]string{}
 	if err := r.st.alive(); err != nil {
 		return nil, err
 	}
@@ -60,16 +61,12 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &padWriter{run: r, tmp: tmp, dir: padDir(p.ID), pad: p.ID, files: map[string]string{}, taken: map[string]bool{}}
-	err = w.write(ctx, tr)
-	if err == nil {
-		err = ctx.Err()
-	}
+	err = r.writePad(ctx, tmp, p.ID, tr, files)
 	if err == nil {
 		err = r.st.alive()
 	}
 	if err == nil {
-		err = r.st.lazy.Rename(tmp, w.dir)
+		err = r.st.lazy.Rename(tmp, padDir(p.ID))
 	}
 	if err != nil {
 		if r.st.alive() == nil {
@@ -79,15 +76,30 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	}
 	return &entry{
 		ID: p.ID, Title: r.o.Redact(p.Title), State: r.o.Redact(p.State), UpdatedAt: p.UpdatedAt,
-		Dir: w.dir, Files: w.files,
+		Dir: padDir(p.ID), Files: files,
 	}, nil
+}
+
+// writePad writes transcript tr of pad id into the temporary folder tmp,
+// noting each file's digest in files.
+func (r *run) writePad(ctx context.Context, tmp string, id padapi.ID, tr *padapi.Transcript, files map[string]string) error {
+	out, err := r.st.lazy.Sub(tmp)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	w := &padWriter{run: r, out: out, dir: padDir(id), pad: id, files: files, taken: map[string]bool{}}
+	if err := w.write(ctx, tr); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // padWriter writes one pad's files into its temporary folder.
 type padWriter struct {
 	run   *run
-	tmp   string // the temporary folder, relative to DIR
-	dir   string // the pad's folder, relative to DIR, for events
+	out   *safefile.Dir // the temporary folder
+	dir   string        // the pad's folder, relative to DIR, for events
 	pad   padapi.ID
 	files map[string]string // name in the folder -> SHA-256, hex
 	taken map[string]bool   // names written, case-folded
@@ -193,11 +205,8 @@ func (w *padWriter) put(name, text string) error {
 	if clean != text {
 		w.run.emit(Progress{Kind: Redacted, Pad: w.pad, Path: path.Join(w.dir, name)})
 	}
-	if err := w.run.st.lazy.WriteFile(path.Join(w.tmp, name), []byte(clean)); err != nil {
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner // the error names the temporary folder
-		}
-		return fmt.Errorf("%s: %w", path.Join(w.dir, name), err)
+	if err := w.out.Create(name, []byte(clean)); err != nil {
+		return fmt.Errorf("%s: %w", w.dir, err)
 	}
 	sum := sha256.Sum256([]byte(clean))
 	w.files[name] = hex.EncodeToString(sum[:])

@@ -177,6 +177,53 @@ func (d *Dir) syncDir(dir string) error {
 	return err
 }
 
+// Create writes data to name, a file that must not exist yet (O_EXCL: not
+// even as a link), making the folders on the way. It is for filling a
+// folder nobody else writes to, such as one MkdirTemp just made, before it
+// is renamed into place whole: there a file needs no temporary name of its
+// own.
+func (d *Dir) Create(name string, data []byte) error {
+	if err := check(name); err != nil {
+		return err
+	}
+	if err := d.MkdirAll(path.Dir(name)); err != nil {
+		return err
+	}
+	fh, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, Pathless(err))
+	}
+	_, err = fh.Write(data)
+	if err == nil && !d.Lazy {
+		err = fh.Sync()
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = d.root.Remove(name)
+		return fmt.Errorf("%s: %w", name, Pathless(err))
+	}
+	return nil
+}
+
+// Sub opens the folder name below d (which must be a real folder, not a
+// link) as a Dir of its own, as lazy as d: a short way to write many files
+// deep below d, since every access resolves its path one part at a time.
+func (d *Dir) Sub(name string) (*Dir, error) {
+	if err := check(name); err != nil {
+		return nil, err
+	}
+	if err := d.isDir(name); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, Pathless(err))
+	}
+	root, err := d.root.OpenRoot(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, Pathless(err))
+	}
+	return &Dir{root: root, Lazy: d.Lazy}, nil
+}
+
 // MkdirTemp makes a new, empty folder inside folder dir (made if needed)
 // whose name starts with TempPrefix, and returns its path.
 func (d *Dir) MkdirTemp(dir string) (string, error) {

@@ -126,3 +126,62 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestCreateWritesOnlyANewFile(t *testing.T) {
+	d, dir := open(t)
+	if err := d.Create("a/b/new.txt", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a/b/new.txt")); err != nil || string(b) != "one" {
+		t.Fatalf("new.txt: %q, %v", b, err)
+	}
+	if err := d.Create("a/b/new.txt", []byte("two")); err == nil {
+		t.Error("Create over a file: no error")
+	}
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Create("link", []byte("x")); err == nil {
+		t.Error("Create through a link: no error")
+	}
+	if err := d.Create("link/x", []byte("x")); err == nil {
+		t.Error("Create below a link: no error")
+	}
+	if _, err := os.Stat(outside); !os.IsNotExist(err) {
+		t.Errorf("written through the link: %v", err)
+	}
+	if err := d.Create("../x", nil); err == nil {
+		t.Error("Create ../x: no error")
+	}
+}
+
+func TestSubOpensARealFolderOnly(t *testing.T) {
+	d, dir := open(t)
+	if err := d.MkdirAll("a/b"); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := d.Sub("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if err := sub.WriteFile("b/c.txt", []byte("c")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a/b/c.txt")); err != nil || string(b) != "c" {
+		t.Fatalf("c.txt: %q, %v", b, err)
+	}
+	if err := sub.WriteFile("../escape.txt", nil); err == nil {
+		t.Error("a Sub wrote above itself")
+	}
+	if err := os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"link", "missing", "a/b/c.txt", ".."} {
+		if s, err := d.Sub(name); err == nil {
+			s.Close()
+			t.Errorf("Sub(%q): no error", name)
+		}
+	}
+}
