@@ -1,0 +1,101 @@
+package archive
+
+import (
+	"bufio"
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+)
+
+// The child process of TestSIGKILLAtRandomMomentsThenResume: it archives
+// into ARCHIVE_CHILD_DIR from the fake at ARCHIVE_CHILD_URL, printing a
+// line for each pad done, until it is killed.
+func TestArchiveChildProcess(t *testing.T) {
+	dir := os.Getenv("ARCHIVE_CHILD_DIR")
+	if dir == "" {
+		t.Skip("run by TestSIGKILLAtRandomMomentsThenResume")
+	}
+	g := NewGate(nil)
+	c, err := padapi.NewClient(os.Getenv("ARCHIVE_CHILD_URL"), os.Getenv("ARCHIVE_CHILD_KEY"), padapi.WithHTTPClient(&http.Client{Transport: g}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = Run(ctx, c, dir, Options{Gate: g, Progress: func(p Progress) {
+		if p.Kind == PadDone {
+			os.Stdout.WriteString("done\n")
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout.WriteString("finished\n")
+}
+
+// TestSIGKILLAtRandomMomentsThenResume kills a run (a child process) with
+// SIGKILL 20 times, each after a random number of pads, and checks that
+// the run after leaves the archive byte for byte as an uninterrupted run
+// does.
+func TestSIGKILLAtRandomMomentsThenResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: kills 20 processes")
+	}
+	t.Parallel()
+	f := newFixture(t, 200)
+	ref := filepath.Join(t.TempDir(), "ref")
+	f.dir = ref
+	f.run(t, Options{})
+	dir := filepath.Join(t.TempDir(), "killed")
+	rng := rand.New(rand.NewPCG(31, 20))
+	finished, kills := false, 0
+	for ; kills < 20 && !finished; kills++ {
+		finished = f.child(t, dir, 1+rng.IntN(12))
+	}
+	if finished || kills != 20 {
+		t.Fatalf("the run finished after %d kills: it had too little to do", kills)
+	}
+	for !finished {
+		finished = f.child(t, dir, 1<<30)
+	}
+	if diff := cmp.Diff(tree(t, ref), tree(t, dir)); diff != "" {
+		t.Errorf("(-uninterrupted +killed and resumed):\n%s", diff)
+	}
+}
+
+// child runs the child process on dir and kills it with SIGKILL once it
+// has done after pads; it reports whether the run finished first.
+func (f *fixture) child(t *testing.T, dir string, after int) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestArchiveChildProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "ARCHIVE_CHILD_DIR="+dir, "ARCHIVE_CHILD_URL="+f.srv.URL, "ARCHIVE_CHILD_KEY="+f.srv.APIKey)
+	out, err := cmd.StdoutPipe()
+	must(t, err)
+	must(t, cmd.Start())
+	lines := bufio.NewScanner(out)
+	done, finished := 0, false
+	for lines.Scan() {
+		switch lines.Text() {
+		case "done":
+			done++
+		case "finished":
+			finished = true
+		}
+		if done >= after && !finished {
+			must(t, cmd.Process.Kill())
+			break
+		}
+	}
+	_ = cmd.Wait()
+	return finished
+}
