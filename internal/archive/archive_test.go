@@ -196,15 +196,15 @@ func TestNoHistorySkipsHistories(t *testing.T) {
 
 func TestRerunWithNothingChangedSendsOneRequest(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 120)
-	f.run(t, Options{})
+	f := newFixture(t, 60)
+	f.run(t, Options{NoHistory: true})
 	before := tree(t, f.dir)
 	n := len(f.srv.Requests())
-	sum := f.run(t, Options{})
+	sum := f.run(t, Options{NoHistory: true})
 	if got := len(f.srv.Requests()) - n; got > 2 || sum.Requests != got {
 		t.Errorf("re-run sent %d requests (summary %d), want at most 2", got, sum.Requests)
 	}
-	if sum.Added+sum.Updated+sum.Failed != 0 || sum.Unchanged != 120 {
+	if sum.Added+sum.Updated+sum.Failed != 0 || sum.Unchanged != 60 {
 		t.Errorf("summary %+v", sum)
 	}
 	if diff := cmp.Diff(before, tree(t, f.dir)); diff != "" {
@@ -214,10 +214,10 @@ func TestRerunWithNothingChangedSendsOneRequest(t *testing.T) {
 
 func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 120)
-	f.run(t, Options{})
+	f := newFixture(t, 60)
+	f.run(t, Options{NoHistory: true})
 	changed := map[string]bool{}
-	for i := 0; i < 120; i += 12 {
+	for i := 0; i < 60; i += 6 {
 		id := f.ids[i]
 		if _, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("changed")}); err != nil {
 			t.Fatal(err)
@@ -225,8 +225,8 @@ func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 		changed["/api/pads/"+string(id)] = true
 	}
 	n := len(f.srv.Requests())
-	sum := f.run(t, Options{})
-	if sum.Updated != 10 || sum.Added != 0 || sum.Unchanged != 110 {
+	sum := f.run(t, Options{NoHistory: true})
+	if sum.Updated != 10 || sum.Added != 0 || sum.Unchanged != 50 {
 		t.Errorf("summary %+v, want 10 updated", sum)
 	}
 	fetched := map[string]bool{}
@@ -247,15 +247,15 @@ func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 
 func TestDeletedPadStaysMarked(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 70)
-	f.run(t, Options{})
+	f := newFixture(t, 55)
+	f.run(t, Options{NoHistory: true})
 	gone := f.ids[3]
 	if err := f.c.Pads.Delete(t.Context(), gone); err != nil {
 		t.Fatal(err)
 	}
 	var events []Progress
-	sum := f.run(t, Options{Progress: func(p Progress) { events = append(events, p) }})
-	if sum.Deleted != 1 || sum.Unchanged != 69 {
+	sum := f.run(t, Options{NoHistory: true, Progress: func(p Progress) { events = append(events, p) }})
+	if sum.Deleted != 1 || sum.Unchanged != 54 {
 		t.Errorf("summary %+v, want 1 deleted", sum)
 	}
 	if !slices.ContainsFunc(events, func(p Progress) bool { return p.Kind == PadDeleted && p.Pad == gone }) {
@@ -271,20 +271,20 @@ func TestDeletedPadStaysMarked(t *testing.T) {
 	}
 	verifyClean(t, f.dir)
 	n := len(f.srv.Requests())
-	if sum := f.run(t, Options{}); sum.Deleted != 0 || len(f.srv.Requests())-n > 2 {
+	if sum := f.run(t, Options{NoHistory: true}); sum.Deleted != 0 || len(f.srv.Requests())-n > 2 {
 		t.Errorf("a run after: %+v, %d requests", sum, len(f.srv.Requests())-n)
 	}
 }
 
 func TestNewPadsBelowTheMarkAreFound(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 60)
-	f.run(t, Options{})
+	f := newFixture(t, 55)
+	f.run(t, Options{NoHistory: true})
 	// A pad the list shows late, older than the mark: the total says one
 	// more than the archive holds, so the run lists to the end.
 	late := f.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: base.Add(-time.Hour)})
-	sum := f.run(t, Options{})
-	if sum.Added != 1 || sum.Unchanged != 60 {
+	sum := f.run(t, Options{NoHistory: true})
+	if sum.Added != 1 || sum.Unchanged != 55 {
 		t.Errorf("summary %+v", sum)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, padDir(late.ID))); err != nil {
@@ -390,14 +390,14 @@ func must(t *testing.T, err error) {
 
 func TestCancelledRunKeepsWhatIsDone(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 80)
+	f := newFixture(t, 40)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var once sync.Once
 	done := 0
-	opts := Options{Gate: f.gate, Progress: func(p Progress) {
+	opts := Options{Gate: f.gate, NoHistory: true, Progress: func(p Progress) {
 		if p.Kind == PadDone {
-			if done++; done == 20 {
+			if done++; done == 10 {
 				once.Do(cancel)
 			}
 		}
@@ -407,13 +407,13 @@ func TestCancelledRunKeepsWhatIsDone(t *testing.T) {
 		t.Fatalf("Run: %v", err)
 	}
 	lines := indexLines(t, f.dir)
-	if len(lines) < 20 || len(lines) != sum.Added {
+	if len(lines) < 10 || len(lines) != sum.Added {
 		t.Errorf("%d index lines, %d added", len(lines), sum.Added)
 	}
 	verifyClean(t, f.dir)
-	sum = f.run(t, Options{})
-	if sum.Added != 80-len(lines) {
-		t.Errorf("the next run added %d, want %d", sum.Added, 80-len(lines))
+	sum = f.run(t, Options{NoHistory: true})
+	if sum.Added != 40-len(lines) {
+		t.Errorf("the next run added %d, want %d", sum.Added, 40-len(lines))
 	}
 	verifyClean(t, f.dir)
 }
