@@ -274,6 +274,38 @@ func TestDeletedPadStaysMarked(t *testing.T) {
 	if sum := f.run(t, Options{NoHistory: true}); sum.Deleted != 0 || len(f.srv.Requests())-n > 2 {
 		t.Errorf("a run after: %+v, %d requests", sum, len(f.srv.Requests())-n)
 	}
+	// The pad comes back: fetched again, no longer marked.
+	f.srv.AddPad(padapi.Pad{ID: gone, Title: "back", Language: "python", CreatedAt: base, UpdatedAt: base.Add(1000 * time.Hour)})
+	if sum := f.run(t, Options{NoHistory: true}); sum.Updated != 1 || sum.Unchanged != 54 {
+		t.Errorf("the pad back: %+v", sum)
+	}
+	for _, e := range indexLines(t, f.dir) {
+		if e.ID == gone && (e.Deleted || e.Title != "back") {
+			t.Errorf("the pad back: %+v", e)
+		}
+	}
+}
+
+func TestAnIndexLine(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 0)
+	f.srv.AddPad(padapi.Pad{ID: "Q1", Title: "<Go> & more", State: "ended", Language: "python", Notes: "n", CreatedAt: base})
+	f.run(t, Options{NoHistory: true})
+	raw, err := os.ReadFile(filepath.Join(f.dir, indexName))
+	must(t, err)
+	line := string(raw)
+	env := nameOf(f.srv.Environments("Q1")[0].ID)
+	for _, want := range []string{
+		`{"id":"Q1","title":"\u003cGo\u003e \u0026 more","state":"ended","updated_at":"2026-01-01T00:00:00Z","dir":"pads/%511","files":{`,
+		`"` + env + `/main.py":"`, `"environments/` + env + `.json":"`, `"events.json":"`, `"notes.md":"`, `"pad.json":"`,
+	} {
+		if !strings.Contains(line, want) {
+			t.Errorf("index line %s\nholds no %s", line, want)
+		}
+	}
+	if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "}}\n") {
+		t.Errorf("index: %q", line)
+	}
 }
 
 func TestNewPadsBelowTheMarkAreFound(t *testing.T) {

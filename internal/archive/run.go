@@ -4,6 +4,7 @@ package archive
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -135,7 +136,7 @@ func (r *run) collect(results <-chan result, cancel context.CancelFunc) error {
 func (r *run) record(res result) {
 	id := res.job.pad.ID
 	if res.err != nil {
-		if res.err == context.Canceled || res.err == context.DeadlineExceeded {
+		if errors.Is(res.err, context.Canceled) || errors.Is(res.err, context.DeadlineExceeded) {
 			return // cut short, not failed: the next run fetches it
 		}
 		r.mu.Lock()
