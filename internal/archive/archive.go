@@ -8,16 +8,18 @@
 //	DIR/.padctl-archive                     the marker (format, high-water mark)
 //	DIR/.padctl-archive.lock                held (flock) while a run works on DIR
 //	DIR/index.jsonl                         one line per pad, sorted by id
-//	DIR/pads/<pad>/pad.json                 the pad
-//	DIR/pads/<pad>/events.json              its whole event log, one JSON array
+//	DIR/pads/<pad>/pad.json                 the pad, as the service sent it
+//	DIR/pads/<pad>/events.json              its whole event log, oldest first: one JSON
+//	                                        array of each event as the service sent it
 //	DIR/pads/<pad>/notes.md                 the interviewer's notes
 //	DIR/pads/<pad>/<env>/PATH               each file of each environment, its final text
-//	DIR/pads/<pad>/environments/<env>.json  each environment
-//	DIR/pads/<pad>/history/<env>/PATH.json  each file's edit-history document
+//	DIR/pads/<pad>/environments/<env>.json  each environment, as the service sent it
+//	DIR/pads/<pad>/history/<env>/PATH.json  each file's edit-history document, as sent
 //
 // <pad> and <env> are the IDs as safefile.Name maps them; pad.json,
-// events.json, notes.md and <env>/PATH are what padctl pads export writes
-// for one pad. An index line holds the pad's id, title, state, updated_at
+// events.json, notes.md and <env>/PATH are the names padctl pads export
+// gives them for one pad. The documents are the service's bytes
+// (padapi.WithResponse), passed through Options.Redact and nothing else. An index line holds the pad's id, title, state, updated_at
 // (as the list sent it), its folder, the SHA-256 of each file written, and
 // "deleted": true once the pad is gone from the service (its folder stays).
 //

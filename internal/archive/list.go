@@ -9,29 +9,31 @@ import (
 	"github.com/padinterview/padapi"
 )
 
+// byUpdate lists the pads newest change first.
+var byUpdate = padapi.ListOptions{Sort: padapi.SortUpdatedDesc}
+
 // firstPage returns the first page of the pads to archive, newest change
 // first: its total says how many there are.
 func (r *run) firstPage(ctx context.Context) (*padapi.Page[padapi.Pad], error) {
 	if r.o.Mine {
-		return r.c.Pads.List(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc})
+		return r.c.Pads.List(ctx, (*padapi.PadListOptions)(&byUpdate))
 	}
-	return r.c.Organization.ListPads(ctx, &padapi.OrganizationPadListOptions{Sort: padapi.SortUpdatedDesc})
+	return r.c.Organization.ListPads(ctx, (*padapi.OrganizationPadListOptions)(&byUpdate))
 }
 
 // allPads iterates over the pads to archive, newest change first, from
-// the first page on.
-func (r *run) allPads(ctx context.Context) iter.Seq2[*padapi.Pad, error] {
+// the page opts names on, through the library's pager.
+func (r *run) allPads(ctx context.Context, opts padapi.ListOptions) iter.Seq2[*padapi.Pad, error] {
 	if r.o.Mine {
-		return r.c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc})
+		return r.c.Pads.All(ctx, (*padapi.PadListOptions)(&opts))
 	}
-	return r.c.Organization.AllPads(ctx, &padapi.OrganizationPadListOptions{Sort: padapi.SortUpdatedDesc})
+	return r.c.Organization.AllPads(ctx, (*padapi.OrganizationPadListOptions)(&opts))
 }
 
 // list hands the workers every pad the archive must fetch, until the stop
 // rule (see the package doc) or the end of the list. The first page is
-// read on its own, which is all a run with nothing changed needs; past it
-// the list is read again from the start through the library's pager (the
-// pads already seen are skipped).
+// read on its own, which is all a run with nothing changed needs; the
+// library's pager reads on from the page it names next (Page.Next).
 func (r *run) list(ctx context.Context, jobs chan<- job) error {
 	first, err := r.firstPage(ctx)
 	if err != nil {
@@ -45,8 +47,8 @@ func (r *run) list(ctx context.Context, jobs chan<- job) error {
 			return err
 		}
 	}
-	if first.NextPage != "" {
-		for p, err := range r.allPads(ctx) {
+	if next, ok := first.Next(byUpdate); ok {
+		for p, err := range r.allPads(ctx, next) {
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -49,7 +48,7 @@ func (r *run) archivePad(ctx context.Context, j job) result {
 // renames that over the pad's folder: a reader sees the old folder or the
 // new one, and a killed run leaves only a temporary folder.
 func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
-	tr, err := r.c.Pads.Transcript(ctx, p.ID)
+	tr, err := r.fetch(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +79,9 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	}, nil
 }
 
-// writePad writes transcript tr of pad id into the temporary folder tmp,
-// noting each file's digest in files.
-func (r *run) writePad(ctx context.Context, tmp string, id padapi.ID, tr *padapi.Transcript, files map[string]string) error {
+// writePad writes pad id, as fetched in tr, into the temporary folder
+// tmp, noting each file's digest in files.
+func (r *run) writePad(ctx context.Context, tmp string, id padapi.ID, tr *fetched, files map[string]string) error {
 	out, err := r.st.lazy.Sub(tmp)
 	if err != nil {
 		return err
@@ -105,38 +104,36 @@ type padWriter struct {
 	taken map[string]bool   // names written, case-folded
 }
 
-func (w *padWriter) write(ctx context.Context, tr *padapi.Transcript) error {
-	for _, doc := range []struct {
-		name string
-		v    any
-	}{{padFile, tr.Pad}, {eventFile, tr.Events}} {
-		if err := w.writeJSON(doc.name, doc.v); err != nil {
-			return err
-		}
+func (w *padWriter) write(ctx context.Context, tr *fetched) error {
+	if err := w.put(padFile, string(tr.padJSON)); err != nil {
+		return err
 	}
-	notes := tr.Pad.Notes
+	if err := w.put(eventFile, string(tr.events)); err != nil {
+		return err
+	}
+	notes := tr.pad.Notes
 	if notes != "" && !strings.HasSuffix(notes, "\n") {
 		notes += "\n" // as pads export writes it
 	}
 	if err := w.put(notesFile, notes); err != nil {
 		return err
 	}
-	for i := range tr.Environments {
-		if err := w.environment(ctx, &tr.Environments[i]); err != nil {
+	for _, env := range tr.envs {
+		if err := w.environment(ctx, env); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// environment writes one environment: its JSON, each file's final text,
-// and each file's edit-history document.
-func (w *padWriter) environment(ctx context.Context, env *padapi.PadEnvironment) error {
-	name := safefile.Name(string(env.ID), histDir, envsDir)
-	if err := w.writeJSON(path.Join(envsDir, name+".json"), env); err != nil {
+// environment writes one environment: its JSON as the service sent it,
+// each file's final text, and each file's edit-history document.
+func (w *padWriter) environment(ctx context.Context, fe fetchedEnv) error {
+	name := safefile.Name(string(fe.env.ID), histDir, envsDir)
+	if err := w.put(path.Join(envsDir, name+".json"), string(fe.body)); err != nil {
 		return err
 	}
-	for _, f := range env.Files {
+	for _, f := range fe.env.Files {
 		file, ok := w.claim(name, f.Path)
 		if !ok {
 			continue
@@ -172,11 +169,12 @@ func (w *padWriter) claim(env, p string) (string, bool) {
 	return name, true
 }
 
-// history fetches an edit-history document and writes it at name. A link
-// the library refuses, or one the service no longer has, is skipped; any
-// other failure fails the pad.
+// history fetches an edit-history document and writes it at name as the
+// service sent it. A link the library refuses, or one the service no
+// longer has, is skipped; any other failure fails the pad.
 func (w *padWriter) history(ctx context.Context, name, link string) error {
-	h, err := w.run.c.Pads.History(ctx, link)
+	var resp padapi.Response
+	_, err := w.run.c.Pads.History(padapi.WithResponse(ctx, &resp), link)
 	if errors.Is(err, padapi.ErrInvalidArgument) || errors.Is(err, padapi.ErrNotFound) {
 		w.skip(name, err)
 		return nil
@@ -184,16 +182,7 @@ func (w *padWriter) history(ctx context.Context, name, link string) error {
 	if err != nil {
 		return err
 	}
-	return w.writeJSON(name, h)
-}
-
-// writeJSON writes v as indented JSON, as pads export does.
-func (w *padWriter) writeJSON(name string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return w.put(name, string(b)+"\n")
+	return w.put(name, string(resp.Body))
 }
 
 // put redacts text and writes it at name in the pad's folder.

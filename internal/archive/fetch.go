@@ -1,0 +1,117 @@
+// fetch.go: one pad as the service sent it, byte for byte.
+
+package archive
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/padinterview/padapi"
+)
+
+// maxEvents bounds the event log of one pad that a run holds in memory.
+const maxEvents = 100_000
+
+// fetched is one pad as the service sent it: each document's bytes, and
+// the decoded values the archive reads (the environments' files, the
+// notes).
+type fetched struct {
+	pad     *padapi.Pad
+	padJSON []byte
+	events  []byte // one JSON array of the events as the service sent each
+	envs    []fetchedEnv
+}
+
+// fetchedEnv is one environment, decoded and as sent.
+type fetchedEnv struct {
+	env  *padapi.PadEnvironment
+	body []byte
+}
+
+// fetch reads pad id, its event log (every page, oldest first) and each
+// environment it lists once, one request at a time: a run works on many
+// pads at once, so a pad needs no fan-out of its own to keep the Gate's
+// slots busy. Each typed call hands back the service's bytes through
+// padapi.WithResponse.
+func (r *run) fetch(ctx context.Context, id padapi.ID) (*fetched, error) {
+	var resp padapi.Response
+	pad, err := r.c.Pads.Get(padapi.WithResponse(ctx, &resp), id)
+	if err != nil {
+		return nil, err
+	}
+	f := &fetched{pad: pad, padJSON: resp.Body}
+	if f.events, err = r.events(ctx, id); err != nil {
+		return nil, err
+	}
+	for _, envID := range environments(pad) {
+		var resp padapi.Response
+		env, err := r.c.Pads.Environment(padapi.WithResponse(ctx, &resp), envID)
+		if err != nil {
+			return nil, err
+		}
+		f.envs = append(f.envs, fetchedEnv{env: env, body: resp.Body})
+	}
+	return f, nil
+}
+
+// events reads a pad's whole event log, page after page (Page.Next),
+// oldest first, and returns the events as one JSON array of each event's
+// bytes as the service sent it. The pages are bounded by the first page's
+// total, and the events by maxEvents.
+func (r *run) events(ctx context.Context, id padapi.ID) ([]byte, error) {
+	opts := padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}
+	var items []json.RawMessage
+	for pages := 1; ; pages++ {
+		var resp padapi.Response
+		page, err := r.c.Pads.ListEvents(padapi.WithResponse(ctx, &resp), id, &opts)
+		if err != nil {
+			return nil, err
+		}
+		var body struct {
+			Events []json.RawMessage `json:"events"`
+		}
+		if err := json.Unmarshal(resp.Body, &body); err != nil {
+			return nil, fmt.Errorf("pad %s: events: %w", id, err)
+		}
+		items = append(items, body.Events...)
+		next, ok := page.Next(padapi.ListOptions(opts))
+		if !ok {
+			break
+		}
+		if len(items) >= maxEvents || pages > page.Total/max(len(page.Items), 1)+1 {
+			return nil, fmt.Errorf("pad %s: events: more pages than the total of %d events allows", id, page.Total)
+		}
+		opts = padapi.PadEventListOptions(next)
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, item := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(item)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// environments returns the environments pad lists, each once, in the
+// order it first lists them (PadEnvironmentIDs, then ActiveEnvironmentID),
+// as Pads.Transcript reads them.
+func environments(pad *padapi.Pad) []padapi.ID {
+	ids := pad.PadEnvironmentIDs
+	if a := pad.ActiveEnvironmentID; a != nil && *a != "" {
+		ids = append(ids[:len(ids):len(ids)], *a)
+	}
+	var out []padapi.ID
+	seen := map[padapi.ID]bool{}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
