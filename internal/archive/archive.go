@@ -30,7 +30,9 @@
 // agrees with what the archive holds; when it does not (a pad was deleted,
 // or one was missed), it lists to the end and marks the pads gone. The
 // mark is the newest updated_at of the last run that completed with no
-// failure; a run cut short or with a failure leaves it as it was.
+// failure; a run cut short or with a failure leaves it as it was (so while
+// a pad fails on every run, each run reads the list further down, up to
+// its end when the failing pad is below the mark).
 //
 // Resumable: a pad's folder is built under a temporary name and renamed
 // into place whole, so it is complete or absent; its index line is written

@@ -21,7 +21,8 @@ const maxPause = 10 * time.Minute
 // refused: no request leaves while a pause is in force. It counts the
 // requests it lets out.
 //
-// A Gate takes effect when the client sends through it:
+// A Gate serves one run at a time. It takes effect when the client sends
+// through it:
 //
 //	g := archive.NewGate(nil)
 //	c, err := padapi.FromEnv(padapi.WithHTTPClient(&http.Client{Transport: g}))
