@@ -502,3 +502,40 @@ func TestDocumentsAreTheServicesBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestAPadWithinTheOverlapIsFoundWithoutRelisting(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 55)
+	f.run(t, Options{NoHistory: true})
+	// The mark is the newest pad's updated_at; a pad the list shows late,
+	// a minute before it, is within the overlap of two minutes.
+	mark := base.Add(54 * time.Hour)
+	late := f.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: mark.Add(-time.Minute)})
+	n := len(f.srv.Requests())
+	relisted := false
+	sum := f.run(t, Options{NoHistory: true, Progress: func(p Progress) { relisted = relisted || p.Kind == Relisting }})
+	if sum.Added != 1 || relisted {
+		t.Errorf("summary %+v, relisted %v", sum, relisted)
+	}
+	lists := 0
+	for _, r := range f.srv.Requests()[n:] {
+		if path.Base(r.Path) == "pads" {
+			lists++
+		}
+	}
+	if lists != 1 {
+		t.Errorf("%d list requests, want 1", lists)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, padDir(late.ID))); err != nil {
+		t.Error(err)
+	}
+	// With no overlap to speak of, the same pad is below the mark: only
+	// the total finds it, by listing to the end.
+	g := newFixture(t, 55)
+	g.run(t, Options{NoHistory: true})
+	g.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: mark.Add(-time.Minute)})
+	sum = g.run(t, Options{NoHistory: true, Overlap: time.Second, Progress: func(p Progress) { relisted = relisted || p.Kind == Relisting }})
+	if sum.Added != 1 || !relisted {
+		t.Errorf("summary %+v, relisted %v", sum, relisted)
+	}
+}
