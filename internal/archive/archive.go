@@ -86,7 +86,8 @@ type Options struct {
 	// pauses every request on a 429 and counts them (Summary.Requests).
 	Gate *Gate
 
-	crash func() bool // tests: see store.crash
+	crash      func() bool   // tests: see store.crash
+	flushEvery time.Duration // tests: 0 is the package's flushEvery
 }
 
 // Summary is what a run did.

@@ -80,15 +80,23 @@ func TestAPadIDTheLibraryRefusesFailsThatPadOnly(t *testing.T) {
 	f := newFixture(t, 2)
 	f.srv.AddPad(padapi.Pad{ID: "..", Language: "python", CreatedAt: base})
 	var failed []Progress
+	most := 0
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sum, err := Run(ctx, f.c, f.dir, Options{Gate: f.gate, Progress: func(ev Progress) {
 		if ev.Kind == PadFailed {
 			failed = append(failed, ev)
 		}
+		most = max(most, ev.Done)
+		if ev.Known != 3 {
+			t.Errorf("event %+v: known %d, want 3", ev, ev.Known)
+		}
 	}})
 	if err != nil || sum.Added != 2 || sum.Failed != 1 || len(failed) != 1 || failed[0].Pad != ".." {
 		t.Fatalf("Run: %+v, %v, failed %v", sum, err, failed)
+	}
+	if most != 3 {
+		t.Errorf("done counted up to %d, want 3 (2 pads and a failure)", most)
 	}
 	onlyArchive(t, f.dir)
 	// A run with a failure leaves the mark: the next one lists again.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -135,5 +136,35 @@ func TestKilledWhileAFolderIsReplaced(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, tree(t, f.dir)); diff != "" {
 		t.Errorf("(-before +after):\n%s", diff)
+	}
+}
+
+func TestTheIndexIsWrittenAsTheRunGoes(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 12)
+	for _, c := range []struct {
+		every time.Duration
+		some  bool
+	}{{time.Nanosecond, true}, {time.Hour, false}} {
+		dir := filepath.Join(t.TempDir(), "a")
+		// Die at the 60th write (about the 7th pad, with no histories).
+		crash, _ := crashAfter(60)
+		_, err := Run(t.Context(), f.c, dir, Options{Gate: f.gate, NoHistory: true, crash: crash, flushEvery: c.every})
+		if !errors.Is(err, errKilled) {
+			t.Fatalf("Run: %v", err)
+		}
+		lines := indexLines(t, dir)
+		if got := len(lines) > 0; got != c.some || len(lines) >= 12 {
+			t.Errorf("written every %v: %d index lines after a crash", c.every, len(lines))
+		}
+		// Every pad the index names is whole; what else the crash left
+		// (folders the index does not name yet) the next run removes.
+		diffs, err := Verify(dir)
+		must(t, err)
+		for _, d := range diffs {
+			if d.Problem != "not in the index" || strings.Count(d.Path, "/") != 1 {
+				t.Errorf("after a crash: %+v", d)
+			}
+		}
 	}
 }

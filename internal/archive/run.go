@@ -53,6 +53,8 @@ type run struct {
 	listedAll bool
 	newest    time.Time
 
+	flushEvery time.Duration
+
 	mu    sync.Mutex // guards what follows, and serializes Progress
 	sum   Summary
 	done  int
@@ -60,7 +62,10 @@ type run struct {
 }
 
 func newRun(c *padapi.Client, st *store, o Options) *run {
-	r := &run{c: c, st: st, o: o, held: map[padapi.ID]heldPad{}, seen: map[padapi.ID]bool{}}
+	r := &run{c: c, st: st, o: o, held: map[padapi.ID]heldPad{}, seen: map[padapi.ID]bool{}, flushEvery: flushEvery}
+	if o.flushEvery > 0 {
+		r.flushEvery = o.flushEvery
+	}
 	for id, e := range st.index {
 		r.held[id] = heldPad{updatedAt: e.UpdatedAt, deleted: e.Deleted}
 		if !e.Deleted {
@@ -122,7 +127,7 @@ func (r *run) collect(results <-chan result, cancel context.CancelFunc) error {
 			continue // draining after a failed write
 		}
 		r.record(res)
-		if time.Since(last) >= flushEvery {
+		if time.Since(last) >= r.flushEvery {
 			last = time.Now()
 			if saveErr = r.st.saveIndex(); saveErr != nil {
 				cancel()
