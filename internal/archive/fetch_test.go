@@ -1,0 +1,93 @@
+package archive
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/padinterview/padapi"
+)
+
+func TestEnvironmentsAreEachReadOnce(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		listed []padapi.ID
+		active *padapi.ID
+		want   []padapi.ID
+	}{
+		{nil, nil, nil},
+		{[]padapi.ID{"a", "b", "a"}, nil, []padapi.ID{"a", "b"}},
+		{[]padapi.ID{"a"}, padapi.Ptr(padapi.ID("c")), []padapi.ID{"a", "c"}},
+		{[]padapi.ID{"a", "c"}, padapi.Ptr(padapi.ID("a")), []padapi.ID{"a", "c"}},
+		{[]padapi.ID{"a"}, padapi.Ptr(padapi.ID("")), []padapi.ID{"a"}},
+	} {
+		listed := make([]padapi.ID, len(c.listed), len(c.listed)+1)
+		copy(listed, c.listed)
+		pad := &padapi.Pad{PadEnvironmentIDs: listed, ActiveEnvironmentID: c.active}
+		if diff := cmp.Diff(c.want, environments(pad)); diff != "" {
+			t.Errorf("%v, active %v: (-want +got)\n%s", c.listed, c.active, diff)
+		}
+		if !slices.Equal(c.listed, pad.PadEnvironmentIDs) {
+			t.Errorf("the pad's list changed: %v", pad.PadEnvironmentIDs)
+		}
+	}
+}
+
+// eventPages serves a pad's events one per page: pages pages whose total
+// says total, each linking to the next.
+func eventPages(t *testing.T, pages, total int) (*padapi.Client, *atomic.Int64) {
+	t.Helper()
+	var served atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		n = max(n, 1)
+		next := ""
+		if n < pages {
+			next = fmt.Sprintf(`,"next_page":"http://%s%s?page=%d"`, r.Host, r.URL.Path, n+1)
+		}
+		fmt.Fprintf(w, `{"status":"OK","events":[ {"kind":"ran","message":"event %d","created_at":"2026-01-01T00:00:00Z"}],"total":%d%s}`, n, total, next)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := padapi.NewClient(srv.URL, "k", padapi.WithRetry(0, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c, &served
+}
+
+func TestEventsFollowEveryPageAsSent(t *testing.T) {
+	t.Parallel()
+	c, served := eventPages(t, 3, 3)
+	r := &run{c: c}
+	got, err := r.events(t.Context(), "P1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each event's bytes as sent (the space before the first is the
+	// array's, not the event's).
+	want := `[{"kind":"ran","message":"event 1","created_at":"2026-01-01T00:00:00Z"},{"kind":"ran","message":"event 2","created_at":"2026-01-01T00:00:00Z"},{"kind":"ran","message":"event 3","created_at":"2026-01-01T00:00:00Z"}]`
+	if string(got) != want || served.Load() != 3 {
+		t.Errorf("events (%d pages):\n%s\nwant\n%s", served.Load(), got, want)
+	}
+}
+
+func TestEventsStopWhereTheTotalSays(t *testing.T) {
+	t.Parallel()
+	// Pages link on and on, though the total says 2 events of 1 a page.
+	c, served := eventPages(t, 1000, 2)
+	r := &run{c: c}
+	if _, err := r.events(t.Context(), "P1"); err == nil || !strings.Contains(err.Error(), "more pages") {
+		t.Fatalf("events: %v", err)
+	}
+	if n := served.Load(); n != 4 {
+		t.Errorf("%d pages read, want 4 (the total's 2, one more, and the one that shows it)", n)
+	}
+}
