@@ -168,3 +168,18 @@ func TestTheIndexIsWrittenAsTheRunGoes(t *testing.T) {
 		}
 	}
 }
+
+func TestAFolderWithOnlyLeftoversIsFresh(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 1)
+	must(t, os.MkdirAll(f.dir, 0o755))
+	must(t, os.WriteFile(filepath.Join(f.dir, safefile.TempPrefix+"x"), []byte("part"), 0o644))
+	must(t, os.WriteFile(filepath.Join(f.dir, lockName), nil, 0o644))
+	if sum := f.run(t, Options{NoHistory: true}); sum.Added != 1 {
+		t.Errorf("summary %+v", sum)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, safefile.TempPrefix+"x")); !os.IsNotExist(err) {
+		t.Errorf("the leftover stays: %v", err)
+	}
+	verifyClean(t, f.dir)
+}
