@@ -200,8 +200,18 @@ func TestRerunWithNothingChangedSendsOneRequest(t *testing.T) {
 	f := newFixture(t, 60)
 	f.run(t, Options{NoHistory: true})
 	before := tree(t, f.dir)
+	index, err := os.Stat(filepath.Join(f.dir, indexName))
+	must(t, err)
+	mark, err := os.Stat(filepath.Join(f.dir, markerName))
+	must(t, err)
 	n := len(f.srv.Requests())
 	sum := f.run(t, Options{NoHistory: true})
+	// Nothing is written again: the same files, not copies.
+	for _, old := range []os.FileInfo{index, mark} {
+		if now, err := os.Stat(filepath.Join(f.dir, old.Name())); err != nil || !os.SameFile(old, now) {
+			t.Errorf("%s written again", old.Name())
+		}
+	}
 	if got := len(f.srv.Requests()) - n; got > 2 || sum.Requests != got {
 		t.Errorf("re-run sent %d requests (summary %d), want at most 2", got, sum.Requests)
 	}

@@ -152,6 +152,7 @@ func (r *run) record(res result) {
 		return
 	}
 	r.st.index[id] = res.entry
+	r.st.dirty = true
 	r.mu.Lock()
 	if res.job.update {
 		r.sum.Updated++
@@ -182,10 +183,8 @@ func (r *run) finish(ctx context.Context, listErr error) error {
 	r.mu.Lock()
 	failed := r.sum.Failed
 	r.mu.Unlock()
-	if failed == 0 && !r.newest.IsZero() {
-		if hw := r.st.mark.HighWater; hw == nil || r.newest.After(*hw) {
-			r.st.mark.HighWater = &r.newest
-		}
+	if hw := r.st.mark.HighWater; failed == 0 && !r.newest.IsZero() && (hw == nil || r.newest.After(*hw)) {
+		r.st.mark.HighWater = &r.newest
 		return r.st.saveMarker()
 	}
 	return nil
@@ -196,6 +195,7 @@ func (r *run) markDeleted() {
 	for id, e := range r.st.index {
 		if !r.seen[id] && !e.Deleted {
 			e.Deleted = true
+			r.st.dirty = true
 			r.mu.Lock()
 			r.sum.Deleted++
 			r.mu.Unlock()

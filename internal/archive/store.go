@@ -56,6 +56,7 @@ type store struct {
 	unlock func()
 	mark   marker
 	index  map[padapi.ID]*entry
+	dirty  bool // the index differs from the file
 	// crash, in tests, says that the process has died: from then on no
 	// write reaches the disk, as after a SIGKILL.
 	crash func() bool
@@ -216,6 +217,7 @@ func (st *store) reconcile() error {
 	for id, e := range st.index {
 		if fi, err := st.dir.Lstat(e.Dir); err != nil || !fi.IsDir() {
 			delete(st.index, id)
+			st.dirty = true
 			st.mark.HighWater = nil
 		}
 	}
@@ -254,14 +256,20 @@ func encodeIndex(index map[padapi.ID]*entry) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// saveIndex writes the index whole.
+// saveIndex writes the index whole, when it has changed.
 func (st *store) saveIndex() error {
+	if !st.dirty {
+		return nil
+	}
 	if err := st.alive(); err != nil {
 		return err
 	}
 	data, err := encodeIndex(st.index)
-	if err != nil {
-		return err
+	if err == nil {
+		err = st.dir.WriteFile(indexName, data)
 	}
-	return st.dir.WriteFile(indexName, data)
+	if err == nil {
+		st.dirty = false
+	}
+	return err
 }
