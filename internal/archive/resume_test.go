@@ -181,6 +181,14 @@ func TestAFolderWithOnlyLeftoversIsFresh(t *testing.T) {
 	if sum := f.run(t, Options{NoHistory: true}); sum.Added != 1 {
 		t.Errorf("summary %+v", sum)
 	}
+	// Folders in pads/ that the index does not name (written by a run
+	// killed before its index was) are removed, every one.
+	for _, name := range []string{"stray1", "stray2", "stray3"} {
+		must(t, os.MkdirAll(filepath.Join(f.dir, padsDir, name, "x"), 0o755))
+	}
+	if sum := f.run(t, Options{NoHistory: true}); sum.Unchanged != 1 {
+		t.Errorf("summary %+v", sum)
+	}
 	if _, err := os.Stat(filepath.Join(f.dir, safefile.TempPrefix+"x")); !os.IsNotExist(err) {
 		t.Errorf("the leftover stays: %v", err)
 	}
