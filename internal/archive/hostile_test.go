@@ -2,8 +2,11 @@ package archive
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +18,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/redact"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -182,13 +186,15 @@ func TestAFIFOOrALinkedPadsFolderStopsTheRun(t *testing.T) {
 func TestTheKeyIsInNoFile(t *testing.T) {
 	t.Parallel()
 	const key = "sk_live_0123456789abcdef"
+	b64 := base64.StdEncoding.EncodeToString([]byte(key))
+	hexed := hex.EncodeToString([]byte(key))
 	f := newFixture(t, 0, padapitest.WithAPIKey(key))
-	p := f.srv.AddPad(padapi.Pad{Title: "t " + key, Notes: "n " + key, Contents: key, Language: "python", CreatedAt: base,
+	p := f.srv.AddPad(padapi.Pad{Title: "t " + key, Notes: "n " + b64 + " " + url.QueryEscape(key) + " " + strings.ToUpper(hexed), Contents: key, Language: "python", CreatedAt: base,
 		Events: []padapi.PadEvent{{Kind: "x", Message: key, CreatedAt: base}}})
 	f.srv.AddEnvironment(p.ID, padapi.PadEnvironment{Files: []padapi.FileContent{{Path: "k.py", Contents: "KEY = '" + key + "'"}}})
 	var redacted []string
 	f.run(t, Options{
-		Redact: func(s string) string { return strings.ReplaceAll(s, key, "[REDACTED]") },
+		Redact: redact.New(key).String,
 		Progress: func(ev Progress) {
 			if ev.Kind == Redacted {
 				redacted = append(redacted, ev.Path)
@@ -196,8 +202,10 @@ func TestTheKeyIsInNoFile(t *testing.T) {
 		},
 	})
 	for p, content := range tree(t, filepath.Dir(f.dir)) {
-		if strings.Contains(content, key) {
-			t.Errorf("%s holds the key", p)
+		for _, form := range []string{key, b64, hexed, url.QueryEscape(key)} {
+			if strings.Contains(strings.ToLower(content), strings.ToLower(form)) {
+				t.Errorf("%s holds the key (%s)", p, form)
+			}
 		}
 	}
 	if len(redacted) < 5 {
