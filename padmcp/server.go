@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/padinterview/padapi/internal/advice"
 	"regexp"
 	"strings"
 	"time"
@@ -295,39 +296,40 @@ func errorText(tool string, err error) string {
 	return msg
 }
 
-// errorAdvice is what to do about a failed call, or "".
+// errorAdvice is what to do about a failed call, or "": the module's one
+// error table (internal/advice) read, and phrased for a model that calls
+// tools.
 func errorAdvice(tool string, err error) string {
 	noun, list := "pad", "list_pads"
 	if strings.Contains(tool, "question") {
 		noun, list = "question", "list_questions"
 	}
-	switch {
-	case errors.Is(err, padapi.ErrOutcomeUnknown):
+	switch advice.Of(err) {
+	case advice.OutcomeUnknown:
 		return fmt.Sprintf("The %s may or may not have been created. Do not call %s again yet: lists lag about a minute, "+
 			"so wait a minute, then call %s and look for it first, or there may be two.", noun, tool, list)
-	case errors.Is(err, padapi.ErrOverQuota):
+	case advice.OverQuota:
 		return "The monthly pad quota is spent, so nothing was created; get_quota shows the numbers."
-	case errors.Is(err, padapi.ErrRateLimited):
-		var ae *padapi.APIError
-		if errors.As(err, &ae) && ae.RetryAfter > 0 {
-			return fmt.Sprintf("The service is throttling requests: try again in %s.", ae.RetryAfter)
+	case advice.RateLimited:
+		if wait := advice.RetryAfter(err); wait > 0 {
+			return fmt.Sprintf("The service is throttling requests: try again in %s.", wait)
 		}
 		return "The service is throttling requests: try again later."
-	case errors.Is(err, padapi.ErrNotFound):
+	case advice.NotFound:
 		return fmt.Sprintf("No such %s (or it was deleted): check the id, for example with %s.", noun, list)
-	case errors.Is(err, padapi.ErrInvalidArgument):
+	case advice.InvalidArgument:
 		return "The arguments were refused before anything was sent: fix them and call again."
-	case errors.Is(err, padapi.ErrBadRequest):
+	case advice.BadRequest:
 		return "The service refused the arguments: fix them and call again."
-	case errors.Is(err, padapi.ErrUnauthorized):
+	case advice.Unauthorized:
 		return "The service rejected the API key. Only the user can fix it, in the MCP server's configuration (PAD_API_KEY)."
-	case errors.Is(err, padapi.ErrForbidden):
+	case advice.Forbidden:
 		return "The API key may not see this; organization tools need an organization owner's key."
-	case errors.Is(err, context.DeadlineExceeded):
+	case advice.Timeout:
 		return "No answer within the per-call timeout (padctl's --timeout); try again, or ask for less."
-	case errors.Is(err, padapi.ErrServer):
+	case advice.Server:
 		return "The service failed; try again later."
-	case errors.Is(err, padapi.ErrListLimit):
+	case advice.ListLimit:
 		return "The list is longer than the client reads in one call (its WithListLimit): ask for a page at a time, such as list_pad_events with page."
 	}
 	return ""

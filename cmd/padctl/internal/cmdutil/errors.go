@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
+	"github.com/padinterview/padapi/internal/advice"
 	"regexp"
 	"strings"
 
@@ -199,45 +199,46 @@ func CommandAdvice(cmd *cobra.Command, err error, code int) string {
 	return Advice(err)
 }
 
-// Advice is padctl's one error-to-advice table: what to do about err, or
-// "" when there is nothing to say beyond the error itself.
+// Advice is what to do about err, or "" when there is nothing to say
+// beyond the error itself: the module's one error table (internal/advice)
+// read, and phrased for a person at a shell.
 func Advice(err error) string {
-	var ae *padapi.APIError
-	errors.As(err, &ae)
-	switch {
-	case errors.Is(err, padapi.ErrOutcomeUnknown):
+	switch k := advice.Of(err); k {
+	case advice.OutcomeUnknown:
 		return "It may or may not have been created. Lists lag about a minute behind: wait a minute and look before creating it again, or you may get two."
-	case errors.Is(err, padapi.ErrOverQuota):
+	case advice.OverQuota:
 		return "The monthly pad quota is spent, so nothing was created; 'padctl quota' shows the numbers."
-	case errors.Is(err, padapi.ErrRateLimited) && ae != nil && ae.RetryAfter > 0:
-		return fmt.Sprintf("The service is throttling requests: try again in %s.", ae.RetryAfter)
-	case errors.Is(err, padapi.ErrRateLimited):
+	case advice.RateLimited:
+		if wait := advice.RetryAfter(err); wait > 0 {
+			return fmt.Sprintf("The service is throttling requests: try again in %s.", wait)
+		}
 		return "The service is throttling requests: try again later."
-	case errors.Is(err, context.DeadlineExceeded):
+	case advice.Timeout:
 		return "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)."
-	case errors.Is(err, padapi.ErrUnauthorized):
+	case advice.Unauthorized:
 		return "The service rejected the API key: check PAD_API_KEY or --api-key."
-	}
-	// A network failure: what to check, then doctor.
-	if hint := NetworkHint(err); hint != "" {
-		return hint + " 'padctl doctor' checks each step."
+	default:
+		// A network failure: what to check, then doctor.
+		if hint := networkHint(k); hint != "" {
+			return hint + " 'padctl doctor' checks each step."
+		}
 	}
 	return ""
 }
 
 // NetworkHint says what to check after a request failed to reach the
 // service, or "" when the failure is not the network's.
-func NetworkHint(err error) string {
-	var dnsErr *net.DNSError
-	var opErr *net.OpError
-	switch {
-	case errors.As(err, &dnsErr):
+func NetworkHint(err error) string { return networkHint(advice.Of(err)) }
+
+func networkHint(k advice.Kind) string {
+	switch k {
+	case advice.DNS:
 		return "the host name does not resolve: check PAD_BASE_URL or --base-url, then your network or DNS."
-	case errors.Is(err, context.DeadlineExceeded):
+	case advice.Timeout:
 		return "no answer in time: check the network, or raise --timeout (PAD_TIMEOUT)."
-	case errors.As(err, &opErr) && opErr.Op == "dial":
+	case advice.Connect:
 		return "cannot connect: check the base URL's host and port, a firewall or proxy, and whether the service is up."
-	case strings.Contains(err.Error(), "certificate") || strings.Contains(err.Error(), "tls:"):
+	case advice.TLS:
 		return "TLS failed: the certificate is not valid for this host, or a proxy intercepts TLS."
 	}
 	return ""
