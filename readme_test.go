@@ -215,3 +215,46 @@ func TestReadmeDependencies(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeArchitecture checks that README.md's Architecture section names
+// every package folder of the module, so the map matches the tree.
+func TestReadmeArchitecture(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go tool is needed to list the packages: %v", err)
+	}
+	out, err := exec.Command(goTool, "list", "-f", "{{.Dir}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Architecture\n")
+	if !ok {
+		t.Fatal("README.md has no Architecture section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, dir := range strings.Fields(string(out)) {
+		rel, err := filepath.Rel(wd, dir)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "examples") {
+			continue // the root is the section itself; examples/ is named whole
+		}
+		rel = filepath.ToSlash(rel)
+		if group, ok := strings.CutPrefix(rel, "cmd/padctl/internal/cmd/"); ok {
+			// The command groups are named as a list after their folder.
+			if !strings.Contains(section, "`"+group+"`") {
+				t.Errorf("README's Architecture section does not name padctl's command group %s", group)
+			}
+			continue
+		}
+		if !strings.Contains(section, "`"+rel+"/") {
+			t.Errorf("README's Architecture section does not name %s/", rel)
+		}
+	}
+}
