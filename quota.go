@@ -23,7 +23,9 @@ import (
 // neither zero nor an error. Remaining, Limit and CanCreate read a quota in
 // every shape.
 type Quota struct {
-	// Status is "OK" in every quota the client returns.
+	// Status is the answer's status, "OK" in every quota the client
+	// returns (any other status is an *APIError instead). It is kept so
+	// that a Quota marshals back to the wire shape, as every model does.
 	Status string `json:"status"`
 	// TrialExpiresAt is when the trial ends or ended; nil when the plan has
 	// no trial.
