@@ -4,6 +4,7 @@ package padapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	stdjson "encoding/json"
@@ -527,39 +528,11 @@ func (st *call) transportError(k *credential, err error) error {
 func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 	k := c.cfg.key()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if st.gone && resp.StatusCode == http.StatusNotFound && st.uncertain {
-			// An earlier attempt got no definite answer, and the
-			// resource is gone now: that attempt deleted it.
-			return false, nil
-		}
-		var snippet []byte
-		if resp.StatusCode >= 200 {
-			// Read past the kept snippet by the key's length, so that a
-			// key cut at the snippet's end is still found and scrubbed.
-			// A 1xx answer (101 Switching Protocols) has no body to read:
-			// its connection belongs to whoever asked for the switch.
-			snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
-		}
-		st.capture(resp, snippet)
-		e := errorFromBody(resp, snippet, k)
-		e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
-		e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
-		return false, e
+		return st.refusal(resp, k)
 	}
 	st.capture(resp, st.answer)
-	fail := func(msg string, cause error, body []byte) *APIError {
-		return &APIError{
-			// A decoding error quotes a few bytes of the body, which
-			// may be the key.
-			StatusCode: resp.StatusCode, Message: k.scrubText(msg), Method: st.method, Path: st.path,
-			Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: k.scrubErr(cause),
-			// A create that succeeded but whose answer was lost did
-			// happen: the caller must not create again blindly.
-			outcomeUnknown: st.method == http.MethodPost,
-		}
-	}
 	if st.answerErr != nil {
-		return false, fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.answerErr, nil)
+		return false, st.failure(k, resp.StatusCode, fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.answerErr, nil)
 	}
 	data := st.answer
 	if st.link != "" && st.streamed && st.streamErr == nil {
@@ -569,7 +542,7 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 		if st.method == http.MethodPut || st.method == http.MethodDelete {
 			return false, nil // done, and the answer says no more
 		}
-		return false, fail("the answer has no body", nil, nil)
+		return false, st.failure(k, resp.StatusCode, "the answer has no body", nil, nil)
 	}
 	if st.link != "" {
 		// An edit-history document: no envelope, the whole body is v.
@@ -581,31 +554,62 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 			}
 			return nil
 		})
-		return false, fail(msg, cause, data)
+		return false, st.failure(k, resp.StatusCode, msg, cause, data)
 	}
+	return st.decodeEnveloped(k, resp.StatusCode, data, v)
+}
+
+// refusal is the *APIError of a non-2xx answer, or found == false with no
+// error for a delete whose earlier attempt did it.
+func (st *call) refusal(resp *http.Response, k *credential) (bool, error) {
+	if st.gone && resp.StatusCode == http.StatusNotFound && st.uncertain {
+		// An earlier attempt got no definite answer, and the
+		// resource is gone now: that attempt deleted it.
+		return false, nil
+	}
+	var snippet []byte
+	if resp.StatusCode >= 200 {
+		// Read past the kept snippet by the key's length, so that a
+		// key cut at the snippet's end is still found and scrubbed.
+		// A 1xx answer (101 Switching Protocols) has no body to read:
+		// its connection belongs to whoever asked for the switch.
+		snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
+	}
+	st.capture(resp, snippet)
+	e := errorFromBody(resp, snippet, k)
+	e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
+	e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
+	return false, e
+}
+
+// failure is the *APIError of a 2xx answer that cannot be used.
+func (st *call) failure(k *credential, status int, msg string, cause error, body []byte) *APIError {
+	return &APIError{
+		// A decoding error quotes a few bytes of the body, which
+		// may be the key.
+		StatusCode: status, Message: k.scrubText(msg), Method: st.method, Path: st.path,
+		Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: k.scrubErr(cause),
+		// A create that succeeded but whose answer was lost did
+		// happen: the caller must not create again blindly.
+		outcomeUnknown: st.method == http.MethodPost,
+	}
+}
+
+// decodeEnveloped decodes a 2xx answer with the service's status envelope
+// into v: a status other than OK, or an answer without the resource, is an
+// *APIError.
+func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (bool, error) {
 	raw, isRaw := v.(*stdjson.RawMessage)
 	env := st.env // read as the answer streamed
 	if !st.streamed {
 		var err error
 		if env, err = readEnvelope(data, st.need, v == nil || isRaw); err != nil {
 			msg, cause := decodeFailure(k, err, data, func(b []byte) error { _, err := readEnvelope(b, st.need, v == nil || isRaw); return err })
-			return false, fail(msg, cause, data)
+			return false, st.failure(k, status, msg, cause, data)
 		}
 	}
 	if env.status != "OK" {
-		// Scrubbed before they are cut, so that no part of a key cut
-		// at the end survives.
-		status, message, code := clip(k.scrubText(env.status), maxErrorBody), clip(k.scrubText(env.message), maxErrorBody), clip(k.scrubText(env.code), maxErrorBody)
-		if message == "" {
-			message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
-		}
-		e := fail(message, nil, data)
-		// A status other than OK is the service saying no: nothing was
-		// created. An answer with no status at all (null, {}) says
-		// nothing of the sort, and a create stays outcome-unknown.
-		e.Status, e.Code = status, code
-		e.outcomeUnknown = e.outcomeUnknown && env.status == ""
-		return false, e
+		return false, st.statusError(k, status, env, data)
 	}
 	if isRaw {
 		*raw, v = append((*raw)[:0], data...), nil // the service's bytes, as they came
@@ -615,20 +619,33 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 			return false, nil // done, and the answer says no more
 		}
 		// A read must carry what it asked for; a create that brings
-		// nothing back may or may not have happened (fail marks it).
-		what := st.what
-		if what == "" {
-			what = "resource"
-		}
-		return false, fail("the answer has no "+what, nil, data)
+		// nothing back may or may not have happened (failure marks it).
+		return false, st.failure(k, status, "the answer has no "+cmp.Or(st.what, "resource"), nil, data)
 	}
 	if v != nil && !st.streamed {
 		if err := unmarshal(data, v); err != nil {
 			msg, cause := decodeFailure(k, err, data, func(b []byte) error { return unmarshal(b, v) })
-			return false, fail(msg, cause, data)
+			return false, st.failure(k, status, msg, cause, data)
 		}
 	}
 	return true, nil
+}
+
+// statusError is the *APIError of a 2xx answer whose status is not OK.
+func (st *call) statusError(k *credential, status int, env envelope, data []byte) *APIError {
+	// Scrubbed before they are cut, so that no part of a key cut
+	// at the end survives.
+	s, message, code := clip(k.scrubText(env.status), maxErrorBody), clip(k.scrubText(env.message), maxErrorBody), clip(k.scrubText(env.code), maxErrorBody)
+	if message == "" {
+		message = fmt.Sprintf("response status %q, want \"OK\"", clip(s, 64))
+	}
+	e := st.failure(k, status, message, nil, data)
+	// A status other than OK is the service saying no: nothing was
+	// created. An answer with no status at all (null, {}) says
+	// nothing of the sort, and a create stays outcome-unknown.
+	e.Status, e.Code = s, code
+	e.outcomeUnknown = e.outcomeUnknown && env.status == ""
+	return e
 }
 
 // discard drains a little of what is left of a body, so the connection can
