@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/padinterview/padapi/internal/isotime"
 )
 
 // decodeOptions are the options of every decode: two things
@@ -88,10 +90,7 @@ func marshal(v any) ([]byte, error) {
 	return json.Marshal(v, encodeOptions)
 }
 
-// errBadTimestamp is the cause of a timestamp that parseTime refuses.
-var errBadTimestamp = errors.New("not an ISO 8601 timestamp")
-
-// unmarshalTime reads a timestamp in any form parseTime knows; null leaves
+// unmarshalTime reads a timestamp in any form isotime.Parse knows; null leaves
 // the time as it is (nil for a *time.Time).
 func unmarshalTime(dec *jsontext.Decoder, t *time.Time) error {
 	if dec.PeekKind() == 'n' {
@@ -103,7 +102,7 @@ func unmarshalTime(dec *jsontext.Decoder, t *time.Time) error {
 		return err
 	}
 	if v.Kind() == '"' {
-		if parsed, err := parseTime(bytes.Trim(v, `"`)); err == nil && !bytes.ContainsRune(v, '\\') {
+		if parsed, err := isotime.Parse(bytes.Trim(v, `"`)); err == nil && !bytes.ContainsRune(v, '\\') {
 			*t = parsed
 			return nil
 		}
