@@ -15,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/padinterview/padapi/internal/isotime"
+	"github.com/padinterview/padapi/internal/jsonerr"
 )
 
 // decodeOptions are the options of every decode: two things
@@ -107,14 +108,8 @@ func unmarshalTime(dec *jsontext.Decoder, t *time.Time) error {
 			return nil
 		}
 	}
-	return &badValue{what: "timestamp " + quoteShort(v)}
+	return &jsonerr.BadValue{What: "timestamp " + quoteShort(v)}
 }
-
-// badValue is a value a custom decoder refuses; describeDecodeError shows
-// its text in place of the JSON kind.
-type badValue struct{ what string }
-
-func (e *badValue) Error() string { return "cannot decode " + e.what }
 
 // envelope is what every answer of the service carries beside its
 // resource: status, message and code, and whether anything else came.

@@ -4,19 +4,14 @@ package padapi
 
 import (
 	"bytes"
-	"cmp"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/padinterview/padapi/internal/jsonerr"
 )
 
 // Sentinel errors for errors.Is. The HTTP ones match an *APIError by its
@@ -247,117 +242,7 @@ func decodeFailure(k *credential, err error, data []byte, again func([]byte) err
 			err, data = err2, clean
 		}
 	}
-	return describeDecodeError(err, data), err
-}
-
-// describeDecodeError turns a codec error into a short message that names
-// the field (as a dotted JSON path, "events.kind") and never repeats more
-// than a few bytes of the body.
-func describeDecodeError(err error, data []byte) string {
-	var se *json.SemanticError
-	var te *stdjson.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		field, what, typ := fieldPath(se.JSONPointer), kindName(se.JSONKind), typeName(se.GoType)
-		var bad *badValue
-		switch {
-		case errors.As(se.Err, &bad):
-			what = bad.what
-		case errors.As(se.Err, &te):
-			// A decoder that reads with encoding/json (the edit
-			// history's) names the field below its own.
-			if te.Field != "" {
-				field = strings.TrimPrefix(strings.TrimPrefix(field, "(top level)")+"."+te.Field, ".")
-			}
-			what, typ = quoteShort([]byte(te.Value)), typeName(te.Type)
-		case se.JSONKind == '0' && len(se.JSONValue) > 0:
-			what = "number " + quoteShort(se.JSONValue)
-		}
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typ
-	case errors.As(err, &te):
-		field := cmp.Or(te.Field, "(top level)")
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + quoteShort([]byte(te.Value)) + " as " + typeName(te.Type)
-	}
-	var sx *jsontext.SyntacticError
-	if errors.As(err, &sx) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "malformed response: not JSON (" + syntaxText(err) + ")"
-	}
-	return "malformed response: " + err.Error()
-}
-
-// syntaxText says what is wrong with text that is not JSON, without the
-// codec's package prefix.
-func syntaxText(err error) string {
-	var sx *jsontext.SyntacticError
-	if errors.As(err, &sx) && sx.Err != nil {
-		if errors.Is(sx.Err, io.ErrUnexpectedEOF) {
-			return "unexpected end of JSON input"
-		}
-		return sx.Err.Error() + " at byte " + strconv.FormatInt(sx.ByteOffset, 10)
-	}
-	return "unexpected end of JSON input"
-}
-
-// fieldPath turns a JSON pointer (/events/3/kind) into a dotted path
-// without array indices (events.kind), or "(top level)".
-func fieldPath(p jsontext.Pointer) string {
-	var names []string
-	for tok := range p.Tokens() {
-		if tok == "" || strings.Trim(tok, "0123456789") != "" {
-			names = append(names, tok)
-		}
-	}
-	if len(names) == 0 {
-		return "(top level)"
-	}
-	return quoteShort([]byte(strings.Join(names, ".")))
-}
-
-// kindName names a JSON kind for a reader of the JSON.
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	}
-	return "value"
-}
-
-// typeName names a Go type for a reader of the JSON: an unexported type
-// means nothing outside the package, so it is named by its JSON kind.
-func typeName(t reflect.Type) string {
-	if t == nil {
-		return "value"
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Name() == "" && t.Kind() == reflect.Struct {
-		return "object"
-	}
-	inner := t
-	for inner.Kind() == reflect.Slice || inner.Kind() == reflect.Array || inner.Kind() == reflect.Pointer {
-		inner = inner.Elem()
-	}
-	if inner.PkgPath() == "" || (inner.Name() != "" && inner.Name()[0] >= 'A' && inner.Name()[0] <= 'Z') {
-		return t.String()
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		return "object"
-	case reflect.Slice, reflect.Array:
-		return "array"
-	}
-	return t.Kind().String()
+	return jsonerr.Describe(err, data), err
 }
 
 // retryAfter reads a Retry-After header in seconds or as an HTTP date. ok is
