@@ -15,6 +15,8 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/padinterview/padapi/internal/pathcheck"
 )
 
 // Page is one page of a list: at most 50 items, the total across all pages,
@@ -185,8 +187,8 @@ func all[T any](ctx context.Context, c *Client, path, key string, first url.Valu
 // none). It stops at the first error, which it yields once.
 func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
-		if err := checkPath(path); err != nil {
-			yield(nil, err)
+		if why := pathcheck.Check(path); why != "" {
+			yield(nil, argError("Do: "+why))
 			return
 		}
 		switch key {
