@@ -469,13 +469,13 @@ func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, 
 		keep = maxErrorBody + c.cfg.key().longest
 	}
 	r := &st.reader // the call's own: no allocation per attempt
-	r.reset(ctx, resp.Body, resp.ContentLength, c.cfg.maxBody, keep)
+	r.Reset(ctx, resp.Body, resp.ContentLength, c.cfg.maxBody, keep)
 	m, members := v.(memberDecoder)
 	switch {
 	case st.link != "":
 		// Its own decoder, not a pooled one: its buffer may grow large.
 		st.streamErr = decodeStream(jsontext.NewDecoder(r, decodeOptions), v)
-		st.streamed = r.err == nil
+		st.streamed = r.Err() == nil
 	case members:
 		m.reset()
 		var err error
@@ -488,21 +488,21 @@ func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, 
 		st.streamed = err == nil
 	}
 	if !st.streamed {
-		_ = r.rest()
+		_ = r.Rest()
 	}
-	st.answer = r.kept
+	st.answer = r.Kept()
 	switch {
-	case r.err == nil:
+	case r.Err() == nil:
 		return nil
-	case errors.Is(r.err, ErrResponseTooLarge):
-		st.answerErr, st.streamed = r.err, false
+	case errors.Is(r.Err(), ErrResponseTooLarge):
+		st.answerErr, st.streamed = r.Err(), false
 		if st.response == nil {
 			st.answer = nil // kept only for WithResponse
 		}
 		return nil // a definite answer, for decode to report
 	default:
 		st.answer, st.streamed = nil, false
-		return r.err
+		return r.Err()
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/padinterview/padapi/internal/capread"
 	"github.com/padinterview/padapi/internal/jsonerr"
 )
 
@@ -45,7 +46,7 @@ var (
 	ErrOutcomeUnknown = errors.New("outcome unknown")
 	// ErrResponseTooLarge marks a response body over the client's cap
 	// (WithMaxResponseBytes).
-	ErrResponseTooLarge = errors.New("response too large")
+	ErrResponseTooLarge = capread.ErrTooLarge
 	// ErrInvalidArgument marks a call the client refused before sending
 	// anything: an empty or dot ID, a nil context, params that cannot go
 	// together (contents with a question ID), a question create without a

@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/padinterview/padapi/internal/capread"
 )
 
 // call is the state of one request across its attempts, kept in the
@@ -32,7 +34,7 @@ type call struct {
 	streamed  bool
 	env       envelope
 	streamErr error
-	reader    bodyReader // reads the success body of an attempt
+	reader    capread.Reader // reads the success body of an attempt
 	// response is the caller's WithResponse, nil when it asked for none.
 	response *Response
 	// What httptrace reported of the current attempt (creates only): the
