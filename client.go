@@ -28,6 +28,7 @@ import (
 
 	"github.com/padinterview/padapi/internal/h2route"
 	"github.com/padinterview/padapi/internal/pathcheck"
+	"github.com/padinterview/padapi/internal/retrypolicy"
 )
 
 // Version is the version of this library, sent in the User-Agent header.
@@ -257,7 +258,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		RetryWaitMin: cfg.waitMin,
 		RetryWaitMax: cfg.waitMax,
 		CheckRetry:   c.checkRetry,
-		Backoff:      backoff,
+		Backoff:      retrypolicy.Backoff,
 		// Hand back the last response or error as it is: the pipeline
 		// turns it into an *APIError rather than "giving up after N
 		// attempts".

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/padinterview/padapi/internal/capread"
 	"github.com/padinterview/padapi/internal/jsonerr"
+	"github.com/padinterview/padapi/internal/retrypolicy"
 )
 
 // Sentinel errors for errors.Is. The HTTP ones match an *APIError by its
@@ -181,7 +181,7 @@ func (e *APIError) Unwrap() error { return e.err }
 // body) still give the status code, with the status text as message.
 func errorFromBody(resp *http.Response, snippet []byte, k *credential) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode}
-	e.RetryAfter, _ = retryAfter(resp)
+	e.RetryAfter, _ = retrypolicy.RetryAfter(resp)
 	var w struct {
 		Status  string `json:"status"`
 		Message string `json:"message"`
@@ -244,24 +244,4 @@ func decodeFailure(k *credential, err error, data []byte, again func([]byte) err
 		}
 	}
 	return jsonerr.Describe(err, data), err
-}
-
-// retryAfter reads a Retry-After header in seconds or as an HTTP date. ok is
-// false when it is absent or unreadable; a date in the past, like 0, means
-// now (0, true).
-func retryAfter(resp *http.Response) (wait time.Duration, ok bool) {
-	v := resp.Header.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 || s > int64(365*24*time.Hour/time.Second) {
-			return 0, false
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0), true
-	}
-	return 0, false
 }
