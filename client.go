@@ -232,7 +232,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// net/http calls do.
 		rt = callerTransport{&http.Client{}}
 	default:
-		c.own = newTransport(cfg.tls)
+		c.own = h2route.NewTransport(cfg.tls, unwanted)
 		// Wrapped, so that go-retryablehttp's CloseIdleConnections after
 		// a failed call does not empty the pool the other calls share,
 		// and so that a dial can tell its attempt was answered.
