@@ -26,6 +26,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/padinterview/padapi/internal/envelope"
 	"github.com/padinterview/padapi/internal/h2route"
 	"github.com/padinterview/padapi/internal/pathcheck"
 	"github.com/padinterview/padapi/internal/retrypolicy"
@@ -471,20 +472,20 @@ func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, 
 	}
 	r := &st.reader // the call's own: no allocation per attempt
 	r.Reset(ctx, resp.Body, resp.ContentLength, c.cfg.maxBody, keep)
-	m, members := v.(memberDecoder)
+	m, members := v.(envelope.MemberDecoder)
 	switch {
 	case st.link != "":
 		// Its own decoder, not a pooled one: its buffer may grow large.
 		st.streamErr = decodeStream(jsontext.NewDecoder(r, decodeOptions), v)
 		st.streamed = r.Err() == nil
 	case members:
-		m.reset()
+		m.Reset()
 		var err error
-		withDecoder(r, func(dec *jsontext.Decoder) { st.env, err = decodeMembers(dec, st.need, m) })
+		envelope.WithDecoder(r, decodeOptions, func(dec *jsontext.Decoder) { st.env, err = envelope.DecodeMembers(dec, st.need, m, decodeOptions) })
 		if err != nil {
 			// Read again from the bytes, for the same result and the
 			// same errors as before the decode streamed.
-			m.reset()
+			m.Reset()
 		}
 		st.streamed = err == nil
 	}
@@ -603,18 +604,21 @@ func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (
 	env := st.env // read as the answer streamed
 	if !st.streamed {
 		var err error
-		if env, err = readEnvelope(data, st.need, v == nil || isRaw); err != nil {
-			msg, cause := decodeFailure(k, err, data, func(b []byte) error { _, err := readEnvelope(b, st.need, v == nil || isRaw); return err })
+		if env, err = envelope.Read(data, st.need, v == nil || isRaw, decodeOptions); err != nil {
+			msg, cause := decodeFailure(k, err, data, func(b []byte) error {
+				_, err := envelope.Read(b, st.need, v == nil || isRaw, decodeOptions)
+				return err
+			})
 			return false, st.failure(k, status, msg, cause, data)
 		}
 	}
-	if env.status != "OK" {
+	if env.Status != "OK" {
 		return false, st.statusError(k, status, env, data)
 	}
 	if isRaw {
 		*raw, v = append((*raw)[:0], data...), nil // the service's bytes, as they came
 	}
-	if (st.need != "" && !env.hasNeed) || env.others == 0 {
+	if (st.need != "" && !env.HasNeed) || env.Others == 0 {
 		if st.method == http.MethodPut || st.method == http.MethodDelete {
 			return false, nil // done, and the answer says no more
 		}
@@ -632,10 +636,10 @@ func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (
 }
 
 // statusError is the *APIError of a 2xx answer whose status is not OK.
-func (st *call) statusError(k *credential, status int, env envelope, data []byte) *APIError {
+func (st *call) statusError(k *credential, status int, env envelope.Envelope, data []byte) *APIError {
 	// Scrubbed before they are cut, so that no part of a key cut
 	// at the end survives.
-	s, message, code := clip(k.scrubText(env.status), maxErrorBody), clip(k.scrubText(env.message), maxErrorBody), clip(k.scrubText(env.code), maxErrorBody)
+	s, message, code := clip(k.scrubText(env.Status), maxErrorBody), clip(k.scrubText(env.Message), maxErrorBody), clip(k.scrubText(env.Code), maxErrorBody)
 	if message == "" {
 		message = fmt.Sprintf("response status %q, want \"OK\"", clip(s, 64))
 	}
@@ -644,7 +648,7 @@ func (st *call) statusError(k *credential, status int, env envelope, data []byte
 	// created. An answer with no status at all (null, {}) says
 	// nothing of the sort, and a create stays outcome-unknown.
 	e.Status, e.Code = s, code
-	e.outcomeUnknown = e.outcomeUnknown && env.status == ""
+	e.outcomeUnknown = e.outcomeUnknown && env.Status == ""
 	return e
 }
 

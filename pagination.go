@@ -100,9 +100,9 @@ func (b *pageBody[T]) items(key string) []T {
 	return b.Users
 }
 
-// decodeMember decodes one top-level member of a list answer as it
+// DecodeMember decodes one top-level member of a list answer as it
 // streams, into the field json would decode it into.
-func (b *pageBody[T]) decodeMember(dec *jsontext.Decoder, name string) error {
+func (b *pageBody[T]) DecodeMember(dec *jsontext.Decoder, name string) error {
 	var dst any
 	switch name {
 	case "pads":
@@ -125,8 +125,8 @@ func (b *pageBody[T]) decodeMember(dec *jsontext.Decoder, name string) error {
 	return jsonv2.UnmarshalDecode(dec, dst, decodeOptions)
 }
 
-// reset zeroes the answer before a decode starts again.
-func (b *pageBody[T]) reset() { *b = pageBody[T]{} }
+// Reset zeroes the answer before a decode starts again.
+func (b *pageBody[T]) Reset() { *b = pageBody[T]{} }
 
 // list fetches one page of the list at path, whose items come under key.
 func list[T any](ctx context.Context, c *Client, path, key string, q url.Values) (*Page[T], error) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi/internal/capread"
+	"github.com/padinterview/padapi/internal/envelope"
 	"github.com/padinterview/padapi/internal/retrypolicy"
 )
 
@@ -28,7 +29,7 @@ type call struct {
 	// envelope, or streamErr what went wrong with an edit-history
 	// document (see readAnswer).
 	streamed  bool
-	env       envelope
+	env       envelope.Envelope
 	streamErr error
 	reader    capread.Reader // reads the success body of an attempt
 	// response is the caller's WithResponse, nil when it asked for none.
