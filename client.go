@@ -4,6 +4,7 @@ package padapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	stdjson "encoding/json"
@@ -19,15 +20,16 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/padinterview/padapi/internal/envelope"
 	"github.com/padinterview/padapi/internal/h2route"
+	"github.com/padinterview/padapi/internal/pathcheck"
+	"github.com/padinterview/padapi/internal/retrypolicy"
 )
 
 // Version is the version of this library, sent in the User-Agent header.
@@ -231,7 +233,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// net/http calls do.
 		rt = callerTransport{&http.Client{}}
 	default:
-		c.own = newTransport(cfg.tls)
+		c.own = h2route.NewTransport(cfg.tls, unwanted)
 		// Wrapped, so that go-retryablehttp's CloseIdleConnections after
 		// a failed call does not empty the pool the other calls share,
 		// and so that a dial can tell its attempt was answered.
@@ -257,7 +259,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		RetryWaitMin: cfg.waitMin,
 		RetryWaitMax: cfg.waitMax,
 		CheckRetry:   c.checkRetry,
-		Backoff:      backoff,
+		Backoff:      retrypolicy.Backoff,
 		// Hand back the last response or error as it is: the pipeline
 		// turns it into an *APIError rather than "giving up after N
 		// attempts".
@@ -469,40 +471,40 @@ func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, 
 		keep = maxErrorBody + c.cfg.key().longest
 	}
 	r := &st.reader // the call's own: no allocation per attempt
-	r.reset(ctx, resp.Body, resp.ContentLength, c.cfg.maxBody, keep)
-	m, members := v.(memberDecoder)
+	r.Reset(ctx, resp.Body, resp.ContentLength, c.cfg.maxBody, keep)
+	m, members := v.(envelope.MemberDecoder)
 	switch {
 	case st.link != "":
 		// Its own decoder, not a pooled one: its buffer may grow large.
 		st.streamErr = decodeStream(jsontext.NewDecoder(r, decodeOptions), v)
-		st.streamed = r.err == nil
+		st.streamed = r.Err() == nil
 	case members:
-		m.reset()
+		m.Reset()
 		var err error
-		withDecoder(r, func(dec *jsontext.Decoder) { st.env, err = decodeMembers(dec, st.need, m) })
+		envelope.WithDecoder(r, decodeOptions, func(dec *jsontext.Decoder) { st.env, err = envelope.DecodeMembers(dec, st.need, m, decodeOptions) })
 		if err != nil {
 			// Read again from the bytes, for the same result and the
 			// same errors as before the decode streamed.
-			m.reset()
+			m.Reset()
 		}
 		st.streamed = err == nil
 	}
 	if !st.streamed {
-		_ = r.rest()
+		_ = r.Rest()
 	}
-	st.answer = r.kept
+	st.answer = r.Kept()
 	switch {
-	case r.err == nil:
+	case r.Err() == nil:
 		return nil
-	case errors.Is(r.err, ErrResponseTooLarge):
-		st.answerErr, st.streamed = r.err, false
+	case errors.Is(r.Err(), ErrResponseTooLarge):
+		st.answerErr, st.streamed = r.Err(), false
 		if st.response == nil {
 			st.answer = nil // kept only for WithResponse
 		}
 		return nil // a definite answer, for decode to report
 	default:
 		st.answer, st.streamed = nil, false
-		return r.err
+		return r.Err()
 	}
 }
 
@@ -527,39 +529,11 @@ func (st *call) transportError(k *credential, err error) error {
 func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 	k := c.cfg.key()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if st.gone && resp.StatusCode == http.StatusNotFound && st.uncertain {
-			// An earlier attempt got no definite answer, and the
-			// resource is gone now: that attempt deleted it.
-			return false, nil
-		}
-		var snippet []byte
-		if resp.StatusCode >= 200 {
-			// Read past the kept snippet by the key's length, so that a
-			// key cut at the snippet's end is still found and scrubbed.
-			// A 1xx answer (101 Switching Protocols) has no body to read:
-			// its connection belongs to whoever asked for the switch.
-			snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
-		}
-		st.capture(resp, snippet)
-		e := errorFromBody(resp, snippet, k)
-		e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
-		e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
-		return false, e
+		return st.refusal(resp, k)
 	}
 	st.capture(resp, st.answer)
-	fail := func(msg string, cause error, body []byte) *APIError {
-		return &APIError{
-			// A decoding error quotes a few bytes of the body, which
-			// may be the key.
-			StatusCode: resp.StatusCode, Message: k.scrubText(msg), Method: st.method, Path: st.path,
-			Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: k.scrubErr(cause),
-			// A create that succeeded but whose answer was lost did
-			// happen: the caller must not create again blindly.
-			outcomeUnknown: st.method == http.MethodPost,
-		}
-	}
 	if st.answerErr != nil {
-		return false, fail(fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.answerErr, nil)
+		return false, st.failure(k, resp.StatusCode, fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.answerErr, nil)
 	}
 	data := st.answer
 	if st.link != "" && st.streamed && st.streamErr == nil {
@@ -569,7 +543,7 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 		if st.method == http.MethodPut || st.method == http.MethodDelete {
 			return false, nil // done, and the answer says no more
 		}
-		return false, fail("the answer has no body", nil, nil)
+		return false, st.failure(k, resp.StatusCode, "the answer has no body", nil, nil)
 	}
 	if st.link != "" {
 		// An edit-history document: no envelope, the whole body is v.
@@ -581,54 +555,101 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 			}
 			return nil
 		})
-		return false, fail(msg, cause, data)
+		return false, st.failure(k, resp.StatusCode, msg, cause, data)
 	}
+	return st.decodeEnveloped(k, resp.StatusCode, data, v)
+}
+
+// refusal is the *APIError of a non-2xx answer, or found == false with no
+// error for a delete whose earlier attempt did it.
+func (st *call) refusal(resp *http.Response, k *credential) (bool, error) {
+	if st.gone && resp.StatusCode == http.StatusNotFound && st.uncertain {
+		// An earlier attempt got no definite answer, and the
+		// resource is gone now: that attempt deleted it.
+		return false, nil
+	}
+	var snippet []byte
+	if resp.StatusCode >= 200 {
+		// Read past the kept snippet by the key's length, so that a
+		// key cut at the snippet's end is still found and scrubbed.
+		// A 1xx answer (101 Switching Protocols) has no body to read:
+		// its connection belongs to whoever asked for the switch.
+		snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
+	}
+	st.capture(resp, snippet)
+	e := errorFromBody(resp, snippet, k)
+	e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
+	e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
+	return false, e
+}
+
+// failure is the *APIError of a 2xx answer that cannot be used.
+func (st *call) failure(k *credential, status int, msg string, cause error, body []byte) *APIError {
+	return &APIError{
+		// A decoding error quotes a few bytes of the body, which
+		// may be the key.
+		StatusCode: status, Message: k.scrubText(msg), Method: st.method, Path: st.path,
+		Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: k.scrubErr(cause),
+		// A create that succeeded but whose answer was lost did
+		// happen: the caller must not create again blindly.
+		outcomeUnknown: st.method == http.MethodPost,
+	}
+}
+
+// decodeEnveloped decodes a 2xx answer with the service's status envelope
+// into v: a status other than OK, or an answer without the resource, is an
+// *APIError.
+func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (bool, error) {
 	raw, isRaw := v.(*stdjson.RawMessage)
 	env := st.env // read as the answer streamed
 	if !st.streamed {
 		var err error
-		if env, err = readEnvelope(data, st.need, v == nil || isRaw); err != nil {
-			msg, cause := decodeFailure(k, err, data, func(b []byte) error { _, err := readEnvelope(b, st.need, v == nil || isRaw); return err })
-			return false, fail(msg, cause, data)
+		if env, err = envelope.Read(data, st.need, v == nil || isRaw, decodeOptions); err != nil {
+			msg, cause := decodeFailure(k, err, data, func(b []byte) error {
+				_, err := envelope.Read(b, st.need, v == nil || isRaw, decodeOptions)
+				return err
+			})
+			return false, st.failure(k, status, msg, cause, data)
 		}
 	}
-	if env.status != "OK" {
-		// Scrubbed before they are cut, so that no part of a key cut
-		// at the end survives.
-		status, message, code := clip(k.scrubText(env.status), maxErrorBody), clip(k.scrubText(env.message), maxErrorBody), clip(k.scrubText(env.code), maxErrorBody)
-		if message == "" {
-			message = fmt.Sprintf("response status %q, want \"OK\"", clip(status, 64))
-		}
-		e := fail(message, nil, data)
-		// A status other than OK is the service saying no: nothing was
-		// created. An answer with no status at all (null, {}) says
-		// nothing of the sort, and a create stays outcome-unknown.
-		e.Status, e.Code = status, code
-		e.outcomeUnknown = e.outcomeUnknown && env.status == ""
-		return false, e
+	if env.Status != "OK" {
+		return false, st.statusError(k, status, env, data)
 	}
 	if isRaw {
 		*raw, v = append((*raw)[:0], data...), nil // the service's bytes, as they came
 	}
-	if (st.need != "" && !env.hasNeed) || env.others == 0 {
+	if (st.need != "" && !env.HasNeed) || env.Others == 0 {
 		if st.method == http.MethodPut || st.method == http.MethodDelete {
 			return false, nil // done, and the answer says no more
 		}
 		// A read must carry what it asked for; a create that brings
-		// nothing back may or may not have happened (fail marks it).
-		what := st.what
-		if what == "" {
-			what = "resource"
-		}
-		return false, fail("the answer has no "+what, nil, data)
+		// nothing back may or may not have happened (failure marks it).
+		return false, st.failure(k, status, "the answer has no "+cmp.Or(st.what, "resource"), nil, data)
 	}
 	if v != nil && !st.streamed {
 		if err := unmarshal(data, v); err != nil {
 			msg, cause := decodeFailure(k, err, data, func(b []byte) error { return unmarshal(b, v) })
-			return false, fail(msg, cause, data)
+			return false, st.failure(k, status, msg, cause, data)
 		}
 	}
 	return true, nil
+}
+
+// statusError is the *APIError of a 2xx answer whose status is not OK.
+func (st *call) statusError(k *credential, status int, env envelope.Envelope, data []byte) *APIError {
+	// Scrubbed before they are cut, so that no part of a key cut
+	// at the end survives.
+	s, message, code := clip(k.scrubText(env.Status), maxErrorBody), clip(k.scrubText(env.Message), maxErrorBody), clip(k.scrubText(env.Code), maxErrorBody)
+	if message == "" {
+		message = fmt.Sprintf("response status %q, want \"OK\"", clip(s, 64))
+	}
+	e := st.failure(k, status, message, nil, data)
+	// A status other than OK is the service saying no: nothing was
+	// created. An answer with no status at all (null, {}) says
+	// nothing of the sort, and a create stays outcome-unknown.
+	e.Status, e.Code = s, code
+	e.outcomeUnknown = e.outcomeUnknown && env.Status == ""
+	return e
 }
 
 // discard drains a little of what is left of a body, so the connection can
@@ -730,73 +751,9 @@ func (c *Client) Do(ctx context.Context, method, path string, params url.Values,
 	default:
 		return argError("Do: method " + quoteShort([]byte(method)) + ": need GET, POST, PUT or DELETE")
 	}
-	if err := checkPath(path); err != nil {
-		return err
+	if why := pathcheck.Check(path); why != "" {
+		return argError("Do: " + why)
 	}
 	_, err := c.do(ctx, r, v)
 	return err
-}
-
-// checkPath refuses a Do path that would leave the base URL, hide a query,
-// or read as another path to a server: the pipeline appends it to the base
-// URL as it is, and a server, a proxy or a framework in front of the
-// service may undo its escapes once, twice or more before it resolves it.
-// So the path is unescaped until it stops changing (at most maxUnescape
-// times), and every form it takes on the way must be free of dot segments
-// (".", "..", "...", ". ."), escaped slashes and backslashes, NUL and other
-// control characters, ';' parameters ("..;", Tomcat's path parameters) and
-// bytes that are not UTF-8 (an overlong "%c0%ae" is a dot to some decoders).
-func checkPath(p string) error {
-	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#\\") || strings.Contains(p, "//") {
-		return argError("Do: path " + quoteShort([]byte(p)) + ": need an escaped path starting with / and without a query")
-	}
-	for _, r := range p {
-		if r < 0x21 || r == 0x7f {
-			return argError("Do: path has a space or control character")
-		}
-	}
-	slashes := strings.Count(p, "/")
-	for form, round := p, 0; ; round++ {
-		if round == maxUnescape {
-			return argError("Do: path " + quoteShort([]byte(p)) + ": escaped more than " + strconv.Itoa(maxUnescape) + " times over")
-		}
-		if why := pathFormProblem(form, slashes); why != "" {
-			return argError("Do: path " + quoteShort([]byte(p)) + ": " + why)
-		}
-		u, err := url.PathUnescape(form)
-		if err != nil {
-			return argError("Do: path " + quoteShort([]byte(p)) + ": has a bad escape, once unescaped " + strconv.Itoa(round) + " times")
-		}
-		if u == form {
-			return nil
-		}
-		form = u
-	}
-}
-
-// maxUnescape bounds how many times checkPath unescapes a path.
-const maxUnescape = 8
-
-// pathFormProblem says what is wrong with one form of a Do path (the path
-// as given, or unescaped one or more times), or "" when nothing is. slashes
-// is the number of slashes of the path as given: more in a form is an
-// escaped slash.
-func pathFormProblem(form string, slashes int) string {
-	switch {
-	case !utf8.ValidString(form):
-		return "has bytes that are not UTF-8 (an overlong or broken sequence)"
-	case strings.ContainsFunc(form, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return "has a NUL or another control character"
-	case strings.ContainsRune(form, ';'):
-		return "has a ';' parameter"
-	case strings.ContainsRune(form, '\\') || strings.Count(form, "/") != slashes:
-		return "has an escaped slash or a backslash"
-	}
-	for _, seg := range strings.Split(form, "/") {
-		// "...", ". ." and full-width dots resolve to ".." on some servers.
-		if seg != "" && strings.Trim(seg, ". \uff0e\u2024") == "" {
-			return "has a . or .. segment"
-		}
-	}
-	return ""
 }

@@ -6,13 +6,15 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
-	"fmt"
 	"reflect"
-	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/padinterview/padapi/internal/envelope"
+	"github.com/padinterview/padapi/internal/isotime"
+	"github.com/padinterview/padapi/internal/jsonerr"
 )
 
 // decodeOptions are the options of every decode: two things
@@ -88,10 +90,7 @@ func marshal(v any) ([]byte, error) {
 	return json.Marshal(v, encodeOptions)
 }
 
-// errBadTimestamp is the cause of a timestamp that parseTime refuses.
-var errBadTimestamp = errors.New("not an ISO 8601 timestamp")
-
-// unmarshalTime reads a timestamp in any form parseTime knows; null leaves
+// unmarshalTime reads a timestamp in any form isotime.Parse knows; null leaves
 // the time as it is (nil for a *time.Time).
 func unmarshalTime(dec *jsontext.Decoder, t *time.Time) error {
 	if dec.PeekKind() == 'n' {
@@ -103,177 +102,22 @@ func unmarshalTime(dec *jsontext.Decoder, t *time.Time) error {
 		return err
 	}
 	if v.Kind() == '"' {
-		if parsed, err := parseTime(bytes.Trim(v, `"`)); err == nil && !bytes.ContainsRune(v, '\\') {
+		if parsed, err := isotime.Parse(bytes.Trim(v, `"`)); err == nil && !bytes.ContainsRune(v, '\\') {
 			*t = parsed
 			return nil
 		}
 	}
-	return &badValue{what: "timestamp " + quoteShort(v)}
+	return &jsonerr.BadValue{What: "timestamp " + quoteShort(v)}
 }
 
-// badValue is a value a custom decoder refuses; describeDecodeError shows
-// its text in place of the JSON kind.
-type badValue struct{ what string }
-
-func (e *badValue) Error() string { return "cannot decode " + e.what }
-
-// envelope is what every answer of the service carries beside its
-// resource: status, message and code, and whether anything else came.
-type envelope struct {
-	status, message, code string
-	// others counts the members besides status, message and code.
-	others int
-	// hasNeed reports whether the key asked for was present.
-	hasNeed bool
-}
-
-// readEnvelope reads the top-level members of an answer: the envelope's
-// three, the presence of need (a key, "" for none), and whether others
-// came. It stops as soon as the status is "OK" and the resource is known to
-// be there, when whole is false: the decode of the resource that follows
-// reads (and checks) the rest, so a page's items are not scanned twice.
-func readEnvelope(data []byte, need string, whole bool) (envelope, error) {
-	r := envelopeReaders.Get().(*envelopeReader)
-	defer r.release()
-	r.buf = *bytes.NewBuffer(data)
-	dec := &r.dec
-	dec.Reset(&r.buf, decodeOptions)
-	if dec.PeekKind() != '{' {
-		// Let the codec say what is wrong: a syntax error or a kind.
-		var top struct{}
-		return envelope{}, unmarshal(data, &top)
+// decodeStream decodes a whole JSON value from dec into v, as unmarshal
+// does from bytes (timestamps in the service's other forms included), and
+// checks that nothing follows it.
+func decodeStream(dec *jsontext.Decoder, v any) error {
+	if err := json.UnmarshalDecode(dec, v, timeOptions); err != nil {
+		return err
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return envelope{}, err
-	}
-	// A status given twice is refused, so no reading of the answer can
-	// take the first and another the last: with "status" once, the scan
-	// can stop early.
-	early := !whole && bytes.Count(data, []byte(`"status"`)) < 2
-	env, err := readMembers(dec, need, nil, early)
-	if err != nil || dec.PeekKind() != '}' {
-		return env, err // an error, or stopped early
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return env, err
-	}
-	if _, err := dec.ReadToken(); err == nil {
-		return env, errors.New("data after the top-level value")
-	}
-	return env, nil
-}
-
-// readMembers reads the members of an answer's top-level object, after
-// its '{' and up to its '}': the envelope's three, the presence of need (a
-// key, "" for none) and the count of the others, whose values go to m (nil:
-// skipped). With early, it stops as soon as done says the answer is known
-// to be good.
-func readMembers(dec *jsontext.Decoder, need string, m memberDecoder, early bool) (envelope, error) {
-	var env envelope
-	var seen [3]bool
-	for dec.PeekKind() != '}' {
-		if early && env.done(need) {
-			return env, nil
-		}
-		name, err := dec.ReadToken()
-		if err != nil {
-			return env, err
-		}
-		key := name.String()
-		if ok, err := env.member(dec, key, &seen); ok || err != nil {
-			if err != nil {
-				return env, err
-			}
-			continue
-		}
-		env.others++
-		// A list's items may be null (none); an id may not.
-		if need != "" && key == need && (need != "id" || dec.PeekKind() != 'n') {
-			env.hasNeed = true
-		}
-		if m != nil {
-			err = m.decodeMember(dec, key)
-		} else {
-			err = dec.SkipValue()
-		}
-		if err != nil {
-			return env, err
-		}
-	}
-	return env, nil
-}
-
-// done reports whether the envelope read so far says the answer is good:
-// status "OK", the resource asked for, and something beside the envelope.
-func (env *envelope) done(need string) bool {
-	return env.status == "OK" && env.others > 0 && (need == "" || env.hasNeed)
-}
-
-// member reads the value of the top-level member key when it is one of
-// the envelope's three, and reports whether it was. A member given twice is
-// refused, so that no reading of the answer can take the first and another
-// the last.
-func (env *envelope) member(dec *jsontext.Decoder, key string, seen *[3]bool) (bool, error) {
-	var dst *string
-	var i int
-	switch key {
-	case "status":
-		dst, i = &env.status, 0
-	case "message":
-		dst, i = &env.message, 1
-	case "code":
-		dst, i = &env.code, 2
-	default:
-		return false, nil
-	}
-	if seen[i] {
-		return true, fmt.Errorf("the answer gives %q twice", key)
-	}
-	seen[i] = true
-	v, err := dec.ReadValue()
-	if err != nil {
-		return true, err
-	}
-	*dst, err = envelopeText(key, v)
-	return true, err
-}
-
-// envelopeReaders keeps readEnvelope's decoders, each with the buffer it
-// reads (a decoder reads a bytes.Buffer's bytes in place, without a copy),
-// so that a call allocates neither: 4 allocations fewer per call
-// (BenchmarkQuotaGet), a tenth of the client's own.
-var envelopeReaders = sync.Pool{New: func() any { return new(envelopeReader) }}
-
-type envelopeReader struct {
-	buf bytes.Buffer
-	dec jsontext.Decoder
-}
-
-// release drops the body the reader held and puts it back in the pool.
-func (r *envelopeReader) release() {
-	r.buf = bytes.Buffer{}
-	r.dec.Reset(&r.buf)
-	envelopeReaders.Put(r)
-}
-
-// envelopeText is the text of an envelope member: status and message must
-// be strings; code may be any scalar (a gateway's number), kept as its
-// JSON text. null is "".
-func envelopeText(key string, v jsontext.Value) (string, error) {
-	switch k := v.Kind(); {
-	case string(v) == `"OK"`:
-		return "OK", nil // the usual status, without an allocation
-	case k == 'n':
-		return "", nil
-	case k == '"':
-		var s string
-		err := unmarshal(v, &s)
-		return s, err
-	case key == "code" && k != '{' && k != '[':
-		return string(v), nil
-	default:
-		return "", &json.SemanticError{JSONPointer: jsontext.Pointer("/" + key), JSONKind: k, GoType: reflect.TypeFor[string]()}
-	}
+	return envelope.CheckEnd(dec)
 }
 
 // token is a short token the service sends as a string, but which a

@@ -4,19 +4,15 @@ package padapi
 
 import (
 	"bytes"
-	"cmp"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"reflect"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/padinterview/padapi/internal/capread"
+	"github.com/padinterview/padapi/internal/jsonerr"
+	"github.com/padinterview/padapi/internal/retrypolicy"
 )
 
 // Sentinel errors for errors.Is. The HTTP ones match an *APIError by its
@@ -50,7 +46,7 @@ var (
 	ErrOutcomeUnknown = errors.New("outcome unknown")
 	// ErrResponseTooLarge marks a response body over the client's cap
 	// (WithMaxResponseBytes).
-	ErrResponseTooLarge = errors.New("response too large")
+	ErrResponseTooLarge = capread.ErrTooLarge
 	// ErrInvalidArgument marks a call the client refused before sending
 	// anything: an empty or dot ID, a nil context, params that cannot go
 	// together (contents with a question ID), a question create without a
@@ -185,7 +181,7 @@ func (e *APIError) Unwrap() error { return e.err }
 // body) still give the status code, with the status text as message.
 func errorFromBody(resp *http.Response, snippet []byte, k *credential) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode}
-	e.RetryAfter, _ = retryAfter(resp)
+	e.RetryAfter, _ = retrypolicy.RetryAfter(resp)
 	var w struct {
 		Status  string `json:"status"`
 		Message string `json:"message"`
@@ -206,6 +202,15 @@ func errorFromBody(resp *http.Response, snippet []byte, k *credential) *APIError
 		e.Message = "unexpected informational answer (a protocol switch or upgrade), not an API answer"
 	}
 	return e
+}
+
+// quoteShort shows a value in an error without repeating a huge input.
+func quoteShort(b []byte) string {
+	const max = 64
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
 }
 
 // clip cuts s to at most n bytes, on a rune boundary: a field a 2xx body
@@ -238,135 +243,5 @@ func decodeFailure(k *credential, err error, data []byte, again func([]byte) err
 			err, data = err2, clean
 		}
 	}
-	return describeDecodeError(err, data), err
-}
-
-// describeDecodeError turns a codec error into a short message that names
-// the field (as a dotted JSON path, "events.kind") and never repeats more
-// than a few bytes of the body.
-func describeDecodeError(err error, data []byte) string {
-	var se *json.SemanticError
-	var te *stdjson.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		field, what, typ := fieldPath(se.JSONPointer), kindName(se.JSONKind), typeName(se.GoType)
-		var bad *badValue
-		switch {
-		case errors.As(se.Err, &bad):
-			what = bad.what
-		case errors.As(se.Err, &te):
-			// A decoder that reads with encoding/json (the edit
-			// history's) names the field below its own.
-			if te.Field != "" {
-				field = strings.TrimPrefix(strings.TrimPrefix(field, "(top level)")+"."+te.Field, ".")
-			}
-			what, typ = quoteShort([]byte(te.Value)), typeName(te.Type)
-		case se.JSONKind == '0' && len(se.JSONValue) > 0:
-			what = "number " + quoteShort(se.JSONValue)
-		}
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typ
-	case errors.As(err, &te):
-		field := cmp.Or(te.Field, "(top level)")
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + quoteShort([]byte(te.Value)) + " as " + typeName(te.Type)
-	}
-	var sx *jsontext.SyntacticError
-	if errors.As(err, &sx) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "malformed response: not JSON (" + syntaxText(err) + ")"
-	}
-	return "malformed response: " + err.Error()
-}
-
-// syntaxText says what is wrong with text that is not JSON, without the
-// codec's package prefix.
-func syntaxText(err error) string {
-	var sx *jsontext.SyntacticError
-	if errors.As(err, &sx) && sx.Err != nil {
-		if errors.Is(sx.Err, io.ErrUnexpectedEOF) {
-			return "unexpected end of JSON input"
-		}
-		return sx.Err.Error() + " at byte " + strconv.FormatInt(sx.ByteOffset, 10)
-	}
-	return "unexpected end of JSON input"
-}
-
-// fieldPath turns a JSON pointer (/events/3/kind) into a dotted path
-// without array indices (events.kind), or "(top level)".
-func fieldPath(p jsontext.Pointer) string {
-	var names []string
-	for tok := range p.Tokens() {
-		if tok == "" || strings.Trim(tok, "0123456789") != "" {
-			names = append(names, tok)
-		}
-	}
-	if len(names) == 0 {
-		return "(top level)"
-	}
-	return quoteShort([]byte(strings.Join(names, ".")))
-}
-
-// kindName names a JSON kind for a reader of the JSON.
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	}
-	return "value"
-}
-
-// typeName names a Go type for a reader of the JSON: an unexported type
-// means nothing outside the package, so it is named by its JSON kind.
-func typeName(t reflect.Type) string {
-	if t == nil {
-		return "value"
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Name() == "" && t.Kind() == reflect.Struct {
-		return "object"
-	}
-	inner := t
-	for inner.Kind() == reflect.Slice || inner.Kind() == reflect.Array || inner.Kind() == reflect.Pointer {
-		inner = inner.Elem()
-	}
-	if inner.PkgPath() == "" || (inner.Name() != "" && inner.Name()[0] >= 'A' && inner.Name()[0] <= 'Z') {
-		return t.String()
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		return "object"
-	case reflect.Slice, reflect.Array:
-		return "array"
-	}
-	return t.Kind().String()
-}
-
-// retryAfter reads a Retry-After header in seconds or as an HTTP date. ok is
-// false when it is absent or unreadable; a date in the past, like 0, means
-// now (0, true).
-func retryAfter(resp *http.Response) (wait time.Duration, ok bool) {
-	v := resp.Header.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 || s > int64(365*24*time.Hour/time.Second) {
-			return 0, false
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0), true
-	}
-	return 0, false
+	return jsonerr.Describe(err, data), err
 }

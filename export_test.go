@@ -5,6 +5,8 @@ package padapi
 import (
 	"crypto/tls"
 	"net/http"
+
+	"github.com/padinterview/padapi/internal/h2route"
 )
 
 // WithTLSConfigForTest makes the client's own transport use cfg, so that a
@@ -30,4 +32,4 @@ func UnmarshalForTest(data []byte, v any) error { return unmarshal(data, v) }
 
 // TransportsForTest returns the two transports the client's own is made
 // of: h1 for HTTP/1.1, h2 for the HTTP/2 router's connections.
-func TransportsForTest() (h1, h2 *http.Transport) { return transports(nil) }
+func TransportsForTest() (h1, h2 *http.Transport) { return h2route.Transports(nil, unwanted) }

@@ -2,7 +2,11 @@
 
 package padapi
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/padinterview/padapi/internal/jsonerr"
+)
 
 // ID identifies a resource: a pad ("DM32JWG2"), a question or environment
 // (integers on the wire, such as 1234), a team, an organization. Every ID
@@ -39,7 +43,7 @@ func (id *ID) set(b []byte) error {
 		*id = ID(b)
 		return nil
 	}
-	return &badValue{what: "ID " + quoteShort(b)}
+	return &jsonerr.BadValue{What: "ID " + quoteShort(b)}
 }
 
 // MarshalJSON writes a canonical non-negative integer ID as a JSON number

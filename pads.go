@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/padinterview/padapi/internal/jsonerr"
 )
 
 // Pad is a coding-interview pad.
@@ -167,7 +168,7 @@ func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if err != nil {
 		return err
 	}
-	return &badValue{what: "events " + quoteShort(v)}
+	return &jsonerr.BadValue{What: "events " + quoteShort(v)}
 }
 
 // PadListOptions choose the order and page of Pads.List and Pads.All. A nil

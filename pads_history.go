@@ -129,47 +129,61 @@ func (h *History) replay(ctx context.Context, until *time.Time) (string, error) 
 func (e *HistoryEntry) apply(ctx context.Context, text *rope.Rope, scratch []uint16, steps int) ([]uint16, int, error) {
 	pos := 0
 	for i, op := range e.Ops {
-		fail := func(format string, args ...any) ([]uint16, int, error) {
+		if err := e.checkStep(ctx, &steps); err != nil {
+			return nil, 0, err
+		}
+		var why string
+		if pos, scratch, why = applyOp(text, pos, op, scratch); why != "" {
 			// The ID is cut short: it comes from the document, and can
 			// be as long as it.
-			return nil, 0, fmt.Errorf("padapi: history entry %q, operation %d: %s", quoteShort([]byte(e.ID)), i, fmt.Sprintf(format, args...))
-		}
-		if steps++; steps%replayCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, 0, fmt.Errorf("padapi: history replay, at entry %q: %w", quoteShort([]byte(e.ID)), err)
-			}
-		}
-		left := text.Len() - pos
-		switch {
-		case op.Retain < 0 || op.Delete < 0:
-			return fail("negative count")
-		case (op.Retain > 0 && op.Delete > 0) || (op.Insert != "" && op.Retain+op.Delete > 0):
-			return fail("more than one of Retain, Delete and Insert")
-		case op.Retain > left:
-			return fail("retain %d runs past the end of the text (%d left)", op.Retain, left)
-		case op.Delete > left:
-			return fail("delete %d runs past the end of the text (%d left)", op.Delete, left)
-		case op.Retain > 0:
-			pos += op.Retain
-		case op.Delete > 0:
-			text.Delete(pos, op.Delete)
-		case op.Insert != "":
-			scratch = scratch[:0]
-			for _, r := range op.Insert {
-				scratch = utf16.AppendRune(scratch, r)
-			}
-			text.Insert(pos, scratch)
-			pos += len(scratch)
+			return nil, 0, fmt.Errorf("padapi: history entry %q, operation %d: %s", quoteShort([]byte(e.ID)), i, why)
 		}
 	}
 	// An entry with no operations still counts, so that a history of
 	// empty entries is stopped too.
-	if steps++; steps%replayCheckEvery == 0 {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, fmt.Errorf("padapi: history replay, at entry %q: %w", quoteShort([]byte(e.ID)), err)
-		}
+	if err := e.checkStep(ctx, &steps); err != nil {
+		return nil, 0, err
 	}
 	return scratch, steps, nil
+}
+
+// checkStep counts one step of the replay, and looks at ctx every
+// replayCheckEvery steps.
+func (e *HistoryEntry) checkStep(ctx context.Context, steps *int) error {
+	if *steps++; *steps%replayCheckEvery == 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("padapi: history replay, at entry %q: %w", quoteShort([]byte(e.ID)), err)
+		}
+	}
+	return nil
+}
+
+// applyOp makes op on text at pos, and returns the position after it, or
+// why op cannot be made.
+func applyOp(text *rope.Rope, pos int, op HistoryOp, scratch []uint16) (int, []uint16, string) {
+	left := text.Len() - pos
+	switch {
+	case op.Retain < 0 || op.Delete < 0:
+		return pos, scratch, "negative count"
+	case (op.Retain > 0 && op.Delete > 0) || (op.Insert != "" && op.Retain+op.Delete > 0):
+		return pos, scratch, "more than one of Retain, Delete and Insert"
+	case op.Retain > left:
+		return pos, scratch, fmt.Sprintf("retain %d runs past the end of the text (%d left)", op.Retain, left)
+	case op.Delete > left:
+		return pos, scratch, fmt.Sprintf("delete %d runs past the end of the text (%d left)", op.Delete, left)
+	case op.Retain > 0:
+		pos += op.Retain
+	case op.Delete > 0:
+		text.Delete(pos, op.Delete)
+	case op.Insert != "":
+		scratch = scratch[:0]
+		for _, r := range op.Insert {
+			scratch = utf16.AppendRune(scratch, r)
+		}
+		text.Insert(pos, scratch)
+		pos += len(scratch)
+	}
+	return pos, scratch, ""
 }
 
 // historyEntryWire is an entry as the history document holds it.

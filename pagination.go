@@ -15,6 +15,8 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/padinterview/padapi/internal/pathcheck"
 )
 
 // Page is one page of a list: at most 50 items, the total across all pages,
@@ -98,9 +100,9 @@ func (b *pageBody[T]) items(key string) []T {
 	return b.Users
 }
 
-// decodeMember decodes one top-level member of a list answer as it
+// DecodeMember decodes one top-level member of a list answer as it
 // streams, into the field json would decode it into.
-func (b *pageBody[T]) decodeMember(dec *jsontext.Decoder, name string) error {
+func (b *pageBody[T]) DecodeMember(dec *jsontext.Decoder, name string) error {
 	var dst any
 	switch name {
 	case "pads":
@@ -123,8 +125,8 @@ func (b *pageBody[T]) decodeMember(dec *jsontext.Decoder, name string) error {
 	return jsonv2.UnmarshalDecode(dec, dst, decodeOptions)
 }
 
-// reset zeroes the answer before a decode starts again.
-func (b *pageBody[T]) reset() { *b = pageBody[T]{} }
+// Reset zeroes the answer before a decode starts again.
+func (b *pageBody[T]) Reset() { *b = pageBody[T]{} }
 
 // list fetches one page of the list at path, whose items come under key.
 func list[T any](ctx context.Context, c *Client, path, key string, q url.Values) (*Page[T], error) {
@@ -185,8 +187,8 @@ func all[T any](ctx context.Context, c *Client, path, key string, first url.Valu
 // none). It stops at the first error, which it yields once.
 func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
-		if err := checkPath(path); err != nil {
-			yield(nil, err)
+		if why := pathcheck.Check(path); why != "" {
+			yield(nil, argError("Do: "+why))
 			return
 		}
 		switch key {
@@ -239,107 +241,23 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 			yield(nil, err)
 			return
 		}
-		var ahead []*pageFetch[T] // in list order; ahead[0] is the next page
-		start := func(q url.Values) {
-			fctx, cancel := context.WithCancel(ctx)
-			f := &pageFetch[T]{query: q.Encode(), cancel: cancel, done: make(chan struct{})}
-			go func() {
-				defer close(f.done)
-				f.page, f.err = list[T](fctx, c, path, key, q)
-			}()
-			ahead = append(ahead, f)
-		}
-		drop := func(fs []*pageFetch[T]) {
-			for _, f := range fs {
-				f.cancel()
-			}
-			for _, f := range fs {
-				<-f.done
-			}
-		}
+		p := &pager[T]{ctx: ctx, c: c, path: path, key: key, window: window, next: first,
+			fetched: map[string]bool{}, fetchedPages: map[string]bool{}, limit: -1, room: c.cfg.listLimit}
 		// No fetch outlives the loop: a break cancels them and waits.
-		defer func() { drop(ahead) }()
-
-		// The queries fetched, and the page numbers of those without a
-		// cursor: a link back to a number fetched is a loop, whatever
-		// sort it names.
-		fetched, fetchedPages := map[string]bool{}, map[string]bool{}
-		next := first
-		limit := -1             // pages the total allows, once the first page says
-		room := c.cfg.listLimit // items the caller still allows
-		lastGuess := 0          // the last page number worth fetching ahead
-		start(next)
+		defer func() { p.drop(p.ahead) }()
+		p.start(first)
 		for pages := 1; ; pages++ {
-			f := ahead[0]
-			<-f.done
-			f.cancel()
-			// Clear the slot: the array behind ahead would keep the page
-			// alive until append moves it.
-			ahead[0] = nil
-			ahead = ahead[1:]
-			fetched[f.query] = true
-			if q, _ := url.ParseQuery(f.query); q.Get("cursor") == "" {
-				fetchedPages[cmp.Or(q.Get("page"), "1")] = true // no page is page 1
-			}
-			if f.err != nil {
-				yield(nil, f.err)
+			page, err := p.take()
+			if err != nil {
+				yield(nil, err)
 				return
 			}
-			page := f.page
-			if limit < 0 && len(page.Items) > 0 {
-				limit = (page.Total+len(page.Items)-1)/len(page.Items) + 1
-				// No page past the one that holds the caller's last item
-				// is guessed, whatever the total says.
-				lastGuess = min(limit-1, (c.cfg.listLimit+len(page.Items)-1)/len(page.Items))
-			}
-			if over := len(page.Items) > room || (len(page.Items) == room && page.NextPage != ""); over {
-				// The caller's bound, before any further page is fetched.
-				for i := range page.Items[:room] {
-					if !yield(&page.Items[i], nil) {
-						return
-					}
-				}
-				yield(nil, fmt.Errorf("padapi: GET %s: %w of %d items (WithListLimit)", path, ErrListLimit, c.cfg.listLimit))
+			if p.overLimit(page, yield) {
 				return
 			}
-			room -= len(page.Items)
 			// Work out the page after this one, and set it (and those
 			// after it) fetching before the caller reads this one.
-			var stop error
-			if page.NextPage != "" {
-				var err error
-				switch {
-				case len(page.Items) == 0:
-					stop = fmt.Errorf("padapi: GET %s: page %d is empty but has a next_page link", path, pages)
-				case pages >= limit:
-					stop = fmt.Errorf("padapi: GET %s: next_page after %d pages, more than a total of %d allows", path, pages, page.Total)
-				default:
-					if next, err = follow(next, page.NextPage); err != nil {
-						stop = fmt.Errorf("padapi: GET %s: %w", path, err)
-					} else if n := next.Get("page"); fetched[next.Encode()] || (next.Get("cursor") == "" && fetchedPages[n]) {
-						stop = fmt.Errorf("padapi: GET %s: next_page links back to page %s, already fetched", path, cmp.Or(n, "(cursor)"))
-					}
-				}
-				if stop == nil {
-					if len(ahead) > 0 && ahead[0].query != next.Encode() {
-						drop(ahead) // guessed wrong: the list changed
-						ahead = nil
-					}
-					if len(ahead) == 0 {
-						start(next)
-					}
-					if window > 1 && next.Get("cursor") == "" {
-						// A page with a next page is full, so page k
-						// starts at item (k-1) × its size.
-						k, _ := strconv.Atoi(ahead[len(ahead)-1].pageNumber())
-						for k++; len(ahead) < window && k <= lastGuess; k++ {
-							guess := copyValues(next)
-							guess.Set("page", strconv.Itoa(k))
-							start(guess)
-						}
-					}
-				}
-			}
+			stop := p.plan(page, pages)
 			for i := range page.Items {
 				if !yield(&page.Items[i], nil) {
 					return
@@ -352,6 +270,129 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 				yield(nil, stop)
 				return
 			}
+		}
+	}
+}
+
+// pager is the state of one allPages iteration.
+type pager[T any] struct {
+	ctx       context.Context
+	c         *Client
+	path, key string
+	window    int
+	ahead     []*pageFetch[T] // in list order; ahead[0] is the next page
+	// The queries fetched, and the page numbers of those without a
+	// cursor: a link back to a number fetched is a loop, whatever
+	// sort it names.
+	fetched, fetchedPages map[string]bool
+	next                  url.Values // the query of the page after the current one
+	limit                 int        // pages the total allows, once the first page says
+	room                  int        // items the caller still allows
+	lastGuess             int        // the last page number worth fetching ahead
+}
+
+// start fetches the page of query q in a goroutine of its own.
+func (p *pager[T]) start(q url.Values) {
+	fctx, cancel := context.WithCancel(p.ctx)
+	f := &pageFetch[T]{query: q.Encode(), cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.page, f.err = list[T](fctx, p.c, p.path, p.key, q)
+	}()
+	p.ahead = append(p.ahead, f)
+}
+
+// drop cancels the fetches fs and waits for them to end.
+func (p *pager[T]) drop(fs []*pageFetch[T]) {
+	for _, f := range fs {
+		f.cancel()
+	}
+	for _, f := range fs {
+		<-f.done
+	}
+}
+
+// take waits for the next page and notes its query as fetched.
+func (p *pager[T]) take() (*Page[T], error) {
+	f := p.ahead[0]
+	<-f.done
+	f.cancel()
+	// Clear the slot: the array behind ahead would keep the page
+	// alive until append moves it.
+	p.ahead[0] = nil
+	p.ahead = p.ahead[1:]
+	p.fetched[f.query] = true
+	if q, _ := url.ParseQuery(f.query); q.Get("cursor") == "" {
+		p.fetchedPages[cmp.Or(q.Get("page"), "1")] = true // no page is page 1
+	}
+	return f.page, f.err
+}
+
+// overLimit yields what the caller's bound (WithListLimit) leaves of page
+// and then ErrListLimit, before any further page is fetched, and reports
+// whether it did; it sets the page limit from the first page with items.
+func (p *pager[T]) overLimit(page *Page[T], yield func(*T, error) bool) bool {
+	if p.limit < 0 && len(page.Items) > 0 {
+		p.limit = (page.Total+len(page.Items)-1)/len(page.Items) + 1
+		// No page past the one that holds the caller's last item
+		// is guessed, whatever the total says.
+		p.lastGuess = min(p.limit-1, (p.c.cfg.listLimit+len(page.Items)-1)/len(page.Items))
+	}
+	if len(page.Items) < p.room || (len(page.Items) == p.room && page.NextPage == "") {
+		p.room -= len(page.Items)
+		return false
+	}
+	for i := range page.Items[:p.room] {
+		if !yield(&page.Items[i], nil) {
+			return true
+		}
+	}
+	yield(nil, fmt.Errorf("padapi: GET %s: %w of %d items (WithListLimit)", p.path, ErrListLimit, p.c.cfg.listLimit))
+	return true
+}
+
+// plan checks page's next_page link (page number pages) and starts the
+// fetch of the page it names, and of the pages guessed after it; it
+// returns the error that ends the iteration after page's items.
+func (p *pager[T]) plan(page *Page[T], pages int) error {
+	if page.NextPage == "" {
+		return nil
+	}
+	var err error
+	switch {
+	case len(page.Items) == 0:
+		return fmt.Errorf("padapi: GET %s: page %d is empty but has a next_page link", p.path, pages)
+	case pages >= p.limit:
+		return fmt.Errorf("padapi: GET %s: next_page after %d pages, more than a total of %d allows", p.path, pages, page.Total)
+	}
+	if p.next, err = follow(p.next, page.NextPage); err != nil {
+		return fmt.Errorf("padapi: GET %s: %w", p.path, err)
+	}
+	if n := p.next.Get("page"); p.fetched[p.next.Encode()] || (p.next.Get("cursor") == "" && p.fetchedPages[n]) {
+		return fmt.Errorf("padapi: GET %s: next_page links back to page %s, already fetched", p.path, cmp.Or(n, "(cursor)"))
+	}
+	p.prefetch()
+	return nil
+}
+
+// prefetch starts the fetch of p.next, unless a guess already did, and of
+// the pages guessed after it, up to the window.
+func (p *pager[T]) prefetch() {
+	if len(p.ahead) > 0 && p.ahead[0].query != p.next.Encode() {
+		p.drop(p.ahead) // guessed wrong: the list changed
+		p.ahead = nil
+	}
+	if len(p.ahead) == 0 {
+		p.start(p.next)
+	}
+	if p.window > 1 && p.next.Get("cursor") == "" {
+		// A page with a next page is full, so page k
+		// starts at item (k-1) × its size.
+		k, _ := strconv.Atoi(p.ahead[len(p.ahead)-1].pageNumber())
+		for k++; len(p.ahead) < p.window && k <= p.lastGuess; k++ {
+			guess := copyValues(p.next)
+			guess.Set("page", strconv.Itoa(k))
+			p.start(guess)
 		}
 	}
 }

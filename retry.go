@@ -5,15 +5,14 @@ package padapi
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/padinterview/padapi/internal/capread"
+	"github.com/padinterview/padapi/internal/envelope"
+	"github.com/padinterview/padapi/internal/retrypolicy"
 )
 
 // call is the state of one request across its attempts, kept in the
@@ -30,9 +29,9 @@ type call struct {
 	// envelope, or streamErr what went wrong with an edit-history
 	// document (see readAnswer).
 	streamed  bool
-	env       envelope
+	env       envelope.Envelope
 	streamErr error
-	reader    bodyReader // reads the success body of an attempt
+	reader    capread.Reader // reads the success body of an attempt
 	// response is the caller's WithResponse, nil when it asked for none.
 	response *Response
 	// What httptrace reported of the current attempt (creates only): the
@@ -81,7 +80,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 func (st *call) retryable(resp *http.Response, err error, waitMax time.Duration) bool {
 	idempotent := st.method != http.MethodPost
 	if err != nil {
-		if handshakeFailed(err) || hostNotFound(err) {
+		if retrypolicy.HandshakeFailed(err) || retrypolicy.HostNotFound(err) {
 			// No retry can fix a certificate, a plain-http server or a
 			// host name that does not exist.
 			return false
@@ -97,7 +96,7 @@ func (st *call) retryable(resp *http.Response, err error, waitMax time.Duration)
 		st.uncertain = true
 		return idempotent
 	case http.StatusTooManyRequests:
-		wait, ok := retryAfter(resp)
+		wait, ok := retrypolicy.RetryAfter(resp)
 		return idempotent && ok && wait <= waitMax
 	}
 	return false
@@ -114,60 +113,5 @@ func (st *call) mayHaveSent(err error) bool {
 	if st.traced.Load() {
 		return st.wrote.Load()
 	}
-	return !neverConnected(err)
-}
-
-// neverConnected reports whether a transport error happened before a
-// connection existed, so the request certainly did not reach the service.
-func neverConnected(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-// handshakeFailed reports whether err is a TLS handshake that failed for a
-// reason a retry cannot change: a certificate the client does not trust, or
-// a server that answered the TLS hello with plain HTTP.
-func handshakeFailed(err error) bool {
-	var (
-		verify    *tls.CertificateVerificationError
-		record    tls.RecordHeaderError
-		authority x509.UnknownAuthorityError
-		hostname  x509.HostnameError
-		invalid   x509.CertificateInvalidError
-	)
-	return errors.Is(err, http.ErrSchemeMismatch) || errors.As(err, &verify) || errors.As(err, &record) ||
-		errors.As(err, &authority) || errors.As(err, &hostname) || errors.As(err, &invalid)
-}
-
-// hostNotFound reports whether err is a DNS answer that the host does not
-// exist: final, unlike a DNS timeout or a temporary failure.
-func hostNotFound(err error) bool {
-	var dns *net.DNSError
-	return errors.As(err, &dns) && dns.IsNotFound
-}
-
-// backoff is capped, jittered exponential backoff. A Retry-After that fits
-// under the cap is honoured (Retry-After: 0 waits at most the minimum);
-// nothing ever waits longer than the cap.
-func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil {
-		if wait, ok := retryAfter(resp); ok && wait <= max {
-			if wait == 0 {
-				return min // "now": wait no longer than the backoff's minimum
-			}
-			return wait
-		}
-	}
-	d := max
-	if attempt < 63 && min <= max>>attempt { // so min<<attempt <= max, without overflow
-		d = min << attempt
-	}
-	// Equal jitter: half fixed, half random, so clients that failed together
-	// do not come back together.
-	half := d / 2
-	return half + rand.N(d-half+1)
+	return !retrypolicy.NeverConnected(err)
 }

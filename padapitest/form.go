@@ -213,43 +213,23 @@ const (
 	maxZipFiles = 1000
 )
 
+// readQuestionChange reads a question create's or update's form.
 func readQuestionChange(r *http.Request, create bool) (ch questionChange, err error) {
-	form := r.Form
-	texts := []struct {
-		dst  **string
-		name string
-		read func(url.Values, string) (*string, error)
-	}{
-		{&ch.title, "question[title]", nonEmpty}, {&ch.language, "question[language]", language},
-		{&ch.description, "question[description]", text}, {&ch.contents, "question[contents]", text},
-		{&ch.solution, "question[solution]", text}, {&ch.prompt, "question[ai_assist_custom_system_prompt]", text},
+	if err := ch.readTexts(r.Form, create); err != nil {
+		return ch, err
 	}
-	for _, f := range texts {
-		if *f.dst, err = f.read(form, f.name); err != nil {
-			return ch, err
-		}
+	zipFile, err := questionZip(r)
+	if err != nil {
+		return ch, err
 	}
-	if create && (ch.title == nil || ch.language == nil) {
-		return ch, badRequest("question[title] and question[language] are required")
-	}
-	var zipFile *multipart.FileHeader
-	if r.MultipartForm != nil && len(r.MultipartForm.File[zipField]) > 0 {
-		zipFile = r.MultipartForm.File[zipField][0]
-	}
-	switch n := btoi(form.Has("question[contents]")) + btoi(form.Has("question[file_contents]")) + btoi(zipFile != nil || form.Has(zipField)); {
-	case n > 1:
-		return ch, badRequest("Give at most one of question[contents], question[file_contents] and question[zip_file]")
-	case form.Has(zipField):
-		return ch, badRequest("question[zip_file] must be a file upload: a multipart part with a filename")
-	}
-	if v, err := text(form, "question[candidate_instructions]"); err != nil {
+	if v, err := text(r.Form, "question[candidate_instructions]"); err != nil {
 		return ch, err
 	} else if v != nil {
 		if ch.instructions, err = readInstructions(*v); err != nil {
 			return ch, err
 		}
 	}
-	if v, err := text(form, "question[file_contents]"); err != nil {
+	if v, err := text(r.Form, "question[file_contents]"); err != nil {
 		return ch, err
 	} else if v != nil {
 		if ch.files, err = readFiles(*v); err != nil {
@@ -262,6 +242,47 @@ func readQuestionChange(r *http.Request, create bool) (ch questionChange, err er
 		}
 	}
 	return ch, nil
+}
+
+// readTexts reads the change's text fields; a create needs a title and a
+// language.
+func (ch *questionChange) readTexts(form url.Values, create bool) (err error) {
+	texts := []struct {
+		dst  **string
+		name string
+		read func(url.Values, string) (*string, error)
+	}{
+		{&ch.title, "question[title]", nonEmpty}, {&ch.language, "question[language]", language},
+		{&ch.description, "question[description]", text}, {&ch.contents, "question[contents]", text},
+		{&ch.solution, "question[solution]", text}, {&ch.prompt, "question[ai_assist_custom_system_prompt]", text},
+	}
+	for _, f := range texts {
+		if *f.dst, err = f.read(form, f.name); err != nil {
+			return err
+		}
+	}
+	if create && (ch.title == nil || ch.language == nil) {
+		return badRequest("question[title] and question[language] are required")
+	}
+	return nil
+}
+
+// questionZip returns the question's zip upload (nil: none), and refuses a
+// request that gives more than one of contents, file contents and a zip,
+// or a zip that is not a file upload.
+func questionZip(r *http.Request) (*multipart.FileHeader, error) {
+	form := r.Form
+	var zipFile *multipart.FileHeader
+	if r.MultipartForm != nil && len(r.MultipartForm.File[zipField]) > 0 {
+		zipFile = r.MultipartForm.File[zipField][0]
+	}
+	switch n := btoi(form.Has("question[contents]")) + btoi(form.Has("question[file_contents]")) + btoi(zipFile != nil || form.Has(zipField)); {
+	case n > 1:
+		return nil, badRequest("Give at most one of question[contents], question[file_contents] and question[zip_file]")
+	case form.Has(zipField):
+		return nil, badRequest("question[zip_file] must be a file upload: a multipart part with a filename")
+	}
+	return zipFile, nil
 }
 
 func btoi(b bool) int {

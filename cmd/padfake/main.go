@@ -110,74 +110,107 @@ func (f *trialFlag) Set(s string) error {
 // asked for help or interrupted, 2 for bad usage, 1 when the fake cannot
 // start.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("padfake", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors and help are printed below, each where it belongs
-	addr := fs.String("addr", "127.0.0.1:8080", "listen `address` (host:port); all addresses print a loopback URL")
-	key := fs.String("key", padapitest.DefaultAPIKey, "the API `key` to accept")
-	seed := fs.Int("seed", 0, "add `N` sample questions and N sample pads, with environments, histories and events")
-	limit := fs.Int("limit", 120, "the monthly pad `limit`")
-	used := fs.Int("used", 0, "`N` pads already used this month")
-	unlimited := fs.Bool("unlimited", false, "an unmetered plan instead of a limit")
-	overages := fs.Bool("overages", false, "allow creates past the limit, as a plan billing overages does")
-	omitCounts := fs.Bool("omit-quota-counts", false, "leave pads_remaining and monthly_pad_limit out of the quota, as some live answers do")
-	var trial trialFlag
-	fs.Var(&trial, "trial-expires-at", "when the trial ends or ended, an RFC 3339 `time` (default: a month before the quota's last reset); \"none\" leaves it out")
-	notOwner := fs.Bool("not-owner", false, "the key's user is not an organization owner: the organization endpoints answer 403")
-	shape := shapeFlag{padapitest.LiveShape}
-	fs.Var(&shape, "shape", "the `shape` of the answers: live (the default) or documented")
-	limits := padapitest.DefaultTimeouts
-	fs.DurationVar(&limits.ReadHeader, "read-header-timeout", limits.ReadHeader, "how long a client may take to send a request's header (0: no limit)")
-	fs.DurationVar(&limits.Read, "read-timeout", limits.Read, "how long a client may take to send a whole request, body included (0: no limit)")
-	fs.DurationVar(&limits.Write, "write-timeout", limits.Write, "how long an answer may take to write (0: no limit)")
-	fs.DurationVar(&limits.Idle, "idle-timeout", limits.Idle, "how long a kept-alive connection may wait for its next request (0: no limit)")
-	fs.IntVar(&limits.MaxHeaderBytes, "max-header-bytes", limits.MaxHeaderBytes, "the largest request header accepted, in bytes")
-	logSize := fs.Int("log-requests", padapitest.DefaultRequestLogSize, "how many of the last requests the fake remembers")
-	logBytes := fs.Int("log-bytes", padapitest.DefaultRequestBodyCap, "how many bytes of each request's values and files the fake remembers")
-	usage := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: padfake [flags]\n\nRuns a fake Pad Interview Service and prints PAD_BASE_URL and PAD_API_KEY for it.\n\nFlags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
-
+	fs, o := newFlags()
 	var problem string
 	switch err := fs.Parse(args); {
 	case errors.Is(err, flag.ErrHelp):
-		usage(stdout)
+		usage(fs, stdout)
 		return 0
 	case err != nil:
 		problem = err.Error()
 	case fs.NArg() > 0:
 		problem = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
-	case *seed < 0 || *limit < 0 || *used < 0 || *logSize < 0 || *logBytes < 0:
-		problem = "-seed, -limit, -used, -log-requests and -log-bytes take a number of 0 or more"
-	case limits.ReadHeader < 0 || limits.Read < 0 || limits.Write < 0 || limits.Idle < 0 || limits.MaxHeaderBytes <= 0:
-		problem = "the timeouts take a duration of 0 or more, -max-header-bytes a number above 0"
+	default:
+		problem = o.problem()
 	}
 	if problem != "" {
 		fmt.Fprintf(stderr, "padfake: %s\n\n", problem)
-		usage(stderr)
+		usage(fs, stderr)
 		return 2
 	}
-
-	srv, err := padapitest.Listen(padapitest.WithAddr(*addr), padapitest.WithAPIKey(*key), padapitest.WithShape(shape.Shape),
-		padapitest.WithTimeouts(limits), padapitest.WithRequestLog(*logSize, *logBytes))
+	srv, err := o.start()
 	if err != nil {
 		fmt.Fprintf(stderr, "padfake: %v\n", err)
 		return 1
 	}
 	defer srv.Close()
-	srv.SetQuota(*limit, *used)
-	if *unlimited {
-		srv.SetUnlimited()
-	}
-	srv.SetOveragesEnabled(*overages)
-	srv.SetOmitQuotaCounts(*omitCounts)
-	if trial.set {
-		srv.SetTrialExpiresAt(trial.at)
-	}
-	srv.SetCallerIsOwner(!*notOwner)
-	srv.Seed(*seed)
 	fmt.Fprintf(stdout, "PAD_BASE_URL=%s\nPAD_API_KEY=%s\n", srv.URL, srv.APIKey)
 	<-ctx.Done()
 	return 0
+}
+
+// options are padfake's flags.
+type options struct {
+	addr, key                                 string
+	seed, limit, used, logSize, logBytes      int
+	unlimited, overages, omitCounts, notOwner bool
+	trial                                     trialFlag
+	shape                                     shapeFlag
+	limits                                    padapitest.Timeouts
+}
+
+// newFlags returns padfake's flag set and the options it sets.
+func newFlags() (*flag.FlagSet, *options) {
+	o := &options{shape: shapeFlag{padapitest.LiveShape}, limits: padapitest.DefaultTimeouts}
+	fs := flag.NewFlagSet("padfake", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors and help are printed by run, each where it belongs
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen `address` (host:port); all addresses print a loopback URL")
+	fs.StringVar(&o.key, "key", padapitest.DefaultAPIKey, "the API `key` to accept")
+	fs.IntVar(&o.seed, "seed", 0, "add `N` sample questions and N sample pads, with environments, histories and events")
+	fs.IntVar(&o.limit, "limit", 120, "the monthly pad `limit`")
+	fs.IntVar(&o.used, "used", 0, "`N` pads already used this month")
+	fs.BoolVar(&o.unlimited, "unlimited", false, "an unmetered plan instead of a limit")
+	fs.BoolVar(&o.overages, "overages", false, "allow creates past the limit, as a plan billing overages does")
+	fs.BoolVar(&o.omitCounts, "omit-quota-counts", false, "leave pads_remaining and monthly_pad_limit out of the quota, as some live answers do")
+	fs.Var(&o.trial, "trial-expires-at", "when the trial ends or ended, an RFC 3339 `time` (default: a month before the quota's last reset); \"none\" leaves it out")
+	fs.BoolVar(&o.notOwner, "not-owner", false, "the key's user is not an organization owner: the organization endpoints answer 403")
+	fs.Var(&o.shape, "shape", "the `shape` of the answers: live (the default) or documented")
+	fs.DurationVar(&o.limits.ReadHeader, "read-header-timeout", o.limits.ReadHeader, "how long a client may take to send a request's header (0: no limit)")
+	fs.DurationVar(&o.limits.Read, "read-timeout", o.limits.Read, "how long a client may take to send a whole request, body included (0: no limit)")
+	fs.DurationVar(&o.limits.Write, "write-timeout", o.limits.Write, "how long an answer may take to write (0: no limit)")
+	fs.DurationVar(&o.limits.Idle, "idle-timeout", o.limits.Idle, "how long a kept-alive connection may wait for its next request (0: no limit)")
+	fs.IntVar(&o.limits.MaxHeaderBytes, "max-header-bytes", o.limits.MaxHeaderBytes, "the largest request header accepted, in bytes")
+	fs.IntVar(&o.logSize, "log-requests", padapitest.DefaultRequestLogSize, "how many of the last requests the fake remembers")
+	fs.IntVar(&o.logBytes, "log-bytes", padapitest.DefaultRequestBodyCap, "how many bytes of each request's values and files the fake remembers")
+	return fs, o
+}
+
+// usage prints padfake's usage and flags to w.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintln(w, "usage: padfake [flags]\n\nRuns a fake Pad Interview Service and prints PAD_BASE_URL and PAD_API_KEY for it.\n\nFlags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// problem says what is wrong with the parsed options, or "".
+func (o *options) problem() string {
+	l := o.limits
+	switch {
+	case o.seed < 0 || o.limit < 0 || o.used < 0 || o.logSize < 0 || o.logBytes < 0:
+		return "-seed, -limit, -used, -log-requests and -log-bytes take a number of 0 or more"
+	case l.ReadHeader < 0 || l.Read < 0 || l.Write < 0 || l.Idle < 0 || l.MaxHeaderBytes <= 0:
+		return "the timeouts take a duration of 0 or more, -max-header-bytes a number above 0"
+	}
+	return ""
+}
+
+// start starts the fake the options describe.
+func (o *options) start() (*padapitest.Server, error) {
+	srv, err := padapitest.Listen(padapitest.WithAddr(o.addr), padapitest.WithAPIKey(o.key), padapitest.WithShape(o.shape.Shape),
+		padapitest.WithTimeouts(o.limits), padapitest.WithRequestLog(o.logSize, o.logBytes))
+	if err != nil {
+		return nil, err
+	}
+	srv.SetQuota(o.limit, o.used)
+	if o.unlimited {
+		srv.SetUnlimited()
+	}
+	srv.SetOveragesEnabled(o.overages)
+	srv.SetOmitQuotaCounts(o.omitCounts)
+	if o.trial.set {
+		srv.SetTrialExpiresAt(o.trial.at)
+	}
+	srv.SetCallerIsOwner(!o.notOwner)
+	srv.Seed(o.seed)
+	return srv, nil
 }

@@ -4,8 +4,9 @@
 // sends HTTPS requests to a server offering HTTP/2 over a few connections it
 // shares among calls, and everything else through net/http's HTTP/1.1
 // Transport; and a dialer that opens at most a few connections to a host at
-// once. Package padapi builds the two *http.Transport values (timeouts,
-// proxies, the health ping) and hands them to New.
+// once. NewTransport builds the two *http.Transport values (timeouts,
+// proxies, the health ping) with padapi's connection settings and hands
+// them to New.
 //
 // Why it exists: net/http's own HTTP/2 on Go 1.26 dials one connection per
 // call waiting for one and keeps only the first: 300 calls at once to an

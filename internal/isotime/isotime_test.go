@@ -1,6 +1,4 @@
-// time_test.go: tests of the timestamp parser.
-
-package padapi
+package isotime
 
 import (
 	"regexp"
@@ -8,7 +6,7 @@ import (
 	"time"
 )
 
-func TestParseTime(t *testing.T) {
+func TestParse(t *testing.T) {
 	t.Parallel()
 	zone := func(hours, minutes int) *time.Location {
 		return time.FixedZone("", (hours*60+minutes)*60)
@@ -48,20 +46,20 @@ func TestParseTime(t *testing.T) {
 		{"9999-12-31T23:59:59.999999999-23:59", time.Date(9999, 12, 31, 23, 59, 59, 999999999, zone(-23, -59))},
 	}
 	for _, tt := range tests {
-		got, err := parseTime([]byte(tt.in))
+		got, err := Parse([]byte(tt.in))
 		if err != nil {
-			t.Errorf("parseTime(%q): %v", tt.in, err)
+			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
 		_, gotOff := got.Zone()
 		_, wantOff := tt.want.Zone()
 		if !got.Equal(tt.want) || gotOff != wantOff {
-			t.Errorf("parseTime(%q) = %v, want %v", tt.in, got, tt.want)
+			t.Errorf("Parse(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }
 
-// rejectedTimes are values parseTime must refuse.
+// rejectedTimes are values Parse must refuse.
 var rejectedTimes = []string{
 	"",
 	"garbage",
@@ -114,11 +112,11 @@ var rejectedTimes = []string{
 	"2023-01-01T12:00:00.5+05:30abc", // junk after the offset
 }
 
-func TestParseTimeRejects(t *testing.T) {
+func TestParseRejects(t *testing.T) {
 	t.Parallel()
 	for _, in := range rejectedTimes {
-		if got, err := parseTime([]byte(in)); err == nil {
-			t.Errorf("parseTime(%q) = %v, want an error", in, got)
+		if got, err := Parse([]byte(in)); err == nil {
+			t.Errorf("Parse(%q) = %v, want an error", in, got)
 		}
 	}
 }
@@ -127,10 +125,10 @@ func TestParseTimeRejects(t *testing.T) {
 // the standard library, which takes one-digit hours and an offset of +24:00.
 var strictRFC3339 = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$`)
 
-// FuzzParseTime checks that parseTime never panics, that whatever it accepts
+// FuzzParse checks that Parse never panics, that whatever it accepts
 // survives a trip through RFC 3339, and that it agrees with time.Parse on
 // every value that is strictly RFC 3339.
-func FuzzParseTime(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range rejectedTimes {
 		f.Add(s)
 	}
@@ -146,23 +144,23 @@ func FuzzParseTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseTime([]byte(s))
+		got, err := Parse([]byte(s))
 		if err == nil {
 			out := got.Format(time.RFC3339Nano)
-			again, err := parseTime([]byte(out))
+			again, err := Parse([]byte(out))
 			if err != nil {
-				t.Fatalf("parseTime(%q) = %s, which parseTime rejects: %v", s, out, err)
+				t.Fatalf("Parse(%q) = %s, which Parse rejects: %v", s, out, err)
 			}
 			if !again.Equal(got) {
-				t.Fatalf("parseTime(%q) = %s, which parses back as %s", s, out, again.Format(time.RFC3339Nano))
+				t.Fatalf("Parse(%q) = %s, which parses back as %s", s, out, again.Format(time.RFC3339Nano))
 			}
 		}
 		if std, stdErr := time.Parse(time.RFC3339Nano, s); stdErr == nil && strictRFC3339.MatchString(s) {
 			if err != nil {
-				t.Fatalf("time.Parse accepts %q as %v, parseTime rejects it: %v", s, std, err)
+				t.Fatalf("time.Parse accepts %q as %v, Parse rejects it: %v", s, std, err)
 			}
 			if !got.Equal(std) {
-				t.Fatalf("parseTime(%q) = %v, time.Parse gives %v", s, got, std)
+				t.Fatalf("Parse(%q) = %v, time.Parse gives %v", s, got, std)
 			}
 		}
 	})
