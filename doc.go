@@ -97,20 +97,12 @@
 // # Retries and creates
 //
 // GET, PUT and DELETE are retried on connection errors and on 500, 502, 503
-// and 504, with capped, jittered exponential backoff (by default 3 retries,
-// waiting 100ms to 2s; see WithRetry). A 429 is retried only when its
-// Retry-After fits under the wait cap (Retry-After: 0 means at once). No wait
-// is ever longer than the cap, and a cancelled context ends the call at once.
-// A retried delete that finds the resource gone after an attempt that may
-// have reached the service succeeds: that attempt deleted it.
-//
-// Creates (POST) are different: the service has no idempotency keys, so a
-// create is retried only when its request was certainly never written (a
-// refused dial, a DNS error; a failed TLS handshake is not retried at all).
-// When the request may have reached the service and no definite answer came
-// back (a 5xx, a timeout, a dropped connection), the error matches
-// ErrOutcomeUnknown and its text says "outcome unknown": the pad may exist.
-// One Create call never makes two pads.
+// and 504, with capped, jittered backoff, and a 429 when its Retry-After
+// fits under the cap (WithRetry says how). A create (POST) is retried only
+// when its request was certainly never written: the service has no
+// idempotency keys, so a create that may have reached it without a definite
+// answer fails with ErrOutcomeUnknown ("outcome unknown": the pad may
+// exist). One Create call never makes two pads.
 //
 // # Quota
 //
@@ -123,14 +115,11 @@
 //
 // # Pagination
 //
-// Lists come 50 items a page as a *Page. Every All method returns an
-// iter.Seq2 that fetches the next page while the loop reads the current
-// one, so it holds two pages at most (WithConcurrentPages lets it fetch
-// more at once when the list says how long it is). It follows next_page
-// links by sending their paging parameters (page, cursor, sort, per_page)
-// to the same endpoint below the base URL, and stops with an error on a
-// link to a page already fetched or once more pages came than the first
-// page's total allows:
+// Lists come 50 items a page as a *Page; Page.Next gives the options of
+// the next call. Every All method returns an iter.Seq2 that fetches ahead
+// while the loop reads (WithConcurrentPages), follows next_page only below
+// the base URL, and ends with an error on a repeated link, past the
+// first page's total, or past WithListLimit items:
 //
 //	for pad, err := range c.Pads.All(ctx, &padapi.PadListOptions{Sort: padapi.SortUpdatedDesc}) {
 //		if err != nil { ... }
@@ -149,15 +138,9 @@
 //
 // # Connections
 //
-// Without WithHTTPClient the client builds its own transport: net/http's,
-// with room for 512 idle connections per host and at most 8 connections
-// being opened (TLS included) to a host at once; HTTPS to a server that
-// offers HTTP/2 goes over connections the client shares among concurrent
-// calls (net/http's ClientConn), dialed one at a time per host, each call
-// waiting within its own context, and pinged after 15 s of silence, dropped
-// when no answer comes within 15 s more. There is no default
-// timeout: the caller's context bounds every call, dial, TLS, headers,
-// body and decode included.
+// Without WithHTTPClient the client builds its own transport (see
+// NewClient). There is no default timeout: the caller's context bounds
+// every call, dial, TLS, headers, body and decode included.
 //
 // # Testing code that uses padapi
 //

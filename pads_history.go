@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/padinterview/padapi/internal/pathcheck"
 	"github.com/padinterview/padapi/internal/rope"
 )
 
@@ -133,7 +134,7 @@ func (e *HistoryEntry) apply(ctx context.Context, text *rope.Rope, scratch []uin
 			return nil, 0, err
 		}
 		var why string
-		if pos, scratch, why = applyOp(text, pos, op, scratch); why != "" {
+		if pos, scratch, why = text.Apply(pos, op.Retain, op.Delete, op.Insert, scratch); why != "" {
 			// The ID is cut short: it comes from the document, and can
 			// be as long as it.
 			return nil, 0, fmt.Errorf("padapi: history entry %q, operation %d: %s", quoteShort([]byte(e.ID)), i, why)
@@ -156,34 +157,6 @@ func (e *HistoryEntry) checkStep(ctx context.Context, steps *int) error {
 		}
 	}
 	return nil
-}
-
-// applyOp makes op on text at pos, and returns the position after it, or
-// why op cannot be made.
-func applyOp(text *rope.Rope, pos int, op HistoryOp, scratch []uint16) (int, []uint16, string) {
-	left := text.Len() - pos
-	switch {
-	case op.Retain < 0 || op.Delete < 0:
-		return pos, scratch, "negative count"
-	case (op.Retain > 0 && op.Delete > 0) || (op.Insert != "" && op.Retain+op.Delete > 0):
-		return pos, scratch, "more than one of Retain, Delete and Insert"
-	case op.Retain > left:
-		return pos, scratch, fmt.Sprintf("retain %d runs past the end of the text (%d left)", op.Retain, left)
-	case op.Delete > left:
-		return pos, scratch, fmt.Sprintf("delete %d runs past the end of the text (%d left)", op.Delete, left)
-	case op.Retain > 0:
-		pos += op.Retain
-	case op.Delete > 0:
-		text.Delete(pos, op.Delete)
-	case op.Insert != "":
-		scratch = scratch[:0]
-		for _, r := range op.Insert {
-			scratch = utf16.AppendRune(scratch, r)
-		}
-		text.Insert(pos, scratch)
-		pos += len(scratch)
-	}
-	return pos, scratch, ""
 }
 
 // historyEntryWire is an entry as the history document holds it.
@@ -341,7 +314,7 @@ func (s *PadsService) History(ctx context.Context, link string) (*History, error
 		return nil, argError("history link: need an absolute https URL")
 	case u.User != nil:
 		return nil, argError("history link: must not carry user information")
-	case u.Scheme == "http" && !isLoopback(u.Hostname()):
+	case u.Scheme == "http" && !pathcheck.Loopback(u.Hostname()):
 		return nil, argError("history link: need https (plain http only to a loopback host)")
 	}
 	u.Fragment, u.RawFragment = "", ""

@@ -1,4 +1,5 @@
-// Package pathcheck checks the API path a caller gives padapi's Client.Do:
+// Package pathcheck checks the URLs padapi sends to: the base URL a client
+// is made with (BaseURL) and the API path a caller gives Client.Do (Check):
 // the pipeline appends it to the base URL as it is, so a path that could
 // leave the base URL or read as another path to a server is refused.
 package pathcheck

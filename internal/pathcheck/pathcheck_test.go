@@ -33,3 +33,25 @@ func TestCheck(t *testing.T) {
 		t.Errorf("a long path is quoted whole: %d bytes", len(why))
 	}
 }
+
+func TestBaseURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://app.example.com/":    "https://app.example.com",
+		"https://gw.example.com/pad/": "https://gw.example.com/pad",
+		"http://127.0.0.1:8080":       "http://127.0.0.1:8080",
+		"http://localhost:1":          "http://localhost:1",
+	} {
+		if got, err := BaseURL(raw, false); err != nil || got != want {
+			t.Errorf("BaseURL(%q) = %q, %v; want %q", raw, got, err, want)
+		}
+	}
+	for _, raw := range []string{"http://example.com", "https://u:secret@x.example", "https://x.example/?k=secret", "https://x.example/#secret", "https://x.example/api/", "ftp://x.example", "/relative", "://"} {
+		_, err := BaseURL(raw, false)
+		if err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("BaseURL(%q) error = %v, want a refusal that quotes no secret", raw, err)
+		}
+	}
+	if _, err := BaseURL("http://example.com", true); err != nil {
+		t.Errorf("insecure http refused: %v", err)
+	}
+}

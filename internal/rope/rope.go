@@ -8,7 +8,11 @@
 // quadratic in its length. The tests check it against a plain slice.
 package rope
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"unicode/utf16"
+)
 
 // The tree's shape: leaves hold up to leafMax units and inner nodes up to
 // kidsMax children, each knowing how many units lie below it. An operation
@@ -165,4 +169,35 @@ func (nd *node) appendTo(out []uint16) []uint16 {
 		out = k.appendTo(out)
 	}
 	return out
+}
+
+// Apply makes one edit operation at pos, exactly one of retain (move past
+// that many units), del (delete that many) and insert (insert the text,
+// as UTF-16), and returns the position after it, or why the operation
+// cannot be made (the text is then as it was). scratch is reused for the
+// inserted text's units.
+func (r *Rope) Apply(pos, retain, del int, insert string, scratch []uint16) (int, []uint16, string) {
+	left := r.Len() - pos
+	switch {
+	case retain < 0 || del < 0:
+		return pos, scratch, "negative count"
+	case (retain > 0 && del > 0) || (insert != "" && retain+del > 0):
+		return pos, scratch, "more than one of Retain, Delete and Insert"
+	case retain > left:
+		return pos, scratch, fmt.Sprintf("retain %d runs past the end of the text (%d left)", retain, left)
+	case del > left:
+		return pos, scratch, fmt.Sprintf("delete %d runs past the end of the text (%d left)", del, left)
+	case retain > 0:
+		pos += retain
+	case del > 0:
+		r.Delete(pos, del)
+	case insert != "":
+		scratch = scratch[:0]
+		for _, c := range insert {
+			scratch = utf16.AppendRune(scratch, c)
+		}
+		r.Insert(pos, scratch)
+		pos += len(scratch)
+	}
+	return pos, scratch, ""
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unicode/utf16"
 )
 
 // check returns an error when the tree below nd breaks an invariant: sizes
@@ -157,4 +158,26 @@ func FuzzRopeAgainstSlice(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestApply(t *testing.T) {
+	var r Rope
+	pos, scratch, why := r.Apply(0, 0, 0, "a😀b", nil)
+	if why != "" || pos != 4 || string(utf16.Decode(r.Units())) != "a😀b" {
+		t.Fatalf("insert: pos %d, why %q, text %q", pos, why, string(utf16.Decode(r.Units())))
+	}
+	if pos, _, why = r.Apply(1, 0, 2, "", scratch); why != "" || pos != 1 || string(utf16.Decode(r.Units())) != "ab" {
+		t.Fatalf("delete the emoji's two units: pos %d, why %q", pos, why)
+	}
+	for _, bad := range []struct{ retain, del int }{{-1, 0}, {0, -1}, {3, 0}, {0, 3}, {1, 1}} {
+		if _, _, why := r.Apply(0, bad.retain, bad.del, "", nil); why == "" {
+			t.Errorf("Apply(retain %d, delete %d) on 2 units: no refusal", bad.retain, bad.del)
+		}
+	}
+	if _, _, why := r.Apply(0, 1, 0, "x", nil); why == "" {
+		t.Error("retain with insert: no refusal")
+	}
+	if got := string(utf16.Decode(r.Units())); got != "ab" {
+		t.Errorf("a refused operation changed the text to %q", got)
+	}
 }
