@@ -16,14 +16,11 @@
 // transport the client built; a caller's *http.Client (WithHTTPClient) is
 // left alone.
 //
-// The client's fields are the API's resources: c.Quota, c.Pads, c.Questions
-// and c.Organization. Every method takes a context.Context first and returns
-// (*T, error), or just error for Delete. Get reads one item, List one page,
-// All iterates over every page; a service that lists more than one kind has
-// ListX and AllX (Pads.ListEvents, Organization.ListPads).
-//
-// The base URL may carry a path prefix (https://gateway.example.com/pad):
-// every request goes below it, so the client works behind a gateway.
+// The client's fields are the API's resources (c.Quota, c.Pads,
+// c.Questions, c.Organization). Every method takes a context first and
+// returns (*T, error): Get reads one, List one page, All every page, ListX
+// and AllX where a service lists more than one kind. A base URL may carry a
+// gateway's path prefix (https://gateway.example.com/pad).
 //
 // # Any endpoint: Do
 //
@@ -37,13 +34,10 @@
 //
 // # JSON
 //
-// Every decode and encode uses github.com/go-json-experiment/json, the code
-// Go 1.27 ships as encoding/json/v2. Field names match exactly, unknown
-// fields are ignored, and a timestamp may be RFC 3339 or any ISO 8601 form
-// the service writes (+0000, +00, fractional seconds of any length). The
-// models are plain structs with JSON tags: encoding/json decodes them too,
-// but reads only RFC 3339 timestamps; Pad, Quota and Organization, whose
-// wire has two shapes, read every form either way.
+// Every decode and encode uses github.com/go-json-experiment/json (Go
+// 1.27's encoding/json/v2): field names match exactly, unknown fields are
+// ignored, and a timestamp may be any ISO 8601 form the service writes.
+// The models are plain tagged structs that encoding/json decodes too.
 //
 // # Authentication
 //
@@ -56,43 +50,24 @@
 //
 // # IDs and params
 //
-// Every ID field and ID parameter has the one type ID, a string. The
-// service sends some IDs as JSON numbers and some as strings; an ID decodes
-// from either, so an ID read from one response passes to the next call as
-// it is:
-//
-//	env, err := c.Pads.Environment(ctx, pad.PadEnvironmentIDs[0])
-//
-// An ID that is empty, "." or ".." is refused before any request.
-//
-// Each method that writes has its own params type (PadCreateParams,
-// QuestionUpdateParams, ...) and each list its own options type
-// (PadListOptions, OrganizationUserListOptions, ...); the paged lists'
-// options are all defined from ListOptions {Sort, Page, Cursor}, which one
-// encoder turns into the query. Their fields are
-// pointers or slices, and a nil field is not sent at all, so an update
-// changes only what it names. Ptr fills a pointer field from a value:
-//
-//	c.Pads.Update(ctx, id, &padapi.PadUpdateParams{Ended: padapi.Ptr(true)})
-//
-// Each params type encodes itself as the service takes it: pads as a flat
-// form, questions with nested keys (question[title]), a multi-file
-// question's files as JSON, a zip as a multipart upload.
+// Every ID has the one type ID, which decodes from a JSON number or string,
+// so an ID from one answer passes to the next call as it is
+// (c.Pads.Environment(ctx, pad.PadEnvironmentIDs[0])); an empty, "." or ".."
+// ID is refused before any request. Each write has its own params type and
+// each list its own options type (all paged ones built on ListOptions);
+// their fields are pointers or slices, a nil field is not sent, and Ptr
+// fills one: &padapi.PadUpdateParams{Ended: padapi.Ptr(true)}.
 //
 // # Errors
 //
-// A failure the service reported is an *APIError with the HTTP status code,
-// the service's message and code, the method and API path, and how many
-// attempts were made. Match kinds with errors.Is: ErrBadRequest,
+// A failure the service reported is an *APIError (status code, message,
+// code, method, path, attempts), also for a body that is not the service's
+// JSON (a proxy's HTML page). Match kinds with errors.Is: ErrBadRequest,
 // ErrUnauthorized, ErrForbidden, ErrNotFound, ErrOverQuota (a pad create
 // refused for the quota), ErrRateLimited (any other 429), ErrServer,
-// ErrResponseTooLarge. A call refused before anything was sent (an invalid
-// ID, a nil context, params that contradict each other) matches
-// ErrInvalidArgument.
-// A body that is not the service's JSON (a proxy's HTML page) still gives an
-// *APIError with the right status code. Context errors stay visible:
-// errors.Is(err, context.DeadlineExceeded) holds when the deadline ended the
-// call.
+// ErrResponseTooLarge, ErrListLimit; ErrInvalidArgument for a call refused
+// before anything was sent; context.DeadlineExceeded when the deadline
+// ended the call.
 //
 // # Retries and creates
 //
@@ -106,12 +81,10 @@
 //
 // # Quota
 //
-// Quota.Get returns the organization's quota (or the user's own when it has
-// no organization). Checking it before a create is advisory: another process
-// can spend the last pad in between, and the create's ErrOverQuota is the real
-// answer. The live service often leaves both counts out of a limited plan:
-// Quota.Remaining and Quota.Limit then report ok == false, and
-// Quota.CanCreate answers true, since only the create can tell.
+// Checking Quota.Get before a create is advisory: another process can spend
+// the last pad in between, and the create's ErrOverQuota is the answer. A
+// limited plan whose counts the service leaves out has an unknown limit,
+// not a zero one (see Quota.CanCreate).
 //
 // # Pagination
 //
@@ -129,12 +102,10 @@
 // # After the interview
 //
 // Pads.Transcript returns a pad with its whole event log and every
-// environment (the final code of each file). An edit-history link (in
-// Pad.History and each file's History) names a document on another host:
-// Pads.History fetches it without the API key, and History.Replay rebuilds
-// the file's text from its operations, counting positions in UTF-16 code
-// units as the service's editor does, in time linear in the operations
-// (History.ReplayContext stops when a context ends).
+// environment (the final code of each file). Pads.History fetches an
+// edit-history link (on another host) without the API key, and
+// History.ReplayContext rebuilds the file's text, counting UTF-16 units as
+// the service's editor does.
 //
 // # Connections
 //
