@@ -121,12 +121,10 @@
 //	srv := padapitest.NewServer(t)
 //	c := srv.Client()
 //
-// Code that prefers github.com/jarcoal/httpmock can pass its own
-// *http.Client with WithHTTPClient; the client sends everything, retries
-// included, through that client's Transport. Pass WithRetry(0, 0, 0) too:
-// httpmock answers an unregistered route with a connection error, which the
-// client would otherwise retry with backoff. Code that depends on a single
-// method can take a one-method interface, such as
+// Code that prefers github.com/jarcoal/httpmock passes its *http.Client
+// with WithHTTPClient (and WithRetry(0, 0, 0): httpmock answers an
+// unregistered route with a connection error, which would be retried).
+// Code that calls one method can take a one-method interface, such as
 // interface{ Get(context.Context) (*padapi.Quota, error) }, and be given
 // c.Quota or a stub.
 package padapi
