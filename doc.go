@@ -24,10 +24,8 @@
 //
 // # Any endpoint: Do
 //
-// Client.Do sends a request the typed methods do not cover yet through the
-// same pipeline (auth, retries, the size cap, the key scrub, create
-// safety), and decodes the answer into any value, or keeps the service's
-// bytes as they came in a *json.RawMessage:
+// Client.Do sends what the typed methods do not cover yet through the same
+// pipeline, into any value or, as the service sent it, a *json.RawMessage:
 //
 //	var raw json.RawMessage
 //	err := c.Do(ctx, http.MethodGet, "/api/pads/"+url.PathEscape(id), nil, &raw)
