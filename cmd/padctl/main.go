@@ -19,8 +19,8 @@
 //
 // Exit codes: 0 success, 1 API or network error, 2 usage error or an
 // argument the library refused, 3 over quota, 4 outcome unknown (a create
-// may or may not have happened), 5 rate limited, 6 the question folder is
-// locked by another questions apply or pull, 130 interrupted (SIGINT),
+// may or may not have happened), 5 rate limited, 6 the folder is locked by
+// another run (questions apply or pull, archive), 130 interrupted (SIGINT),
 // 143 terminated (SIGTERM).
 package main
 

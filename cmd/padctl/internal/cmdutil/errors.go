@@ -10,6 +10,7 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/archive"
 	"github.com/padinterview/padapi/internal/qsync"
 	"github.com/spf13/cobra"
 )
@@ -22,7 +23,7 @@ const (
 	ExitOverQuota   = 3
 	ExitUnknown     = 4 // a create may or may not have happened
 	ExitRateLimited = 5
-	ExitLocked      = 6   // another questions apply or pull holds the folder's lock
+	ExitLocked      = 6   // another questions apply or pull, or archive run, holds the folder's lock
 	ExitInterrupted = 130 // what shells report for a process ended by SIGINT
 	ExitTerminated  = 143 // and by SIGTERM
 )
@@ -75,7 +76,7 @@ func ExitCode(err error, ran bool) int {
 		return ExitOverQuota
 	case errors.Is(err, padapi.ErrRateLimited):
 		return ExitRateLimited
-	case errors.Is(err, qsync.ErrLocked):
+	case errors.Is(err, qsync.ErrLocked), errors.Is(err, archive.ErrLocked):
 		return ExitLocked
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted

@@ -72,7 +72,8 @@ type Factory struct {
 	// Persistent holds the global flags, to tell which were given.
 	Persistent *pflag.FlagSet
 	// Transport, when set, carries every request (tests route a
-	// non-loopback base URL to a local server with it).
+	// non-loopback base URL to a local server with it; padctl archive
+	// sets its gate here, over the test's transport if any).
 	Transport http.RoundTripper
 	// Ran is set when a command's RunE starts: an error before that is
 	// cobra refusing the command line.

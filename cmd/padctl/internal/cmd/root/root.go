@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/archive"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/doctor"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/mcp"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/org"
@@ -79,8 +80,8 @@ padctl at once.
 Exit codes:
   0 success, 1 API or network error or timeout, 2 usage error or refused
   argument, 3 over quota, 4 outcome unknown (a create may have happened),
-  5 rate limited, 6 the question folder is locked by another apply or
-  pull, 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
+  5 rate limited, 6 the folder is locked by another run (questions apply
+  or pull, archive), 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			f.StartClock(cmd)
 			if cmd.Name() != "mcp" { // mcp redacts its own streams, JSON-RPC lines apart
@@ -105,7 +106,7 @@ Exit codes:
 	addGlobalFlags(root, f)
 
 	root.AddCommand(quota.NewCmdQuota(f, nil), pads.NewCmdPads(f), questions.NewCmdQuestions(f, more.Questions...),
-		org.NewCmdOrg(f, nil), doctor.NewCmdDoctor(f, nil), mcp.NewCmdMCP(f, nil), &cobra.Command{
+		org.NewCmdOrg(f, nil), doctor.NewCmdDoctor(f, nil), archive.NewCmdArchive(f, nil, nil), mcp.NewCmdMCP(f, nil), &cobra.Command{
 			Use:     "version",
 			Short:   "Print the version",
 			Example: "  padctl version",
