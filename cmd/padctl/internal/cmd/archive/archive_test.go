@@ -1,12 +1,15 @@
 package archive_test
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/archive"
@@ -14,6 +17,7 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
 	"github.com/padinterview/padapi/padapitest"
+	"github.com/spf13/cobra"
 )
 
 // fake is a fake service with n sample pads, and the environment that
@@ -253,3 +257,64 @@ func TestFailedPadExitsOneAfterTheSummary(t *testing.T) {
 		t.Errorf("the run after: %v", got)
 	}
 }
+
+// A run cut by the user's --timeout exits 1 and says the next run resumes;
+// without --timeout or PAD_TIMEOUT the run has no limit (the 30 s default
+// is not for an archive).
+func TestTimeoutCutResumes(t *testing.T) {
+	srv, env := fake(t, 2)
+	srv.Delay("GET /api/organization/pads", time.Minute)
+	srv.Delay("GET /api/pads", time.Minute)
+	dir := filepath.Join(t.TempDir(), "a")
+	r := cmdtest.Padctl(t, env, "archive", dir, "--timeout", "20ms")
+	if r.Code != cmdutil.ExitError || !strings.Contains(r.Stderr, "--timeout limit (20ms)") || !strings.Contains(r.Stderr, "the next run resumes") {
+		t.Errorf("exit %d, stderr:\n%s", r.Code, r.Stderr)
+	}
+	var f *cmdutil.Factory
+	var got *archive.ArchiveOptions
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		want time.Duration
+	}{
+		{nil, nil, 0},
+		{map[string]string{"PAD_TIMEOUT": "2h"}, nil, 2 * time.Hour},
+		{nil, []string{"--timeout", "5m"}, 5 * time.Minute},
+	} {
+		ios, _, _, _ := iostreams.Test()
+		f = &cmdutil.Factory{IOStreams: ios, Getenv: func(k string) string { return tc.env[k] }}
+		root := &cobra.Command{Use: "padctl", PersistentPreRun: func(cmd *cobra.Command, _ []string) { f.StartClock(cmd) }}
+		root.PersistentFlags().DurationVar(&f.Flags.Timeout, "timeout", cmdutil.DefaultTimeout, "")
+		f.Persistent = root.PersistentFlags()
+		root.AddCommand(archive.NewCmdArchive(f, func(o *archive.ArchiveOptions) error {
+			got = o
+			if _, ok := o.Ctx.Deadline(); ok {
+				t.Errorf("%v %q: the command's context has a deadline", tc.env, tc.args)
+			}
+			return nil
+		}, nil))
+		root.SetArgs(append([]string{"archive", "d"}, tc.args...))
+		if err := root.Execute(); err != nil || got.Timeout != tc.want {
+			t.Errorf("%v %q: %v, timeout %s, want %s", tc.env, tc.args, err, got.Timeout, tc.want)
+		}
+	}
+}
+
+// Ctrl-C exits 130 as every command does, keeping what is done.
+func TestInterrupted(t *testing.T) {
+	_, env := fake(t, 2)
+	ctx, cancel := context.WithCancelCause(t.Context())
+	// The signal comes as the first request leaves.
+	signal := roundTripper(func(r *http.Request) (*http.Response, error) {
+		cancel(&cmdutil.SignalError{Code: cmdutil.ExitInterrupted, What: "interrupted"})
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, Ctx: ctx, Transport: signal}, "archive", filepath.Join(t.TempDir(), "a"))
+	if r.Code != cmdutil.ExitInterrupted || !strings.Contains(r.Stderr, "padctl: interrupted") {
+		t.Errorf("exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
