@@ -31,6 +31,7 @@ func newRenderer(o *ArchiveOptions) *renderer {
 	}
 	r := &renderer{io: o.IO, now: now, start: now()}
 	r.show, r.clear = o.IO.StatusLine()
+	r.show(progressLine(0, 0, 0)) // until the first page of the list says how many
 	return r
 }
 
