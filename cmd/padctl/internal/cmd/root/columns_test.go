@@ -28,6 +28,7 @@ func TestReadmePipedColumns(t *testing.T) {
 		"PAD_ID":      string(pad),
 		"ENV_ID":      string(srv.Environments(pad)[0].ID),
 		"QUESTION_ID": string(srv.Questions()[0].ID),
+		"DIR":         filepath.Join(t.TempDir(), "archive"),
 	}
 	rows := 0
 	started := false
