@@ -5,7 +5,7 @@ package archive
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/padinterview/padapi"
@@ -56,39 +56,28 @@ func (r *run) fetch(ctx context.Context, id padapi.ID) (*fetched, error) {
 	return f, nil
 }
 
-// events reads a pad's whole event log, page after page (Page.Next),
-// oldest first, and returns the events as one JSON array of each event's
-// bytes as the service sent it. The pages are bounded by the first page's
-// total, and the events by maxEvents.
+// events reads a pad's whole event log, oldest first, and returns it as
+// one JSON array of each event's bytes as the service sent them. The typed
+// list method checks the ID and says what it would ask for (WithDryRun);
+// the library's one pager follows the pages (Client.DoAll), within its
+// bounds, and maxEvents bounds what one pad holds in memory.
 func (r *run) events(ctx context.Context, id padapi.ID) ([]byte, error) {
-	opts := padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}
-	var items []json.RawMessage
-	for pages := 1; ; pages++ {
-		var resp padapi.Response
-		page, err := r.c.Pads.ListEvents(padapi.WithResponse(ctx, &resp), id, &opts)
-		if err != nil {
-			return nil, err
-		}
-		var body struct {
-			Events []json.RawMessage `json:"events"`
-		}
-		if err := json.Unmarshal(resp.Body, &body); err != nil {
-			return nil, fmt.Errorf("pad %s: events: %w", id, err)
-		}
-		items = append(items, body.Events...)
-		next, ok := page.Next(padapi.ListOptions(opts))
-		if !ok {
-			break
-		}
-		if len(items) >= maxEvents || pages > page.Total/max(len(page.Items), 1)+1 {
-			return nil, fmt.Errorf("pad %s: events: more pages than the total of %d events allows", id, page.Total)
-		}
-		opts = padapi.PadEventListOptions(next)
+	var req padapi.Request
+	opts := &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}
+	if _, err := r.c.Pads.ListEvents(padapi.WithDryRun(ctx, &req), id, opts); !errors.Is(err, padapi.ErrDryRun) {
+		return nil, err
 	}
 	var b bytes.Buffer
 	b.WriteByte('[')
-	for i, item := range items {
-		if i > 0 {
+	n := 0
+	for item, err := range r.c.DoAll(ctx, req.Path, "events", req.Query) {
+		if err != nil {
+			return nil, err
+		}
+		if n++; n > maxEvents {
+			return nil, fmt.Errorf("pad %s: events: more than %d", id, maxEvents)
+		}
+		if n > 1 {
 			b.WriteByte(',')
 		}
 		b.Write(item)

@@ -84,10 +84,11 @@ func TestEventsStopWhereTheTotalSays(t *testing.T) {
 	// Pages link on and on, though the total says 2 events of 1 a page.
 	c, served := eventPages(t, 1000, 2)
 	r := &run{c: c}
-	if _, err := r.events(t.Context(), "P1"); err == nil || !strings.Contains(err.Error(), "more pages") {
+	// The library's pager stops it, naming the total.
+	if _, err := r.events(t.Context(), "P1"); err == nil || !strings.Contains(err.Error(), "total of 2") {
 		t.Fatalf("events: %v", err)
 	}
-	if n := served.Load(); n != 4 {
-		t.Errorf("%d pages read, want 4 (the total's 2, one more, and the one that shows it)", n)
+	if n := served.Load(); n < 3 || n > 4 {
+		t.Errorf("%d pages read, want 3 or 4 (the total's 2, one more, and at most the one that shows it)", n)
 	}
 }
