@@ -430,6 +430,31 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 	}
 }
 
+// TestAllEmptyPageMidList: an empty page after a full one, still linking
+// onward, ends the list with an error at once, although the total would
+// allow hundreds more pages: the iterator sends 2 requests, not 500.
+func TestAllEmptyPageMidList(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	c, mux := setupMemory(t, noRetry)
+	mux.HandleFunc("GET "+gwPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		items := `[]`
+		if n == 1 {
+			items = `[{"id":"A"},{"id":"B"}]`
+		}
+		respond(w, http.StatusOK, []byte(`{"status":"OK","pads":`+items+`,"total":1000,"next_page":"`+testBase+gwPrefix+
+			`/api/pads?page=`+strconv.FormatInt(n+1, 10)+`"}`))
+	})
+	ids, errs := split(collectUpTo(idsOf(c.Pads.All(context.Background(), nil), padID), 1000))
+	if len(ids) != 2 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "page 2 is empty but has a next_page link") {
+		t.Errorf("got IDs %v and errors %v, want A, B and the empty page's error", ids, errs)
+	}
+	if n := requests.Load(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+}
+
 // TestAllFollowsTheLinksSort: the next_page link's sort is the one the next
 // request sends, even when it differs from the caller's (the service knows
 // which order its page numbers count in).
