@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -906,6 +907,52 @@ func TestAllContextCancelled(t *testing.T) {
 		t.Errorf("%d pads, then %v; want 50, then context.Canceled", n, last)
 	}
 	checkNoFetchLeft(t)
+}
+
+// A list whose next_page links carry a cursor is never guessed ahead, even
+// with concurrent pages allowed: page k+1's cursor is known only from page
+// k. The bubble's synctest.Wait lets every fetch the iterator started reach
+// the server before each item is looked at, so a guessed request (a cursor
+// with the wrong page) is seen, not lost to a race.
+func TestConcurrentPagesNeverGuessCursors(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var queries []string
+		c, mux := setupMemory(t, noRetry, padapi.WithConcurrentPages(4))
+		mux.HandleFunc("GET "+gwPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
+			q := r.URL.Query()
+			mu.Lock()
+			queries = append(queries, r.URL.RawQuery)
+			mu.Unlock()
+			n := 1
+			if q.Has("page") {
+				n, _ = strconv.Atoi(q.Get("page"))
+			}
+			if want := "c" + strconv.Itoa(n); n > 1 && q.Get("cursor") != want {
+				t.Errorf("query %q: page %d with cursor %q, want %q: a guess", r.URL.RawQuery, n, q.Get("cursor"), want)
+			}
+			next := ""
+			if n < 5 {
+				next = testBase + gwPrefix + "/api/pads?cursor=c" + strconv.Itoa(n+1) + "&page=" + strconv.Itoa(n+1)
+			}
+			respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","pads":[{"id":"P%da"},{"id":"P%db"}],"total":10,"next_page":%q}`, n, n, next)))
+		})
+		var ids []string
+		for id, err := range idsOf(c.Pads.All(context.Background(), nil), padID) {
+			synctest.Wait() // every fetch started so far has been served
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		if len(ids) != 10 {
+			t.Errorf("%d items %v, want 10", len(ids), ids)
+		}
+		if len(queries) != 5 {
+			t.Errorf("%d requests %q, want one per page (5)", len(queries), queries)
+		}
+	})
 }
 
 func TestWithConcurrentPagesRefusesZero(t *testing.T) {
