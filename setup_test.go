@@ -382,18 +382,6 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// waitFor waits up to 2 s for cond to hold.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Error("condition not met within 2s")
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // offset is a fixed time zone east of UTC.
 func offset(hours, minutes int) *time.Location {
 	return time.FixedZone("", (hours*60+minutes)*60)
