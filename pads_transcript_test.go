@@ -331,11 +331,20 @@ func testTranscriptPadOrEventsFail(t *testing.T) {
 // cancels a context: the caller's context ending after those parts have
 // arrived, while the rest still wait for a slot.
 type cancelAfter struct {
-	n      int32
-	cancel context.CancelFunc
-	envs   atomic.Int32
-	events atomic.Bool
-	once   sync.Once
+	n       int32
+	cancel  context.CancelFunc
+	envs    atomic.Int32
+	events  atomic.Bool
+	once    sync.Once
+	all     chan struct{} // closed once the n reads and the events are in
+	allOnce sync.Once
+}
+
+// check closes all once the first n reads and the events are in.
+func (h *cancelAfter) check() {
+	if h.envs.Load() >= h.n && h.events.Load() {
+		h.allOnce.Do(func() { close(h.all) })
+	}
 }
 
 func (h *cancelAfter) Enabled(context.Context, slog.Level) bool { return true }
@@ -361,15 +370,17 @@ func (h *cancelAfter) Handle(_ context.Context, r slog.Record) error {
 	case failed:
 	case strings.HasSuffix(path, "/events"):
 		h.events.Store(true)
+		h.check()
 	case strings.HasPrefix(path, "/api/pad_environments/"):
 		if h.envs.Add(1) > h.n {
 			return nil
 		}
 		// Hold each of the first n reads (each holding its slot) until
 		// all of them and the events are in, then end the context.
-		deadline := time.Now().Add(2 * time.Second)
-		for (h.envs.Load() < h.n || !h.events.Load()) && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Microsecond)
+		h.check()
+		select {
+		case <-h.all:
+		case <-time.After(waitLimit): // a guard: the test then fails on its error
 		}
 		h.once.Do(h.cancel)
 	}
@@ -383,7 +394,7 @@ func TestTranscriptCallerCancelled(t *testing.T) {
 	t.Parallel()
 	for round := range 5 {
 		ctx, cancel := context.WithCancel(context.Background())
-		h := &cancelAfter{n: 8, cancel: cancel}
+		h := &cancelAfter{n: 8, cancel: cancel, all: make(chan struct{})}
 		c, mux := setup(t, noRetry, padapi.WithLogger(slog.New(h)))
 		mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
 			respond(w, http.StatusOK, []byte(padJSON("P1", seq(1, 9), "null")))
@@ -419,7 +430,7 @@ func delayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Clien
 	answer := func(body func(*http.Request) []byte) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			n.Add(1)
-			time.Sleep(delay)
+			time.Sleep(delay) // the service time BenchmarkTranscript10 measures against; real time is its point
 			respond(w, http.StatusOK, body(r))
 		}
 	}
@@ -490,7 +501,10 @@ func TestTranscriptLongEnvironmentList(t *testing.T) {
 	mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
 		reads.Add(1)
 		// Held a moment, so the reads overlap and the goroutines of a
-		// fan-out per ID would all be alive at the sample.
+		// fan-out per ID would all be alive at the sample. No event can
+		// replace it: a fan-out's goroutines are what the sample looks
+		// for, and the bounded client has none to wait on. It cannot
+		// make the test fail on a slow machine, only miss a fan-out.
 		time.Sleep(5 * time.Millisecond)
 		for n := int64(runtime.NumGoroutine()); ; {
 			p := peak.Load()
