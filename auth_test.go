@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -27,23 +28,28 @@ import (
 
 // TestAPIKeyNeverLeaks drives every error path with a unique key and a debug
 // logger, and looks for the key in every error's text and fmt forms, in the
-// log, and in fmt of the client.
+// log, and in fmt of the client. Each path is a subtest with a client, a
+// log and a mock transport of its own, inside a synctest bubble (the
+// deadlines and the 1 s Retry-After are fake time), so each works alone,
+// filtered with -run, and under -failfast.
 func TestAPIKeyNeverLeaks(t *testing.T) {
 	t.Parallel()
 	key := "canary-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	var logs bytes.Buffer
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	mt := httpmock.NewMockTransport()
-	opts := []padapi.Option{
-		padapi.WithHTTPClient(&http.Client{Transport: mt}),
-		padapi.WithLogger(logger),
-		// Backoff is 1ms and 2ms, but a Retry-After of 1s fits under the
-		// cap, so a call can be caught in a backoff.
-		padapi.WithRetry(2, time.Millisecond, time.Second),
-		padapi.WithMaxResponseBytes(4096),
-		padapi.WithUserAgent("leaktest"),
+	newLeakClient := func(t *testing.T) (*padapi.Client, *httpmock.MockTransport, *bytes.Buffer, []padapi.Option) {
+		logs := &bytes.Buffer{}
+		logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		mt := httpmock.NewMockTransport()
+		opts := []padapi.Option{
+			padapi.WithHTTPClient(&http.Client{Transport: mt}),
+			padapi.WithLogger(logger),
+			// Backoff is 1ms and 2ms, but a Retry-After of 1s fits under
+			// the cap, so a call can be caught in a backoff.
+			padapi.WithRetry(2, time.Millisecond, time.Second),
+			padapi.WithMaxResponseBytes(4096),
+			padapi.WithUserAgent("leaktest"),
+		}
+		return newTestClient(t, testBase, key, opts...), mt, logs, opts
 	}
-	c := newTestClient(t, testBase, key, opts...)
 
 	// withKey counts the requests that carried the key, so the test knows
 	// the key was in play on every path.
@@ -80,12 +86,12 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 		}
 	}
 	errBody := func(msg string) string { return `{"status":"ERROR","message":"` + msg + `"}` }
-	getQuota := func(ctx context.Context) error { _, err := c.Quota.Get(ctx); return err }
-	create := func(ctx context.Context) error {
+	getQuota := func(ctx context.Context, c *padapi.Client) error { _, err := c.Quota.Get(ctx); return err }
+	create := func(ctx context.Context, c *padapi.Client) error {
 		_, err := c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t")})
 		return err
 	}
-	list := func(ctx context.Context) error {
+	list := func(ctx context.Context, c *padapi.Client) error {
 		_, err := c.Pads.List(ctx, &padapi.PadListOptions{Page: 2, Sort: padapi.SortUpdatedAsc})
 		return err
 	}
@@ -95,7 +101,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 		method    string
 		url       string
 		responder httpmock.Responder
-		call      func(context.Context) error
+		call      func(context.Context, *padapi.Client) error
 		timeout   time.Duration
 	}{
 		{"GET dial error", "GET", quotaURL, fail(dialError), getQuota, 0},
@@ -119,65 +125,76 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 		{"deadline in request", "GET", padsURL, hang, list, 20 * time.Millisecond},
 		{"deadline in backoff", "GET", quotaURL, answer(503, errBody("busy"), "Retry-After", "1"), getQuota, 30 * time.Millisecond},
 	}
-	evil := httpmock.NewStringResponder(200, okQuota)
-	mt.RegisterResponder("GET", "https://evil.example/collect", evil)
-	mt.RegisterResponder("POST", "https://evil.example/collect", evil)
-
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mt.RegisterResponder(tt.method, tt.url, tt.responder)
-			ctx := context.Background()
-			if tt.timeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tt.timeout)
-				defer cancel()
-			}
-			before := withKey.Load()
-			err := tt.call(ctx)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if withKey.Load() == before {
-				t.Errorf("no request carried the key")
-			}
-			for _, form := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
-				if s := fmt.Sprintf(form, err); strings.Contains(s, key) {
-					t.Errorf("fmt %s of the error holds the key: %s", form, s)
+			synctest.Test(t, func(t *testing.T) {
+				c, mt, logs, _ := newLeakClient(t)
+				evil := httpmock.NewStringResponder(200, okQuota)
+				mt.RegisterResponder("GET", "https://evil.example/collect", evil)
+				mt.RegisterResponder("POST", "https://evil.example/collect", evil)
+				mt.RegisterResponder(tt.method, tt.url, tt.responder)
+				ctx := context.Background()
+				if tt.timeout > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, tt.timeout)
+					defer cancel()
 				}
-			}
-			var apiErr *padapi.APIError
-			if errors.As(err, &apiErr) {
-				for _, form := range []string{"%v", "%+v", "%#v"} {
-					if s := fmt.Sprintf(form, *apiErr); strings.Contains(s, key) {
-						t.Errorf("fmt %s of the APIError value holds the key: %s", form, s)
+				before := withKey.Load()
+				err := tt.call(ctx, c)
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if withKey.Load() == before {
+					t.Errorf("no request carried the key")
+				}
+				checkNoKeyInError(t, key, err)
+				if n := mt.GetCallCountInfo()["GET https://evil.example/collect"] + mt.GetCallCountInfo()["POST https://evil.example/collect"]; n != 0 {
+					t.Errorf("the redirect target got %d requests", n)
+				}
+				if logs.Len() == 0 {
+					t.Fatal("the debug logger got nothing")
+				}
+				for _, line := range strings.Split(logs.String(), "\n") {
+					for _, bad := range []string{key, "Token", "Authorization", "?", "page="} {
+						if strings.Contains(line, bad) {
+							t.Errorf("log line holds %q: %s", bad, line)
+						}
 					}
 				}
-			}
+			})
 		})
 	}
-	if n := mt.GetCallCountInfo()["GET https://evil.example/collect"] + mt.GetCallCountInfo()["POST https://evil.example/collect"]; n != 0 {
-		t.Errorf("the redirect target got %d requests", n)
-	}
 
-	if logs.Len() == 0 {
-		t.Fatal("the debug logger got nothing")
-	}
-	for _, line := range strings.Split(logs.String(), "\n") {
-		for _, bad := range []string{key, "Token", "Authorization", "?", "page="} {
-			if strings.Contains(line, bad) {
-				t.Errorf("log line holds %q: %s", bad, line)
+	t.Run("fmt of the client", func(t *testing.T) {
+		c, _, _, opts := newLeakClient(t)
+		things := map[string]any{
+			"client": c, "*client": *c, "Quota": c.Quota, "Pads": c.Pads,
+			"Questions": c.Questions, "Organization": c.Organization, "options": opts,
+		}
+		for name, v := range things {
+			for _, form := range []string{"%v", "%+v", "%#v"} {
+				if s := fmt.Sprintf(form, v); strings.Contains(s, key) {
+					t.Errorf("fmt %s of the %s holds the key: %s", form, name, s)
+				}
 			}
 		}
-	}
+	})
+}
 
-	things := map[string]any{
-		"client": c, "*client": *c, "Quota": c.Quota, "Pads": c.Pads,
-		"Questions": c.Questions, "Organization": c.Organization, "options": opts,
+// checkNoKeyInError fails the test when key is in any fmt form of err or
+// of the *APIError in it.
+func checkNoKeyInError(t *testing.T, key string, err error) {
+	t.Helper()
+	for _, form := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+		if s := fmt.Sprintf(form, err); strings.Contains(s, key) {
+			t.Errorf("fmt %s of the error holds the key: %s", form, s)
+		}
 	}
-	for name, v := range things {
+	var apiErr *padapi.APIError
+	if errors.As(err, &apiErr) {
 		for _, form := range []string{"%v", "%+v", "%#v"} {
-			if s := fmt.Sprintf(form, v); strings.Contains(s, key) {
-				t.Errorf("fmt %s of the %s holds the key: %s", form, name, s)
+			if s := fmt.Sprintf(form, *apiErr); strings.Contains(s, key) {
+				t.Errorf("fmt %s of the APIError value holds the key: %s", form, s)
 			}
 		}
 	}

@@ -502,7 +502,7 @@ func BenchmarkPadsAll(b *testing.B) {
 		if n%perPage == 0 {
 			// The next page is being fetched; once it is in, the
 			// fake has served one more request.
-			time.Sleep(30 * time.Millisecond)
+			time.Sleep(30 * time.Millisecond) // a benchmark: the heap is sampled once the fetch is in, which no event of the fake reports
 			requests := n/perPage + 2
 			peak = max(peak, float64(liveHeap()-base)-perRequest*float64(requests))
 		}
@@ -637,7 +637,7 @@ func (c *benchConns) track(_ net.Conn, s http.ConnState) {
 func benchSlowServer(b *testing.B, h2 bool, h http.HandlerFunc) (*httptest.Server, *tls.Config, *benchConns) {
 	conns := new(benchConns)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(benchServiceTime)
+		time.Sleep(benchServiceTime) // a benchmark's service time: real time is what it measures
 		h(w, r)
 	}))
 	srv.EnableHTTP2 = h2
@@ -779,7 +779,7 @@ func BenchmarkPadsAll200(b *testing.B) {
 		bodies[p] = body
 	}
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(benchServiceTime)
+		time.Sleep(benchServiceTime) // a benchmark's service time: real time is what it measures
 		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_, _ = w.Write(bodies[max(p, 1)])

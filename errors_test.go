@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -470,4 +471,25 @@ func longestRun(s, key string) int {
 		}
 	}
 	return best
+}
+
+// A message longer than the 64 KiB cap is cut at a rune's start: a rune
+// that the cap would split is left out whole, so the message stays valid
+// UTF-8 (a JSON encoder would otherwise turn the stray byte into U+FFFD,
+// and a terminal into garbage).
+func TestAPIErrorMessageCutAtRune(t *testing.T) {
+	t.Parallel()
+	msg := strings.Repeat("a", maxErrorBody-1) + "é" + strings.Repeat("b", 100) // é spans the cap
+	body := `{"status":"ERROR","message":"` + msg + `"}`
+	_, err := memoryClient(t).Quota.Get(answering(http.StatusOK, []byte(body)))
+	var apiErr *padapi.APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("error %v, want an *APIError", err)
+	}
+	if !utf8.ValidString(apiErr.Message) {
+		t.Errorf("message ends in %q: not valid UTF-8", apiErr.Message[len(apiErr.Message)-4:])
+	}
+	if want := msg[:maxErrorBody-1]; apiErr.Message != want {
+		t.Errorf("message is %d bytes ending in %q, want the %d bytes before the split rune", len(apiErr.Message), apiErr.Message[max(0, len(apiErr.Message)-4):], len(want))
+	}
 }

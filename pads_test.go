@@ -388,7 +388,7 @@ func TestPadsGetNotFound(t *testing.T) {
 }
 
 // A 429 on create is the definite answer that nothing was created: it is
-// not retried and does not claim an unknown outcome.
+// ErrOverQuota alone, not retried, and does not claim an unknown outcome.
 func TestPadsCreateOverQuota(t *testing.T) {
 	t.Parallel()
 	c, mux := setup(t)
@@ -396,6 +396,11 @@ func TestPadsCreateOverQuota(t *testing.T) {
 	_, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("x")})
 	if !errors.Is(err, padapi.ErrOverQuota) {
 		t.Fatalf("error %v, want ErrOverQuota", err)
+	}
+	// The quota, not a rate limit: a caller that waits and retries on
+	// ErrRateLimited would wait for nothing.
+	if errors.Is(err, padapi.ErrRateLimited) {
+		t.Errorf("error %v matches ErrRateLimited too, want ErrOverQuota alone", err)
 	}
 	if errors.Is(err, padapi.ErrOutcomeUnknown) {
 		t.Errorf("error %v matches ErrOutcomeUnknown after a definite 429", err)

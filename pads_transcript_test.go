@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -172,14 +173,18 @@ func (f *inFlight) enter() {
 
 func (f *inFlight) leave() { f.now.Add(-1) }
 
-// Environments are read more than one at a time and at most 8 at a time,
-// however many the pad has. Each environment request is held until more
-// than 8 are in flight or 30 ms have passed, so a client that allowed more
-// would show it.
+// Environments are read 8 at a time, however many the pad has. Each
+// environment request is held until the test lets go, after
+// synctest.Wait has seen every request the client started arrive: a
+// client that allowed more, or fewer, would show it.
 func TestTranscriptConcurrencyBound(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testTranscriptConcurrencyBound)
+}
+
+func testTranscriptConcurrencyBound(t *testing.T) {
 	const envs = 24
-	c, mux := setup(t, noRetry)
+	c, mux := setupMemory(t, noRetry)
 	ids := seq(100, envs)
 	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, []byte(padJSON("P1", ids, "null")))
@@ -188,21 +193,31 @@ func TestTranscriptConcurrencyBound(t *testing.T) {
 		respond(w, http.StatusOK, []byte(`{"status":"OK","events":[],"total":0}`))
 	})
 	var flight inFlight
+	release := make(chan struct{})
 	mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
 		flight.enter()
 		defer flight.leave()
-		for start := time.Now(); flight.now.Load() <= 8 && time.Since(start) < 30*time.Millisecond; {
-			time.Sleep(200 * time.Microsecond)
-		}
+		<-release
 		respond(w, http.StatusOK, []byte(envJSON(r.PathValue("id"))))
 	})
-	tr, err := c.Pads.Transcript(context.Background(), "P1")
+	var tr *padapi.Transcript
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tr, err = c.Pads.Transcript(context.Background(), "P1")
+	}()
+	synctest.Wait()
+	if n := flight.now.Load(); n != 8 {
+		t.Errorf("%d environment requests in flight, want 8", n)
+	}
+	close(release)
+	<-done
 	if err != nil {
 		t.Fatal(err)
 	}
-	peak := flight.peak.Load()
-	if peak < 2 || peak > 8 {
-		t.Errorf("%d environment requests in flight at most, want 2 to 8", peak)
+	if peak := flight.peak.Load(); peak != 8 {
+		t.Errorf("%d environment requests in flight at most, want 8", peak)
 	}
 	for i, env := range tr.Environments {
 		if string(env.ID) != ids[i] {
@@ -215,8 +230,12 @@ func TestTranscriptConcurrencyBound(t *testing.T) {
 // the requests still running are cancelled, and no further ones start.
 func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testTranscriptFirstErrorCancelsTheRest)
+}
+
+func testTranscriptFirstErrorCancelsTheRest(t *testing.T) {
 	const envs = 20
-	c, mux := setup(t, noRetry)
+	c, mux := setupMemory(t, noRetry)
 	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, []byte(padJSON("P1", seq(1, envs), "null")))
 	})
@@ -234,7 +253,7 @@ func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
 		select {
 		case <-r.Context().Done():
 			cancelled.Add(1)
-		case <-time.After(5 * time.Second):
+		case <-time.After(5 * time.Second): // fake time: passes only if nothing else can happen
 			t.Error("an environment request was never cancelled")
 		}
 	})
@@ -247,11 +266,13 @@ func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
 	if tr != nil {
 		t.Errorf("transcript %+v with the error", tr)
 	}
-	if elapsed > 2*time.Second {
-		t.Errorf("took %v: the other requests were waited for", elapsed)
+	if elapsed != 0 {
+		t.Errorf("took %v of fake time: the other requests were waited for", elapsed)
 	}
-	time.Sleep(20 * time.Millisecond) // room for a late request to arrive
-	waitFor(t, func() bool { return cancelled.Load() == started.Load()-1 })
+	synctest.Wait() // a late request would have arrived, and every cancel counted
+	if c, s := cancelled.Load(), started.Load(); c != s-1 {
+		t.Errorf("%d of %d environment requests cancelled, want all but the failed one", c, s)
+	}
 	if n := started.Load(); n > 8 {
 		t.Errorf("%d environment requests started, want at most the 8 in flight at the failure", n)
 	}
@@ -261,7 +282,11 @@ func TestTranscriptFirstErrorCancelsTheRest(t *testing.T) {
 // after a failed pad read nothing else is asked.
 func TestTranscriptPadOrEventsFail(t *testing.T) {
 	t.Parallel()
-	c, mux := setup(t, noRetry)
+	synctest.Test(t, testTranscriptPadOrEventsFail)
+}
+
+func testTranscriptPadOrEventsFail(t *testing.T) {
+	c, mux := setupMemory(t, noRetry)
 	mux.HandleFunc("GET /gw/api/pads/GONE", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusNotFound, []byte(`{"status":"ERROR","message":"Pad not found"}`))
 	})
@@ -274,26 +299,31 @@ func TestTranscriptPadOrEventsFail(t *testing.T) {
 
 	// The events fail once both environment requests are in flight, so
 	// their cancellation is what the call must cause.
-	var started, cancelled atomic.Int32
+	var cancelled atomic.Int32
+	started := make(chan struct{}, 2)
 	mux.HandleFunc("GET /gw/api/pads/P2", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, []byte(padJSON("P2", []string{"1", "2"}, "null")))
 	})
 	mux.HandleFunc("GET /gw/api/pads/P2/events", func(w http.ResponseWriter, r *http.Request) {
-		waitFor(t, func() bool { return started.Load() == 2 })
+		<-started
+		<-started
 		respond(w, http.StatusForbidden, []byte(`{"status":"ERROR","message":"Not your pad"}`))
 	})
 	mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
-		started.Add(1)
+		started <- struct{}{}
 		select {
 		case <-r.Context().Done():
 			cancelled.Add(1)
-		case <-time.After(5 * time.Second):
+		case <-time.After(5 * time.Second): // fake time: passes only if nothing else can happen
 		}
 	})
 	if _, err := c.Pads.Transcript(context.Background(), "P2"); !errors.Is(err, padapi.ErrForbidden) {
 		t.Errorf("events refused: %v, want ErrForbidden", err)
 	}
-	waitFor(t, func() bool { return cancelled.Load() == 2 })
+	synctest.Wait() // the cancelled handlers have counted
+	if n := cancelled.Load(); n != 2 {
+		t.Errorf("%d environment requests cancelled, want 2", n)
+	}
 }
 
 // cancelAfter is a slog handler that, once n environment reads have
@@ -301,11 +331,20 @@ func TestTranscriptPadOrEventsFail(t *testing.T) {
 // cancels a context: the caller's context ending after those parts have
 // arrived, while the rest still wait for a slot.
 type cancelAfter struct {
-	n      int32
-	cancel context.CancelFunc
-	envs   atomic.Int32
-	events atomic.Bool
-	once   sync.Once
+	n       int32
+	cancel  context.CancelFunc
+	envs    atomic.Int32
+	events  atomic.Bool
+	once    sync.Once
+	all     chan struct{} // closed once the n reads and the events are in
+	allOnce sync.Once
+}
+
+// check closes all once the first n reads and the events are in.
+func (h *cancelAfter) check() {
+	if h.envs.Load() >= h.n && h.events.Load() {
+		h.allOnce.Do(func() { close(h.all) })
+	}
 }
 
 func (h *cancelAfter) Enabled(context.Context, slog.Level) bool { return true }
@@ -331,15 +370,17 @@ func (h *cancelAfter) Handle(_ context.Context, r slog.Record) error {
 	case failed:
 	case strings.HasSuffix(path, "/events"):
 		h.events.Store(true)
+		h.check()
 	case strings.HasPrefix(path, "/api/pad_environments/"):
 		if h.envs.Add(1) > h.n {
 			return nil
 		}
 		// Hold each of the first n reads (each holding its slot) until
 		// all of them and the events are in, then end the context.
-		deadline := time.Now().Add(2 * time.Second)
-		for (h.envs.Load() < h.n || !h.events.Load()) && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Microsecond)
+		h.check()
+		select {
+		case <-h.all:
+		case <-time.After(waitLimit): // a guard: the test then fails on its error
 		}
 		h.once.Do(h.cancel)
 	}
@@ -353,7 +394,7 @@ func TestTranscriptCallerCancelled(t *testing.T) {
 	t.Parallel()
 	for round := range 5 {
 		ctx, cancel := context.WithCancel(context.Background())
-		h := &cancelAfter{n: 8, cancel: cancel}
+		h := &cancelAfter{n: 8, cancel: cancel, all: make(chan struct{})}
 		c, mux := setup(t, noRetry, padapi.WithLogger(slog.New(h)))
 		mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
 			respond(w, http.StatusOK, []byte(padJSON("P1", seq(1, 9), "null")))
@@ -389,7 +430,7 @@ func delayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Clien
 	answer := func(body func(*http.Request) []byte) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			n.Add(1)
-			time.Sleep(delay)
+			time.Sleep(delay) // the service time BenchmarkTranscript10 measures against; real time is its point
 			respond(w, http.StatusOK, body(r))
 		}
 	}
@@ -460,7 +501,10 @@ func TestTranscriptLongEnvironmentList(t *testing.T) {
 	mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
 		reads.Add(1)
 		// Held a moment, so the reads overlap and the goroutines of a
-		// fan-out per ID would all be alive at the sample.
+		// fan-out per ID would all be alive at the sample. No event can
+		// replace it: a fan-out's goroutines are what the sample looks
+		// for, and the bounded client has none to wait on. It cannot
+		// make the test fail on a slow machine, only miss a fan-out.
 		time.Sleep(5 * time.Millisecond)
 		for n := int64(runtime.NumGoroutine()); ; {
 			p := peak.Load()

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -430,6 +431,31 @@ func TestAllEmptyPageWithNextPage(t *testing.T) {
 	}
 }
 
+// TestAllEmptyPageMidList: an empty page after a full one, still linking
+// onward, ends the list with an error at once, although the total would
+// allow hundreds more pages: the iterator sends 2 requests, not 500.
+func TestAllEmptyPageMidList(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	c, mux := setupMemory(t, noRetry)
+	mux.HandleFunc("GET "+gwPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		items := `[]`
+		if n == 1 {
+			items = `[{"id":"A"},{"id":"B"}]`
+		}
+		respond(w, http.StatusOK, []byte(`{"status":"OK","pads":`+items+`,"total":1000,"next_page":"`+testBase+gwPrefix+
+			`/api/pads?page=`+strconv.FormatInt(n+1, 10)+`"}`))
+	})
+	ids, errs := split(collectUpTo(idsOf(c.Pads.All(context.Background(), nil), padID), 1000))
+	if len(ids) != 2 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "page 2 is empty but has a next_page link") {
+		t.Errorf("got IDs %v and errors %v, want A, B and the empty page's error", ids, errs)
+	}
+	if n := requests.Load(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+}
+
 // TestAllFollowsTheLinksSort: the next_page link's sort is the one the next
 // request sends, even when it differs from the caller's (the service knows
 // which order its page numbers count in).
@@ -516,23 +542,32 @@ func TestAllRefusesUnusableNextPage(t *testing.T) {
 // pagedServer serves a pad list of total pads (IDs "P1", "P2", ...), per to
 // a page, with absolute next_page links. Tests change its answers with
 // next (the page a page links to) and answer (a status other than 200 for
-// a page), and read what it was asked.
+// a page), and read what it was asked. Made by newMemoryPagedServer, it
+// has no socket: its clients call it in-process, inside a synctest bubble.
 type pagedServer struct {
-	*httptest.Server
-	total, per int
-	next       func(page int) int // 0: no next page; nil: page+1 while there are more
-	answer     func(r *http.Request, page int) int
-	mu         sync.Mutex
-	asked      []int
-	inflight   atomic.Int64
-	peak       atomic.Int64
+	*httptest.Server // nil in memory
+	base             string
+	total, per       int
+	next             func(page int) int // 0: no next page; nil: page+1 while there are more
+	answer           func(r *http.Request, page int) int
+	mu               sync.Mutex
+	asked            []int
+	inflight         atomic.Int64
+	peak             atomic.Int64
 }
 
 func newPagedServer(t *testing.T, total, per int) *pagedServer {
 	s := &pagedServer{total: total, per: per}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.base = s.URL
 	t.Cleanup(s.Close)
 	return s
+}
+
+// newMemoryPagedServer is newPagedServer served in-process (see
+// handlerTransport), for tests inside a synctest bubble.
+func newMemoryPagedServer(total, per int) *pagedServer {
+	return &pagedServer{total: total, per: per, base: testBase}
 }
 
 func (s *pagedServer) lastPage() int { return (s.total + s.per - 1) / s.per }
@@ -571,7 +606,7 @@ func (s *pagedServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprintf(&b, `],"total":%d`, s.total)
 	if next > 0 {
-		fmt.Fprintf(&b, `,"next_page":"%s/api/pads?page=%d"`, s.URL, next)
+		fmt.Fprintf(&b, `,"next_page":"%s/api/pads?page=%d"`, s.base, next)
 	}
 	b.WriteString("}")
 	_, _ = w.Write([]byte(b.String()))
@@ -585,7 +620,11 @@ func (s *pagedServer) requests() []int {
 
 func (s *pagedServer) client(t *testing.T, opts ...padapi.Option) *padapi.Client {
 	t.Helper()
-	return newTestClient(t, s.URL, testKey, append([]padapi.Option{noRetry}, opts...)...)
+	opts = append([]padapi.Option{noRetry}, opts...)
+	if s.Server == nil {
+		opts = append(opts, padapi.WithHTTPClient(&http.Client{Transport: handlerTransport{http.HandlerFunc(s.serve)}}))
+	}
+	return newTestClient(t, s.base, testKey, opts...)
 }
 
 // collect runs the loop to its end and returns the IDs and the errors.
@@ -662,10 +701,16 @@ func TestAllItemsInOrderOnce(t *testing.T) {
 }
 
 // TestAllPrefetchesNextPage: by default the next page is fetched while the
-// loop is still on the first, and no page beyond it.
+// loop is still on the first, and no page beyond it. In the bubble,
+// synctest.Wait on the first item lets every fetch started reach the
+// server, so a wrong third request would be seen.
 func TestAllPrefetchesNextPage(t *testing.T) {
 	t.Parallel()
-	s := newPagedServer(t, 5*50, 50)
+	synctest.Test(t, testAllPrefetchesNextPage)
+}
+
+func testAllPrefetchesNextPage(t *testing.T) {
+	s := newMemoryPagedServer(5*50, 50)
 	c := s.client(t)
 	n := 0
 	for p, err := range c.Pads.All(context.Background(), nil) {
@@ -673,11 +718,7 @@ func TestAllPrefetchesNextPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		if p.ID == "P1" {
-			deadline := time.Now().Add(5 * time.Second)
-			for len(s.requests()) < 2 && time.Now().Before(deadline) {
-				time.Sleep(time.Millisecond)
-			}
-			time.Sleep(20 * time.Millisecond) // room for a wrong third request
+			synctest.Wait()
 			if got := s.requests(); !cmp.Equal(got, []int{1, 2}) {
 				t.Fatalf("on page 1, pages requested: %v, want [1 2]", got)
 			}
@@ -698,18 +739,24 @@ func TestAllPrefetchesNextPage(t *testing.T) {
 }
 
 // TestConcurrentPagesWindow: with n pages at once, no more than n requests
-// run together, and none runs more than n pages past the loop's.
+// run together, and none runs more than n pages past the loop's. Each
+// answer takes 2 ms of the bubble's fake time, so the fetches overlap
+// however slow the machine.
 func TestConcurrentPagesWindow(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testConcurrentPagesWindow)
+}
+
+func testConcurrentPagesWindow(t *testing.T) {
 	const window = 4
-	s := newPagedServer(t, 30*50, 50)
+	s := newMemoryPagedServer(30*50, 50)
 	var loopPage atomic.Int64
 	var beyond atomic.Int64
 	s.answer = func(r *http.Request, page int) int {
 		if int64(page) > loopPage.Load()+window {
 			beyond.Store(int64(page))
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond) // fake time: every fetch in flight is then blocked here
 		return http.StatusOK
 	}
 	c := s.client(t, padapi.WithConcurrentPages(window))
@@ -782,16 +829,25 @@ func TestConcurrentPagesLoopLink(t *testing.T) {
 
 // TestConcurrentPagesFirstError: the loop yields every item before the
 // first failed page, then that page's error once, and ends, even when a
-// later page failed first.
+// later page failed first (page 4's answer waits 50 ms of fake time).
 func TestConcurrentPagesFirstError(t *testing.T) {
 	t.Parallel()
-	s := newPagedServer(t, 12*50, 50)
+	synctest.Test(t, testConcurrentPagesFirstError)
+}
+
+func testConcurrentPagesFirstError(t *testing.T) {
+	s := newMemoryPagedServer(12*50, 50)
+	var page6 atomic.Bool
 	s.answer = func(r *http.Request, page int) int {
 		switch page {
 		case 4:
-			time.Sleep(50 * time.Millisecond) // fails after page 6 did
+			time.Sleep(50 * time.Millisecond) // fake time: fails after page 6 did
+			if !page6.Load() {
+				t.Error("page 4 failed before page 6")
+			}
 			return http.StatusNotFound
 		case 6:
+			page6.Store(true)
 			return http.StatusInternalServerError
 		}
 		return http.StatusOK
@@ -812,43 +868,44 @@ func TestAllBreakCancelsFetches(t *testing.T) {
 	t.Parallel()
 	for _, window := range []int{1, 8} {
 		t.Run(fmt.Sprintf("pages=%d", window), func(t *testing.T) {
-			s := newPagedServer(t, 20*50, 50)
-			var cancelled atomic.Int64
-			s.answer = func(r *http.Request, page int) int {
-				if page == 1 {
-					return http.StatusOK
-				}
-				select { // hang until the client gives up
-				case <-r.Context().Done():
-					cancelled.Add(1)
-				case <-time.After(10 * time.Second):
-				}
-				return http.StatusOK
-			}
-			c := s.client(t, padapi.WithConcurrentPages(window))
-			start := time.Now()
-			for _, err := range c.Pads.All(context.Background(), nil) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				deadline := time.Now().Add(5 * time.Second)
-				for s.inflight.Load() < int64(window) && time.Now().Before(deadline) {
-					time.Sleep(time.Millisecond)
-				}
-				break
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("break took %v", d)
-			}
-			checkNoFetchLeft(t)
-			deadline := time.Now().Add(5 * time.Second)
-			for cancelled.Load() < int64(window) && time.Now().Before(deadline) {
-				time.Sleep(time.Millisecond)
-			}
-			if got := cancelled.Load(); got != int64(window) {
-				t.Errorf("server saw %d of %d requests cancelled", got, window)
-			}
+			synctest.Test(t, func(t *testing.T) { testAllBreakCancelsFetches(t, window) })
 		})
+	}
+}
+
+func testAllBreakCancelsFetches(t *testing.T, window int) {
+	s := newMemoryPagedServer(20*50, 50)
+	var cancelled atomic.Int64
+	s.answer = func(r *http.Request, page int) int {
+		if page == 1 {
+			return http.StatusOK
+		}
+		select { // hang until the client gives up
+		case <-r.Context().Done():
+			cancelled.Add(1)
+		case <-time.After(10 * time.Second):
+		}
+		return http.StatusOK
+	}
+	c := s.client(t, padapi.WithConcurrentPages(window))
+	start := time.Now()
+	for _, err := range c.Pads.All(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait() // the fetches ahead are all in the server
+		if n := s.inflight.Load(); n != int64(window) {
+			t.Errorf("%d requests in flight, want %d", n, window)
+		}
+		break
+	}
+	if d := time.Since(start); d != 0 {
+		t.Errorf("break took %v of fake time, want none", d)
+	}
+	checkNoFetchLeft(t)
+	synctest.Wait() // the cancelled handlers have counted
+	if got := cancelled.Load(); got != int64(window) {
+		t.Errorf("server saw %d of %d requests cancelled", got, window)
 	}
 }
 
@@ -881,6 +938,52 @@ func TestAllContextCancelled(t *testing.T) {
 		t.Errorf("%d pads, then %v; want 50, then context.Canceled", n, last)
 	}
 	checkNoFetchLeft(t)
+}
+
+// A list whose next_page links carry a cursor is never guessed ahead, even
+// with concurrent pages allowed: page k+1's cursor is known only from page
+// k. The bubble's synctest.Wait lets every fetch the iterator started reach
+// the server before each item is looked at, so a guessed request (a cursor
+// with the wrong page) is seen, not lost to a race.
+func TestConcurrentPagesNeverGuessCursors(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var queries []string
+		c, mux := setupMemory(t, noRetry, padapi.WithConcurrentPages(4))
+		mux.HandleFunc("GET "+gwPrefix+"/api/pads", func(w http.ResponseWriter, r *http.Request) {
+			q := r.URL.Query()
+			mu.Lock()
+			queries = append(queries, r.URL.RawQuery)
+			mu.Unlock()
+			n := 1
+			if q.Has("page") {
+				n, _ = strconv.Atoi(q.Get("page"))
+			}
+			if want := "c" + strconv.Itoa(n); n > 1 && q.Get("cursor") != want {
+				t.Errorf("query %q: page %d with cursor %q, want %q: a guess", r.URL.RawQuery, n, q.Get("cursor"), want)
+			}
+			next := ""
+			if n < 5 {
+				next = testBase + gwPrefix + "/api/pads?cursor=c" + strconv.Itoa(n+1) + "&page=" + strconv.Itoa(n+1)
+			}
+			respond(w, http.StatusOK, []byte(fmt.Sprintf(`{"status":"OK","pads":[{"id":"P%da"},{"id":"P%db"}],"total":10,"next_page":%q}`, n, n, next)))
+		})
+		var ids []string
+		for id, err := range idsOf(c.Pads.All(context.Background(), nil), padID) {
+			synctest.Wait() // every fetch started so far has been served
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		if len(ids) != 10 {
+			t.Errorf("%d items %v, want 10", len(ids), ids)
+		}
+		if len(queries) != 5 {
+			t.Errorf("%d requests %q, want one per page (5)", len(queries), queries)
+		}
+	})
 }
 
 func TestWithConcurrentPagesRefusesZero(t *testing.T) {

@@ -234,6 +234,28 @@ func TestQuestionsEndpoints(t *testing.T) {
 	})
 }
 
+// A delete that the service answers with a status alone (204), an empty or
+// blank body, or an envelope without a question, succeeded: the question
+// is gone and there is nothing to return.
+func TestQuestionsDeleteWithoutBody(t *testing.T) {
+	t.Parallel()
+	c := memoryClient(t)
+	for _, tt := range []struct {
+		name   string
+		status int
+		body   string
+	}{
+		{"204", http.StatusNoContent, ""},
+		{"200, empty body", http.StatusOK, ""},
+		{"200, blank body", http.StatusOK, " \r\n"},
+		{"200, status alone", http.StatusOK, `{"status":"OK"}`},
+	} {
+		if err := c.Questions.Delete(answering(tt.status, []byte(tt.body)), "1234"); err != nil {
+			t.Errorf("%s: error %v, want success", tt.name, err)
+		}
+	}
+}
+
 func TestQuestionsDeleteNotFound(t *testing.T) {
 	t.Parallel()
 	c, mux := setup(t)

@@ -33,6 +33,9 @@ func newTestServer(t *testing.T, h2 bool, wait time.Duration) *testServer {
 		} else {
 			s.h1.Add(1)
 		}
+		// Keeps the streams open together; the tests that set a wait
+		// assert upper bounds (connections at most), which a slow
+		// machine cannot break.
 		time.Sleep(wait)
 		_, _ = w.Write([]byte("ok"))
 	}))
