@@ -217,6 +217,12 @@ func (d *doctor) checkConfig(base, key string) (*url.URL, bool) {
 	default:
 		d.add(check{Name: "base URL", Status: "ok", Detail: u.Scheme + "://" + u.Host})
 	}
+	d.checkHTTPS(u)
+	return u, d.checkKey(key)
+}
+
+// checkHTTPS says whether the key travels encrypted.
+func (d *doctor) checkHTTPS(u *url.URL) {
 	switch {
 	case d.fake:
 		d.add(check{Name: "https", Status: "skip", Detail: "plain http to the in-process fake (--fake)"})
@@ -226,10 +232,15 @@ func (d *doctor) checkConfig(base, key string) (*url.URL, bool) {
 	default:
 		d.add(check{Name: "https", Status: "ok"})
 	}
+}
+
+// checkKey looks at the key's form (never printing it); false when there
+// is none.
+func (d *doctor) checkKey(key string) bool {
 	switch {
 	case key == "":
 		d.add(check{Name: "API key", Status: "fail", Detail: "not set", Hint: "set PAD_API_KEY (or --api-key)"})
-		return u, false
+		return false
 	case d.fake:
 		d.add(check{Name: "API key", Status: "ok", Detail: "the in-process fake's"})
 	case strings.TrimSpace(key) != key, strings.ContainsAny(key, "\"' "):
@@ -241,7 +252,7 @@ func (d *doctor) checkConfig(base, key string) (*url.URL, bool) {
 	default:
 		d.add(check{Name: "API key", Status: "ok", Detail: "set"})
 	}
-	return u, true
+	return true
 }
 
 // checkNetwork resolves, connects to and (for https) shakes hands with
