@@ -33,22 +33,13 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/root"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/spf13/cobra"
 )
 
 func main() {
 	ctx, stop := signalContext()
-	code := root.Run(ctx, os.Args[1:], &cmdutil.Factory{IOStreams: iostreams.System(), Getenv: os.Getenv}, extra)
+	code := root.Run(ctx, os.Args[1:], &cmdutil.Factory{IOStreams: iostreams.System(), Getenv: os.Getenv})
 	stop()
 	os.Exit(code)
-}
-
-// extra are the commands not yet under internal/cmd: the question sync's
-// pull, diff and apply.
-func extra(f *cmdutil.Factory) root.Extra {
-	return root.Extra{
-		Questions: []*cobra.Command{newQuestionsPullCmd(f), newQuestionsDiffCmd(f), newQuestionsApplyCmd(f)},
-	}
 }
 
 // signalContext returns a context that SIGINT or SIGTERM cancels, with a

@@ -16,10 +16,8 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
-// The tests of package main are those of the commands that still live in
-// it (mcp, questions pull/diff/apply) and those of the built binary. The
-// helpers below are cmdtest's, under the names those tests use, running
-// padctl with main's extra commands.
+// The tests of package main are those of the built binary. The helpers
+// below are cmdtest's, under the names those tests use.
 
 // testKey is distinctive, so that a leak into any output cannot be missed.
 const testKey = cmdtest.TestKey
@@ -53,7 +51,7 @@ type opts struct {
 // test if an API key shows up in anything it printed.
 func invoke(t *testing.T, o opts, args ...string) result {
 	t.Helper()
-	r := cmdtest.Invoke(t, cmdtest.Opts{Env: o.env, TTY: o.tty, Ctx: o.ctx, Transport: o.transport, Extra: extra}, args...)
+	r := cmdtest.Invoke(t, cmdtest.Opts{Env: o.env, TTY: o.tty, Ctx: o.ctx, Transport: o.transport}, args...)
 	return result{r.Code, r.Stdout, r.Stderr}
 }
 

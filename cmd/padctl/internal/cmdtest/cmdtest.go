@@ -40,9 +40,6 @@ type Opts struct {
 	Stdin     string
 	Ctx       context.Context
 	Transport http.RoundTripper
-	// Extra makes the commands that live outside internal/cmd (package
-	// main's tests give them).
-	Extra func(*cmdutil.Factory) root.Extra
 	// Factory, when set, receives the factory padctl ran with.
 	Factory **cmdutil.Factory
 }
@@ -62,7 +59,7 @@ func Invoke(t testing.TB, o Opts, args ...string) Result {
 	if o.Factory != nil {
 		*o.Factory = f
 	}
-	r := Result{root.Run(ctx, args, f, o.Extra), stdout.String(), stderr.String()}
+	r := Result{root.Run(ctx, args, f), stdout.String(), stderr.String()}
 	for _, key := range []string{TestKey, o.Env["PAD_API_KEY"]} {
 		if key != "" && strings.Contains(r.Stdout+r.Stderr, key) {
 			t.Errorf("padctl %q printed the API key:\nstdout:\n%s\nstderr:\n%s", args, r.Stdout, r.Stderr)

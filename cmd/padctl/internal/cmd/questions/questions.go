@@ -1,6 +1,7 @@
 // Package questions is padctl questions: list, show, create, change and
-// delete questions. (pull, diff and apply, the question library kept in a
-// folder, are added to the group by their own package.)
+// delete questions; pull, diff and apply a question library kept in a
+// folder (sync.go, pull.go, diff.go, apply.go), rendering the plans and
+// events of the sync engine, internal/qsync.
 package questions
 
 import (
@@ -42,9 +43,8 @@ var View = cmdutil.View[padapi.Question]{
 	},
 }
 
-// NewCmdQuestions returns the questions group and its commands, and more
-// (pull, diff, apply) after them.
-func NewCmdQuestions(f *cmdutil.Factory, more ...*cobra.Command) *cobra.Command {
+// NewCmdQuestions returns the questions group and its commands.
+func NewCmdQuestions(f *cmdutil.Factory) *cobra.Command {
 	list := cmdutil.NewCmdList(f, "list", "List your questions", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
 		return cmdutil.Paged(c.Questions.List, c.Questions.All).Under("questions")
 	}, nil)
@@ -63,7 +63,7 @@ func NewCmdQuestions(f *cmdutil.Factory, more ...*cobra.Command) *cobra.Command 
 			cmd.ValidArgsFunction = cmdutil.CompleteIDs(f, questionChoices)
 		}
 	}
-	group := cmdutil.NewGroupCmd("questions", "List, show, create, change and delete questions; pull, diff and apply a question library", append(cmds, more...)...)
+	group := cmdutil.NewGroupCmd("questions", "List, show, create, change and delete questions; pull, diff and apply a question library", append(cmds, NewCmdPull(f, nil), NewCmdDiff(f, nil), NewCmdApply(f, nil))...)
 	group.Long = `List, show, create, change and delete questions.
 
 A question library can live in a folder kept in Git, one folder per

@@ -48,9 +48,11 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	f := &cmdutil.Factory{IOStreams: ios, Getenv: func(string) string { return "" }}
 	var walk func(*cobra.Command)
 	n := 0
+	walked := map[string]bool{}
 	walk = func(c *cobra.Command) {
 		if !c.Hidden && c.Name() != "__complete" && c.Name() != "__completeNoDesc" {
 			n++
+			walked[c.CommandPath()] = true
 			r := cmdtest.Padctl(t, nil, append(strings.Fields(c.CommandPath())[1:], "--help")...)
 			_, ex, ok := strings.Cut(r.Stdout, "\nExamples:\n  ")
 			if !ok || !strings.Contains(ex, "padctl ") {
@@ -61,9 +63,14 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(root.NewCmdRoot(f, root.Extra{}))
+	walk(root.NewCmdRoot(f))
 	if n < 25 {
 		t.Errorf("walked %d commands", n)
+	}
+	for _, sync := range []string{"pull", "diff", "apply"} {
+		if !walked["padctl questions "+sync] {
+			t.Errorf("padctl questions %s was not walked", sync)
+		}
 	}
 	r := cmdtest.Padctl(t, nil, "questions", "-h")
 	for _, want := range []string{"questions pull DIR", "questions diff DIR", "questions apply DIR"} {

@@ -21,27 +21,12 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Extra are commands that live outside internal/cmd for now (the MCP
-// server, the question sync): root adds them where they belong.
-type Extra struct {
-	// Root are more top-level commands.
-	Root []*cobra.Command
-	// Questions are more commands of the questions group (pull, diff,
-	// apply).
-	Questions []*cobra.Command
-}
-
 // Run is padctl without the process around it: main calls it with the
-// process's streams and environment, tests with their own. extra makes
-// the commands that live outside internal/cmd, given the Factory; it may
-// be nil. Run returns the exit code.
-func Run(ctx context.Context, args []string, f *cmdutil.Factory, extra func(*cmdutil.Factory) Extra) int {
+// process's streams and environment, tests with their own. Run returns
+// the exit code.
+func Run(ctx context.Context, args []string, f *cmdutil.Factory) int {
 	defer f.Close()
-	var more Extra
-	if extra != nil {
-		more = extra(f)
-	}
-	root := NewCmdRoot(f, more)
+	root := NewCmdRoot(f)
 	// A nil slice would make cobra read os.Args.
 	root.SetArgs(append([]string{}, args...))
 	cmd, err := root.ExecuteContextC(ctx)
@@ -51,8 +36,8 @@ func Run(ctx context.Context, args []string, f *cmdutil.Factory, extra func(*cmd
 	return f.Fail(ctx, cmd, err)
 }
 
-// NewCmdRoot returns padctl with all of its commands, and more.
-func NewCmdRoot(f *cmdutil.Factory, more Extra) *cobra.Command {
+// NewCmdRoot returns padctl with all of its commands.
+func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "padctl <command> [flags]",
 		Short: "A command-line client for the Pad Interview Service",
@@ -105,7 +90,7 @@ Exit codes:
 	root.SetFlagErrorFunc(cmdutil.FlagError)
 	addGlobalFlags(root, f)
 
-	root.AddCommand(quota.NewCmdQuota(f, nil), pads.NewCmdPads(f), questions.NewCmdQuestions(f, more.Questions...),
+	root.AddCommand(quota.NewCmdQuota(f, nil), pads.NewCmdPads(f), questions.NewCmdQuestions(f),
 		org.NewCmdOrg(f, nil), doctor.NewCmdDoctor(f, nil), archive.NewCmdArchive(f, nil, nil), mcp.NewCmdMCP(f, nil), &cobra.Command{
 			Use:     "version",
 			Short:   "Print the version",
@@ -113,7 +98,6 @@ Exit codes:
 			Args:    cobra.NoArgs,
 			Run:     func(cmd *cobra.Command, _ []string) { fmt.Fprint(f.IOStreams.Out, versionLine()) },
 		})
-	root.AddCommand(more.Root...)
 	strictUsage(root)
 	markRun(root, f)
 	return root

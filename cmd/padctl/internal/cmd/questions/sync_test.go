@@ -1,4 +1,4 @@
-package main
+package questions_test
 
 import (
 	"archive/zip"
@@ -21,10 +21,75 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/questions"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
 	"github.com/padinterview/padapi/internal/qsync"
 	"github.com/padinterview/padapi/internal/qsync/qfolder"
 	"github.com/padinterview/padapi/padapitest"
 )
+
+// The helpers below are cmdtest's, under the names these tests had in
+// package main.
+
+// syncOptions are the flags a test runs pull, diff or apply with.
+type syncOptions struct {
+	ids          []string
+	force, prune bool
+	settle       time.Duration
+}
+
+const (
+	testKey         = cmdtest.TestKey
+	exitError       = cmdutil.ExitError
+	exitUnknown     = cmdutil.ExitUnknown
+	exitInterrupted = cmdutil.ExitInterrupted
+	exitLocked      = cmdutil.ExitLocked
+)
+
+// result is what one run of padctl gave.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// opts describe one in-process run of padctl.
+type opts struct {
+	env       map[string]string
+	ctx       context.Context
+	transport http.RoundTripper
+}
+
+// invoke runs padctl in-process and fails the test if an API key shows up
+// in anything it printed.
+func invoke(t *testing.T, o opts, args ...string) result {
+	t.Helper()
+	r := cmdtest.Invoke(t, cmdtest.Opts{Env: o.env, Ctx: o.ctx, Transport: o.transport}, args...)
+	return result{r.Code, r.Stdout, r.Stderr}
+}
+
+// padctl runs padctl with its output piped.
+func padctl(t *testing.T, env map[string]string, args ...string) result {
+	t.Helper()
+	return invoke(t, opts{env: env}, args...)
+}
+
+// fake starts a padapitest fake and returns it with the environment that
+// points padctl at it.
+func fake(t *testing.T) (*padapitest.Server, map[string]string) { return cmdtest.Fake(t) }
+
+// ok fails the test unless r succeeded with nothing on stderr.
+func ok(t *testing.T, r result) {
+	t.Helper()
+	cmdtest.Ok(t, cmdtest.Result{Code: r.code, Stdout: r.stdout, Stderr: r.stderr})
+}
+
+// writeFiles writes name and contents pairs below dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) { cmdtest.WriteFiles(t, dir, files) }
+
+// exitCode is cmdutil.ExitCode.
+func exitCode(err error, ran bool) int { return cmdutil.ExitCode(err, ran) }
 
 // killCounter is a transport that counts requests, and after limit of them
 // (when limit >= 0) behaves as a process killed mid-request: the next
@@ -79,19 +144,17 @@ func (e *syncEnv) run(command string, o syncOptions, limit int64) (code int, std
 	defer cancel()
 	e.counts = &killCounter{limit: limit, base: cmp.Or[http.RoundTripper](e.base, &http.Transport{DisableKeepAlives: true})}
 	c := e.srv.Client(padapi.WithHTTPClient(&http.Client{Transport: e.counts}))
-	var out, errw bytes.Buffer
-	s := &questionSyncer{c: c, dir: e.dir, out: &out, err: &errw, o: o}
-	var err error
-	switch command {
-	case "pull":
-		err = s.pull(ctx)
-	case "diff":
-		err = s.diff(ctx)
-	case "apply":
-		err = s.apply(ctx)
-	default:
-		e.t.Fatalf("no command %q", command)
-	}
+	ios, _, out, errw := iostreams.Test()
+	err := questions.Sync(command, &questions.SyncOptions{
+		IO:     ios,
+		Client: func() (*padapi.Client, error) { return c, nil },
+		Ctx:    ctx,
+		Dir:    e.dir,
+		IDs:    o.ids,
+		Force:  o.force,
+		Prune:  o.prune,
+		Settle: o.settle,
+	})
 	if err != nil {
 		return exitCode(err, true), out.String(), errw.String() + err.Error()
 	}
@@ -776,7 +839,7 @@ func TestQuestionsAdoptsOnlyItsOwn(t *testing.T) {
 // The README's example library is valid, applies, and round-trips.
 func TestQuestionsExampleFolder(t *testing.T) {
 	e := newSyncEnv(t)
-	if err := os.CopyFS(e.dir, os.DirFS(filepath.Join("..", "..", "examples", "questions"))); err != nil {
+	if err := os.CopyFS(e.dir, os.DirFS(filepath.Join("..", "..", "..", "..", "..", "examples", "questions"))); err != nil {
 		t.Fatal(err)
 	}
 	out := e.must("apply", syncOptions{})
@@ -803,7 +866,7 @@ func TestQuestionsApplyInterrupted(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 			defer cancel()
 			var n atomic.Int64
-			tr := roundTrip(func(r *http.Request) (*http.Response, error) {
+			tr := cmdtest.RoundTrip(func(r *http.Request) (*http.Response, error) {
 				if n.Add(1) == k {
 					cancel() // as SIGINT does, with request k on its way
 				}
