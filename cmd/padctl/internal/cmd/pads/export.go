@@ -15,6 +15,7 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/redact"
 	"github.com/padinterview/padapi/internal/safefile"
 	"github.com/spf13/cobra"
 )
@@ -27,6 +28,9 @@ type ExportOptions struct {
 	ID      padapi.ID
 	Dir     string
 	History bool
+	// Redact takes the API key out of every byte written into a file (nil:
+	// nothing is taken out).
+	Redact *redact.Redactor
 }
 
 // NewCmdExport returns pads export: the transcript of an interview on
@@ -55,6 +59,10 @@ No symbolic link already in DIR is followed, and nothing but a regular file is
 replaced (a FIFO is never opened): such a file is skipped, named on stderr, and
 the export exits 1 after writing the rest.
 
+The API key is never written into a file: where the service's text holds it
+(in any encoding padctl knows), the export writes it redacted and names the
+file on stderr.
+
 ENV_ID is the environment's ID as a safe folder name: lower-case letters,
 digits, '-' and '_' stay; any other byte is written %xx (so "." is %2e and
 "A" is %41); an ID too long for a name is cut and given a hash; an ID that
@@ -66,6 +74,7 @@ name.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.IO, o.Client, o.Ctx, o.ID = f.IOStreams, f.Client, cmd.Context(), padapi.ID(args[0])
+			o.Redact = redact.New(f.Keys()...)
 			if runF != nil {
 				return runF(o)
 			}
@@ -252,7 +261,8 @@ func (e *exporter) fail(err error) {
 }
 
 // save writes data at name (a slash path below DIR), unless another file
-// of the export has that name already.
+// of the export has that name already. The API key is taken out of data
+// first, and the file named on stderr when it was there.
 func (e *exporter) save(name string, data []byte) {
 	key := strings.ToLower(name)
 	if e.taken[key] {
@@ -260,11 +270,15 @@ func (e *exporter) save(name string, data []byte) {
 		return
 	}
 	e.taken[key] = true
-	if err := e.dir.WriteFile(name, data); err != nil {
+	clean := e.o.Redact.Bytes(data)
+	if err := e.dir.WriteFile(name, clean); err != nil {
 		e.fail(err)
 		return
 	}
 	e.written++
+	if !bytes.Equal(clean, data) {
+		cmdutil.Note(e.o.IO, "note: %s: the API key was taken out of what the service sent (padctl writes no key into a file)", name)
+	}
 }
 
 // replay fetches a file's edit history and replays it to the end of the

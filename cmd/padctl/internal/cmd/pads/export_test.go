@@ -2,9 +2,12 @@ package pads_test
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -381,5 +384,71 @@ func TestPadsExportAsSent(t *testing.T) {
 		if req.Path == "/api/pads/ABC/events" && url.Values(req.Query).Get("sort") != "created_at,asc" {
 			t.Errorf("events asked in order %q, want oldest first", url.Values(req.Query).Get("sort"))
 		}
+	}
+}
+
+// The API key is never written into a file of the export, whatever file
+// the service's text lands in and however it is encoded (issue 28 #13);
+// stderr names each file it was taken out of.
+func TestPadsExportRedactsTheKey(t *testing.T) {
+	key := cmdtest.TestKey
+	b64 := base64.StdEncoding.EncodeToString([]byte(key))
+	var pct strings.Builder
+	for _, c := range []byte(key) {
+		fmt.Fprintf(&pct, "%%%02X", c)
+	}
+	forms := []string{key, b64, pct.String()}
+	text := "raw " + key + " b64 " + b64 + " pct " + pct.String()
+	pad := map[string]any{"status": "OK", "id": "ABC", "title": "Two Sum " + key, "language": "python", "notes": "Notes: " + text,
+		"contents": text, "participants": []string{"Ada"}, "created_at": "2026-05-01T09:00:00Z", "updated_at": "2026-05-01T10:00:00Z",
+		"pad_environment_ids": []int{7}}
+	padBody, _ := json.Marshal(pad)
+	event, _ := json.Marshal(map[string]any{"message": "Ada pasted " + b64, "kind": "pasted", "metadata": nil, "user_name": "Ada",
+		"user_email": nil, "created_at": "2026-05-01T09:00:00Z"})
+	history, _ := json.Marshal(map[string]any{"e1": map[string]any{"a": "ada", "o": []any{"k = '" + pct.String() + "'\n"}, "t": 1777626600000}})
+	routes := map[string]http.HandlerFunc{
+		"GET /api/pads/ABC":        cmdtest.Reply(200, string(padBody)),
+		"GET /api/pads/ABC/events": eventsPage("", string(event)),
+		"GET /history/main":        cmdtest.Reply(200, string(history)),
+	}
+	s := cmdtest.NewStub(t, routes)
+	routes["GET /api/pad_environments/7"] = cmdtest.Reply(200, envJSON("7",
+		padapi.FileContent{Path: "main.py", Contents: "key = '" + key + "'\n", History: s.URL + "/history/main"},
+		padapi.FileContent{Path: "clean.py", Contents: "print(1)\n"},
+	))
+	dir := filepath.Join(t.TempDir(), "interview")
+
+	r := cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir, "--history")
+	if r.Code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	got := tree(t, dir)
+	if len(got) != 6 {
+		t.Errorf("wrote %d files, want 6: %v", len(got), slices.Sorted(maps.Keys(got)))
+	}
+	for name, body := range got {
+		for _, form := range forms {
+			for i := 0; i+8 <= len(form); i++ {
+				if strings.Contains(body, form[i:i+8]) {
+					t.Errorf("%s holds %q of the key's form %q:\n%s", name, form[i:i+8], form, body)
+					break
+				}
+			}
+		}
+	}
+	for _, name := range []string{"pad.json", "events.json", "notes.md", "7/main.py", "history/7/main.py"} {
+		if !strings.Contains(r.Stderr, "note: "+name+": the API key was taken out") {
+			t.Errorf("stderr does not name %s:\n%s", name, r.Stderr)
+		}
+	}
+	if strings.Contains(r.Stderr, "clean.py") {
+		t.Errorf("stderr names a file that held no key:\n%s", r.Stderr)
+	}
+	if !strings.Contains(got["7/clean.py"], "print(1)") || !strings.Contains(got["notes.md"], "Notes: raw ") {
+		t.Errorf("the rest of the text was not kept: %q, %q", got["7/clean.py"], got["notes.md"])
+	}
+	var p padapi.Pad
+	if err := json.Unmarshal([]byte(got["pad.json"]), &p); err != nil || p.ID != "ABC" {
+		t.Errorf("pad.json is no longer the pad: %v %+v", err, p)
 	}
 }
