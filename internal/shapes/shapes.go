@@ -11,11 +11,11 @@
 package shapes
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -74,20 +74,61 @@ type Shape map[string]*Field
 // fieldName is what a key must look like to be shown as it is: the
 // service's field names are lower-case snake_case. An ID, an email, a UUID
 // or a name with capitals or spaces is not.
-var fieldName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,63}$`)
+// It is ^[a-z_][a-z0-9_]{0,63}$, checked by hand: doctor checks every key
+// of an answer that may hold a million.
+func fieldName(key string) bool {
+	if key == "" || len(key) > 64 || key[0] >= '0' && key[0] <= '9' {
+		return false
+	}
+	for i := range len(key) {
+		c := key[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // maxDepth bounds the nesting Add follows; deeper values count as their
 // kind alone.
 const maxDepth = 64
 
-// Add records the shape of one JSON document.
+// MaxPaths bounds the paths one Shape records: an answer made of data keys
+// (a million field names) costs no more than this many. Past it, Add
+// records no new path and says how many values it left out.
+const MaxPaths = 10_000
+
+// TooManyPathsError is Add's answer when the document had values at more
+// paths than MaxPaths allows: the shape holds the first MaxPaths paths,
+// and Left values at other paths were left out.
+type TooManyPathsError struct {
+	Max, Left int
+}
+
+// Error says how many values were left out.
+func (e *TooManyPathsError) Error() string {
+	return fmt.Sprintf("shapes: more than %d field paths: %d values at other paths not recorded", e.Max, e.Left)
+}
+
+// Add records the shape of one JSON document. It walks the document's
+// tokens without building its values, records at most MaxPaths paths, and
+// returns a *TooManyPathsError when it left values out (the shape of the
+// rest is recorded).
 func (s Shape) Add(doc []byte) error {
-	var v any
-	if err := json.Unmarshal(doc, &v); err != nil {
+	if !json.Valid(doc) {
+		var v any
+		err := json.Unmarshal(doc, &v)
 		return fmt.Errorf("shapes: the document is not JSON: %w", err)
 	}
-	s.add("", v, 0)
+	w := &walker{s: s, dec: json.NewDecoder(bytes.NewReader(doc))}
+	w.dec.UseNumber()
+	if err := w.value("", 0); err != nil {
+		return fmt.Errorf("shapes: the document is not JSON: %w", err)
+	}
 	s.absences()
+	if w.left > 0 {
+		return &TooManyPathsError{Max: MaxPaths, Left: w.left}
+	}
 	return nil
 }
 
@@ -100,44 +141,132 @@ func (s Shape) field(path string) *Field {
 	return f
 }
 
-func (s Shape) add(path string, v any, depth int) {
-	f := s.field(path)
+// walker records one document's shape from its tokens.
+type walker struct {
+	s    Shape
+	dec  *json.Decoder
+	left int // values at paths past MaxPaths
+}
+
+// record returns the field at path, new if there is room for it, or nil
+// (counted as left out).
+func (w *walker) record(path string) *Field {
+	if f := w.s[path]; f != nil || len(w.s) < MaxPaths {
+		return w.s.field(path)
+	}
+	w.left++
+	return nil
+}
+
+// value records the next value of the document at path.
+func (w *walker) value(path string, depth int) error {
+	t, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	f := w.record(path)
+	if f == nil {
+		f = &Field{} // counted as left out; its insides are walked all the same
+	}
 	f.present++
-	switch x := v.(type) {
+	switch x := t.(type) {
 	case nil:
 		f.Kinds |= Null
 	case string:
 		f.Kinds |= String
-	case float64:
+	case json.Number:
 		f.Kinds |= Number
 	case bool:
 		f.Kinds |= Bool
-	case []any:
-		f.Kinds |= Array
-		if depth < maxDepth {
-			for _, e := range x {
-				s.add(path+"[]", e, depth+1)
-			}
+	case json.Delim:
+		if x == '[' {
+			f.Kinds |= Array
+			return w.array(path, depth)
 		}
-	case map[string]any:
 		f.Kinds |= Object
 		f.objects++
-		if depth < maxDepth {
-			seen := map[string]bool{}
-			for k, e := range x {
-				p := child(path, k)
-				if seen[p] {
-					continue // two keys shown as "*": one field
-				}
-				seen[p] = true
-				s.add(p, e, depth+1)
-			}
+		return w.object(path, depth)
+	}
+	return nil
+}
+
+// array records the elements of an array at path, up to its end.
+func (w *walker) array(path string, depth int) error {
+	if depth >= maxDepth {
+		return w.skip()
+	}
+	for w.dec.More() {
+		if err := w.value(path+"[]", depth+1); err != nil {
+			return err
 		}
 	}
+	_, err := w.dec.Token()
+	return err
+}
+
+// object records the fields of an object at path, up to its end. Two keys
+// at one path (two shown as "*", or a key sent twice) count once.
+func (w *walker) object(path string, depth int) error {
+	if depth >= maxDepth {
+		return w.skip()
+	}
+	seen := map[string]bool{}
+	for w.dec.More() {
+		t, err := w.dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := t.(string)
+		p := child(path, key)
+		recorded := w.s[p] != nil || len(w.s) < MaxPaths
+		switch {
+		case recorded && seen[p]:
+			err = w.skipValue()
+		default:
+			if recorded {
+				seen[p] = true
+			}
+			err = w.value(p, depth+1)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := w.dec.Token()
+	return err
+}
+
+// skipValue reads the next value without recording it.
+func (w *walker) skipValue() error {
+	t, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	if _, ok := t.(json.Delim); ok {
+		return w.skip()
+	}
+	return nil
+}
+
+// skip reads the rest of the array or object just opened, up to its end.
+func (w *walker) skip() error {
+	for open := 1; open > 0; {
+		t, err := w.dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('['), json.Delim('{'):
+			open++
+		case json.Delim(']'), json.Delim('}'):
+			open--
+		}
+	}
+	return nil
 }
 
 func child(path, key string) string {
-	if !fieldName.MatchString(key) {
+	if !fieldName(key) {
 		key = "*"
 	}
 	if path == "" {

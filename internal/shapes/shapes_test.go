@@ -2,7 +2,10 @@ package shapes
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -147,6 +150,54 @@ func TestFieldJSON(t *testing.T) {
 		var f Field
 		if err := json.Unmarshal([]byte(bad), &f); err == nil {
 			t.Errorf("%s: read as %+v, want an error", bad, f)
+		}
+	}
+}
+
+// A document of more paths than MaxPaths records the first MaxPaths and
+// says how many values it left out (issue 28 #15): a million field names
+// cost no more than MaxPaths.
+func TestAddBoundsThePaths(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"a":{"b":1}`)
+	const n = 100_000
+	for i := range n {
+		fmt.Fprintf(&b, `,"f_%d":{"x":[1,"s"]}`, i)
+	}
+	b.WriteString(`}`)
+	s := Shape{}
+	err := s.Add([]byte(b.String()))
+	var many *TooManyPathsError
+	if !errors.As(err, &many) || many.Max != MaxPaths {
+		t.Fatalf("Add: %v, want a *TooManyPathsError", err)
+	}
+	if len(s) != MaxPaths {
+		t.Errorf("recorded %d paths, want %d", len(s), MaxPaths)
+	}
+	// Root, a, a.b: 3 paths; each f_i is 4 (f_i, f_i.x, f_i.x[] twice the
+	// same path: 3 distinct) and 4 values.
+	recorded := MaxPaths - 3
+	if want := 4*n - 4*(recorded/3) - (recorded % 3); many.Left != want {
+		t.Errorf("left out %d values, want %d", many.Left, want)
+	}
+	if f := s["a.b"]; f == nil || f.Kinds != Number {
+		t.Errorf("a.b: %+v, want a number", f)
+	}
+	if f := s["f_0.x[]"]; f == nil || f.Kinds != Number|String {
+		t.Errorf("f_0.x[]: %+v, want number|string", f)
+	}
+	if !strings.Contains(err.Error(), fmt.Sprint(many.Left)) {
+		t.Errorf("the error does not say how many: %v", err)
+	}
+}
+
+// fieldName is the pattern ^[a-z_][a-z0-9_]{0,63}$.
+func TestFieldName(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z_][a-z0-9_]{0,63}$`)
+	for _, k := range []string{"", "a", "_", "9", "a9", "_9", "A", "aB", "a-b", "a.b", "a b", "é", "a\x00", "z", "{", "`", "/",
+		strings.Repeat("a", 64), strings.Repeat("a", 65), "user_name", "x" + strings.Repeat("0", 63)} {
+		if got, want := fieldName(k), re.MatchString(k); got != want {
+			t.Errorf("fieldName(%q) = %v, want %v", k, got, want)
 		}
 	}
 }

@@ -13,6 +13,7 @@ package reference
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"reflect"
@@ -71,16 +72,20 @@ func (c Call) Path(known IDs) string {
 	return strings.Replace(route, ":id", url.PathEscape(id), 1)
 }
 
-// Shape records the shape of one answer to the call.
+// Shape records the shape of one answer to the call. With an answer of
+// more paths than shapes.MaxPaths, it returns the shape of those it
+// recorded and the *shapes.TooManyPathsError saying how much it left out.
 func (c Call) Shape(body []byte) (shapes.Shape, error) {
 	s := shapes.Shape{}
-	if err := s.Add(body); err != nil {
+	err := s.Add(body)
+	var many *shapes.TooManyPathsError
+	if err != nil && !errors.As(err, &many) {
 		return nil, err
 	}
 	for _, p := range c.Collapse {
 		s.Collapse(p)
 	}
-	return s, nil
+	return s, err
 }
 
 // EnvCall is the index of the environment's call in Calls.

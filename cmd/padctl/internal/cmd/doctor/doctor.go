@@ -49,12 +49,27 @@ func (d difference) line() string {
 	return fmt.Sprintf("%s  %s  live: %s  fake: %s", d.Call, path, d.Live, d.Fake)
 }
 
+// MaxDiffLines bounds the differences doctor prints: past it, it counts
+// them, and says how many it left out.
+const MaxDiffLines = 1000
+
 // doctor is one run of padctl doctor.
 type doctor struct {
 	f      *cmdutil.Factory
 	fake   bool // checking the in-process fake of --fake
 	checks []check
-	diffs  []difference
+	diffs  []difference // at most MaxDiffLines
+	// omitted counts the differences past MaxDiffLines.
+	omitted int
+}
+
+// addDiff keeps a difference to print, or counts it past MaxDiffLines.
+func (d *doctor) addDiff(diff difference) {
+	if len(d.diffs) >= MaxDiffLines {
+		d.omitted++
+		return
+	}
+	d.diffs = append(d.diffs, diff)
 }
 
 func (d *doctor) add(c check) {
@@ -140,12 +155,16 @@ func doctorRun(o *DoctorOptions) error {
 		if err := cmdutil.PrintJSON(f.IOStreams, struct {
 			Checks      []check      `json:"checks"`
 			Differences []difference `json:"differences"`
-		}{d.checks, append([]difference{}, d.diffs...)}); err != nil {
+			Omitted     int          `json:"omitted"`
+		}{d.checks, append([]difference{}, d.diffs...), d.omitted}); err != nil {
 			return err
 		}
 	} else {
 		for _, diff := range d.diffs {
 			fmt.Fprintln(f.IOStreams.Out, diff.line())
+		}
+		if d.omitted > 0 {
+			fmt.Fprintf(f.IOStreams.Out, "... and %d more differences, left out (doctor prints at most %d)\n", d.omitted, MaxDiffLines)
 		}
 	}
 	switch {
@@ -379,22 +398,36 @@ func (d *doctor) compareShapes(ctx context.Context, c *padapi.Client) bool {
 			continue
 		}
 		reference.Learn(call.Label, body, &known)
-		live, err := call.Shape(body)
-		if err != nil {
-			d.add(check{Name: "shapes", Status: "fail", Detail: call.Label + ": the answer is not JSON"})
+		if !d.compareCall(call, body, ref[call.Label]) {
 			failed = true
-			continue
-		}
-		for _, diff := range shapes.Compare(live, ref[call.Label]) {
-			d.diffs = append(d.diffs, difference{call.Label, diff})
 		}
 	}
 	status := "ok"
 	if len(d.diffs) > 0 {
 		status = "fail"
 	}
-	d.add(check{Name: "shapes", Status: status, Detail: fmt.Sprintf("%d differences", len(d.diffs))})
+	d.add(check{Name: "shapes", Status: status, Detail: fmt.Sprintf("%d differences", len(d.diffs)+d.omitted)})
 	return failed
+}
+
+// compareCall compares the shape of one answer with the reference's, and
+// reports whether the answer could be read. An answer of more field paths
+// than shapes.MaxPaths is compared on those recorded, with a warning.
+func (d *doctor) compareCall(call reference.Call, body []byte, ref shapes.Shape) bool {
+	live, err := call.Shape(body)
+	var many *shapes.TooManyPathsError
+	switch {
+	case errors.As(err, &many):
+		d.add(check{Name: "shapes", Status: "warn",
+			Detail: fmt.Sprintf("%s: more than %d field paths: %d values past them not compared", call.Label, many.Max, many.Left)})
+	case err != nil:
+		d.add(check{Name: "shapes", Status: "fail", Detail: call.Label + ": the answer is not JSON"})
+		return false
+	}
+	for _, diff := range shapes.Compare(live, ref) {
+		d.addDiff(difference{call.Label, diff})
+	}
+	return true
 }
 
 // dateTap is a transport that keeps the Date header of the last answer,

@@ -2,6 +2,7 @@ package doctor_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -142,6 +143,51 @@ func TestDoctorDifferences(t *testing.T) {
 		if strings.Contains(r.Stdout, v) {
 			t.Errorf("the output shows %q", v)
 		}
+	}
+}
+
+// A quota answer of 100 000 field names (issue 28 #15: one of a million
+// gave a million lines in 15 s) prints at most MaxDiffLines differences
+// and one line saying how many more there were, in text and --json.
+func TestDoctorOutputIsBounded(t *testing.T) {
+	const n = 100_000
+	srv := scripted(t, func(path string, m map[string]any) {
+		if path == "/api/quota" {
+			for i := range n {
+				m[fmt.Sprintf("field_%d", i)] = i
+			}
+		}
+	})
+	start := time.Now()
+	r := cmdtest.Padctl(t, srv.Env(), "doctor", "--shapes")
+	// Generous, for a loaded machine: the bound is on lines and work; this
+	// only catches a return to recording a shape of every path.
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("doctor took %s", took)
+	}
+	lines := cmdtest.Lines(r.Stdout)
+	if r.Code != 1 || len(lines) != doctor.MaxDiffLines+1 {
+		t.Fatalf("exit %d, %d lines, want %d + 1\nstderr:\n%s", r.Code, len(lines), doctor.MaxDiffLines, r.Stderr)
+	}
+	last := regexp.MustCompile(`^\.\.\. and (\d+) more differences, left out \(doctor prints at most 1000\)$`).FindStringSubmatch(lines[len(lines)-1])
+	if last == nil {
+		t.Fatalf("the last line: %q", lines[len(lines)-1])
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "GET /api/quota  field_") {
+			t.Fatalf("a difference line: %q", l)
+		}
+	}
+	if !strings.Contains(r.Stderr, "warn shapes    GET /api/quota: more than 10000 field paths") {
+		t.Errorf("stderr does not say paths were left out:\n%s", r.Stderr)
+	}
+	r = cmdtest.Padctl(t, srv.Env(), "doctor", "--shapes", "--json")
+	var out struct {
+		Differences []doctor.Difference `json:"differences"`
+		Omitted     int                 `json:"omitted"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil || len(out.Differences) != doctor.MaxDiffLines || fmt.Sprint(out.Omitted) != last[1] {
+		t.Errorf("--json: %v, %d differences, %d omitted (text said %s)", err, len(out.Differences), out.Omitted, last[1])
 	}
 }
 
