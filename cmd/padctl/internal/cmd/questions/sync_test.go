@@ -28,6 +28,7 @@ import (
 	"github.com/padinterview/padapi/internal/qsync"
 	"github.com/padinterview/padapi/internal/qsync/qfolder"
 	"github.com/padinterview/padapi/padapitest"
+	"github.com/spf13/cobra"
 )
 
 // The helpers below are cmdtest's, under the names these tests had in
@@ -1137,5 +1138,46 @@ func TestQuestionsPullRedactsTheKey(t *testing.T) {
 		if got := readText(t, filepath.Join(dir, file)); strings.Contains(got, key) || !strings.Contains(r.stderr, "note: "+file+": the API key was taken out") {
 			t.Errorf("%s: %q\nstderr:\n%s", file, got, r.stderr)
 		}
+	}
+}
+
+// Each sync command parses its flags (and PAD_SETTLE) into SyncOptions
+// and hands them to runF: flag parsing tested without a service.
+func TestSyncCommandsParseFlags(t *testing.T) {
+	const key = "sync-flags-key-0123456789"
+	env := map[string]string{"PAD_SETTLE": "5s", "PAD_API_KEY": key}
+	type newCmd func(*cmdutil.Factory, func(*questions.SyncOptions) error) *cobra.Command
+	for _, tc := range []struct {
+		name string
+		new  newCmd
+		args []string
+		want questions.SyncOptions
+	}{
+		{"pull", questions.NewCmdPull, []string{"--id", "1", "--id", "2", "--force", "--dry-run", "lib"},
+			questions.SyncOptions{Dir: "lib", IDs: []string{"1", "2"}, Force: true, DryRun: true, Settle: questions.DefaultSettle}},
+		{"diff", questions.NewCmdDiff, []string{"--prune", "lib"}, questions.SyncOptions{Dir: "lib", Prune: true, Settle: 5 * time.Second}},
+		{"apply", questions.NewCmdApply, []string{"--prune", "--dry-run", "--settle", "0s", "lib"},
+			questions.SyncOptions{Dir: "lib", Prune: true, DryRun: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			f := &cmdutil.Factory{IOStreams: ios, Getenv: func(k string) string { return env[k] }}
+			var got *questions.SyncOptions
+			cmd := tc.new(f, func(o *questions.SyncOptions) error { got = o; return nil })
+			cmd.SetArgs(tc.args)
+			if err := cmd.Execute(); err != nil || got == nil {
+				t.Fatalf("%v, runF ran: %v", err, got != nil)
+			}
+			if got.Dir != tc.want.Dir || !slices.Equal(got.IDs, tc.want.IDs) || got.Force != tc.want.Force || got.Prune != tc.want.Prune ||
+				got.DryRun != tc.want.DryRun || got.Settle != tc.want.Settle {
+				t.Errorf("options %+v, want %+v", *got, tc.want)
+			}
+			if got.Redact == nil || strings.Contains(got.Redact("x "+key+" y"), key) {
+				t.Errorf("the options' Redact does not take the key out")
+			}
+			if !strings.Contains(cmd.Example, "padctl questions "+tc.name) {
+				t.Errorf("Example: %q", cmd.Example)
+			}
+		})
 	}
 }
