@@ -1104,7 +1104,9 @@ func TestQuestionsDiffEscapesBidi(t *testing.T) {
 // --timeout, then exits 6 saying why.
 func TestQuestionsApplyLocked(t *testing.T) {
 	srv, env := fake(t)
-	env["PAD_TIMEOUT"] = "300ms"
+	// apply's deadline is --timeout plus --settle: with the default settle
+	// (a minute) this test waited 60 s for the lock.
+	env["PAD_TIMEOUT"], env["PAD_SETTLE"] = "300ms", "0s"
 	dir := filepath.Join(t.TempDir(), "q")
 	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
 	holder := qsync.New(srv.Client(), dir, qsync.Options{})
