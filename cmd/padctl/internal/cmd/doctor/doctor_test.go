@@ -158,13 +158,11 @@ func TestDoctorOutputIsBounded(t *testing.T) {
 			}
 		}
 	})
-	start := time.Now()
+	// The work is bounded by what is counted, not timed (a timing bound
+	// flips on a loaded machine): the warning below says shapes stopped
+	// recording at MaxPaths, and internal/shapes' TestAddBoundsThePaths
+	// counts what it left out.
 	r := cmdtest.Padctl(t, srv.Env(), "doctor", "--shapes")
-	// Generous, for a loaded machine: the bound is on lines and work; this
-	// only catches a return to recording a shape of every path.
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("doctor took %s", took)
-	}
 	lines := cmdtest.Lines(r.Stdout)
 	if r.Code != 1 || len(lines) != doctor.MaxDiffLines+1 {
 		t.Fatalf("exit %d, %d lines, want %d + 1\nstderr:\n%s", r.Code, len(lines), doctor.MaxDiffLines, r.Stderr)
