@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest/rpcline"
 )
 
 // The read tools, which padctl mcp lists without a flag.
@@ -29,7 +31,7 @@ func TestMCPBinaryTimeoutPerCall(t *testing.T) {
 		"GET /api/quota": hang,
 		"GET /api/pads":  reply(http.StatusOK, `{"status":"OK","pads":[],"total":0}`),
 	})
-	replies, _, _ := runMCPBinary(t, s.env(), []string{"--timeout", "200ms"}, initLine(1), callLine(2, "get_quota", nil), callLine(3, "list_pads", nil))
+	replies, _, _ := runMCPBinary(t, s.env(), []string{"--timeout", "200ms"}, rpcline.Init(1), rpcline.Call(2, "get_quota", nil), rpcline.Call(3, "list_pads", nil))
 	if text, isErr := toolText(t, replies["2"]); !isErr || !strings.Contains(text, "--timeout") {
 		t.Errorf("get_quota past --timeout: %v %s", isErr, text)
 	}
@@ -52,33 +54,6 @@ func hostile(t *testing.T) *stub {
 		"GET /api/pads/ECHO": reply(http.StatusOK, `{"status":"OK","id":"ECHO","title":"`+testKey+`","notes":"`+allEscaped.String()+`","contents":"Token token=`+testKey+`"}`),
 		"GET /api/questions": reply(http.StatusBadRequest, `{"status":"ERROR","message":"bad","echo":"`+testKey+`"}`),
 	})
-}
-
-// rpcLine is one JSON-RPC message.
-func rpcLine(id any, method string, params any) string {
-	m := map[string]any{"jsonrpc": "2.0", "method": method}
-	if id != nil {
-		m["id"] = id
-	}
-	if params != nil {
-		m["params"] = params
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
-// initLine is an initialize request.
-func initLine(id any) string {
-	return rpcLine(id, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "test", "version": "0"}})
-}
-
-// callLine is a tools/call request.
-func callLine(id any, tool string, args map[string]any) string {
-	if args == nil {
-		args = map[string]any{}
-	}
-	return rpcLine(id, "tools/call", map[string]any{"name": tool, "arguments": args})
 }
 
 // mcpBinary is padctl built once for the tests that run it.
@@ -136,14 +111,14 @@ func TestMCPBinary(t *testing.T) {
 	padID := string(srv.Pads()[0].ID)
 	srv.FailNext("GET /api/pads/{id}", 10, http.StatusInternalServerError, "")
 	replies, _, stderr := runMCPBinary(t, env, nil,
-		initLine(1),
-		rpcLine(nil, "notifications/initialized", nil),
-		rpcLine(2, "tools/list", nil),
+		rpcline.Init(1),
+		rpcline.Line(nil, "notifications/initialized", nil),
+		rpcline.Line(2, "tools/list", nil),
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call",`, // cut short
-		callLine(4, "get_quota", nil),
-		callLine(5, "get_pad", map[string]any{"id": padID}),
-		callLine(6, "delete_pad", map[string]any{"id": padID}),
-		callLine("seven", "list_pads", nil),
+		rpcline.Call(4, "get_quota", nil),
+		rpcline.Call(5, "get_pad", map[string]any{"id": padID}),
+		rpcline.Call(6, "delete_pad", map[string]any{"id": padID}),
+		rpcline.Call("seven", "list_pads", nil),
 	)
 	if stderr != "" {
 		t.Errorf("stderr: %s", stderr)
@@ -206,7 +181,7 @@ func TestMCPBinaryStartup(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	io.WriteString(stdin, initLine(1)+"\n")
+	io.WriteString(stdin, rpcline.Init(1)+"\n")
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	d := time.Since(start)
 	stdin.Close()
@@ -227,9 +202,9 @@ func TestMCPBinaryStartup(t *testing.T) {
 func TestMCPBinaryPipedRequests(t *testing.T) {
 	srv, env := fake(t)
 	srv.Delay("GET /api/quota", 50*time.Millisecond) // answers come after end of input
-	lines := []string{initLine(0)}
+	lines := []string{rpcline.Init(0)}
 	for i := 1; i <= 5; i++ {
-		lines = append(lines, callLine(i, "get_quota", nil))
+		lines = append(lines, rpcline.Call(i, "get_quota", nil))
 	}
 	replies, _, _ := runMCPBinary(t, env, []string{"--timeout", "10s"}, lines...)
 	for i := range 6 {
@@ -242,13 +217,13 @@ func TestMCPBinaryPipedRequests(t *testing.T) {
 func TestMCPBinaryNeverTheKey(t *testing.T) {
 	s := hostile(t)
 	_, stdout, stderr := runMCPBinary(t, s.env(), []string{"--debug", "--allow-writes"},
-		initLine(1),
-		callLine(2, "get_quota", nil),
-		callLine(3, "list_pads", nil),
-		callLine(4, "get_pad", map[string]any{"id": "ECHO"}),
-		callLine(5, "list_questions", nil),
-		callLine(6, "get_pad_transcript", map[string]any{"id": "ECHO"}),
-		callLine(7, "create_pad", map[string]any{"title": testKey, "dry_run": true}),
+		rpcline.Init(1),
+		rpcline.Call(2, "get_quota", nil),
+		rpcline.Call(3, "list_pads", nil),
+		rpcline.Call(4, "get_pad", map[string]any{"id": "ECHO"}),
+		rpcline.Call(5, "list_questions", nil),
+		rpcline.Call(6, "get_pad_transcript", map[string]any{"id": "ECHO"}),
+		rpcline.Call(7, "create_pad", map[string]any{"title": testKey, "dry_run": true}),
 	)
 	out := stdout + stderr
 	lower := strings.ToLower(out)
@@ -268,7 +243,7 @@ func TestMCPBinaryNeverTheKey(t *testing.T) {
 // tool call says what to set, rather than the assistant showing only
 // "disconnected".
 func TestMCPBinaryNoKey(t *testing.T) {
-	replies, _, stderr := runMCPBinary(t, nil, nil, initLine(1), rpcLine(2, "tools/list", nil), callLine(3, "get_quota", nil))
+	replies, _, stderr := runMCPBinary(t, nil, nil, rpcline.Init(1), rpcline.Line(2, "tools/list", nil), rpcline.Call(3, "get_quota", nil))
 	if replies["1"]["result"] == nil || replies["2"]["result"] == nil {
 		t.Fatalf("initialize and tools/list without a key: %v (stderr %s)", replies, stderr)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/padinterview/padapi/padapitest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest/rpcline"
+	"github.com/padinterview/padapi/padapitest"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/padmcp"
@@ -141,8 +143,8 @@ func TestStdioRelayHostileLines(t *testing.T) {
 			t.Fatalf("stdin no longer read (the session ended?); output:\n%s", out.String())
 		}
 	}
-	write(initLine(1))
-	write(callLine(2, "create_pad", map[string]any{"title": "made"}))
+	write(rpcline.Init(1))
+	write(rpcline.Call(2, "create_pad", map[string]any{"title": "made"}))
 	select {
 	case <-arrived:
 	case <-ctx.Done():
@@ -152,7 +154,7 @@ func TestStdioRelayHostileLines(t *testing.T) {
 		write(line)
 	}
 	write(nested(3, 1000)) // as deep as the SDK reads: forwarded, answered
-	write(rpcLine("last", "ping", nil))
+	write(rpcline.Line("last", "ping", nil))
 	out.waitFor(ctx, t, `"id":"last"`)
 	releaseAll()
 	out.waitFor(ctx, t, `"id":2,`)
@@ -204,7 +206,7 @@ func TestStdioRelayHostileLines(t *testing.T) {
 func TestStdioRelayEndsAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	in := strings.Join([]string{initLine(1), `{"jsonrpc":"2.0","id":7,"Method":"ping"}`, rpcLine(8, "ping", nil)}, "\n") + "\n"
+	in := strings.Join([]string{rpcline.Init(1), `{"jsonrpc":"2.0","id":7,"Method":"ping"}`, rpcline.Line(8, "ping", nil)}, "\n") + "\n"
 	out := newWatchBuffer()
 	relay := newStdioRelay(strings.NewReader(in), out, time.Hour)
 	go relay.pump(ctx)
@@ -226,8 +228,8 @@ func TestStdioRelay(t *testing.T) {
 	srv := padapitest.NewServer(t)
 	srv.Delay("GET /api/quota", 20*time.Millisecond)
 	in := strings.Join([]string{
-		initLine(1), "not json", `[` + callLine(2, "get_quota", nil) + `]`, `{"jsonrpc":"1.0","id":9}`, `{"id":{"x":1},"jsonrpc":"2.0","method":"ping"}`,
-		callLine(3, "get_quota", nil), callLine(4, "get_quota", nil), rpcLine(5, "ping", nil),
+		rpcline.Init(1), "not json", `[` + rpcline.Call(2, "get_quota", nil) + `]`, `{"jsonrpc":"1.0","id":9}`, `{"id":{"x":1},"jsonrpc":"2.0","method":"ping"}`,
+		rpcline.Call(3, "get_quota", nil), rpcline.Call(4, "get_quota", nil), rpcline.Line(5, "ping", nil),
 	}, "\n")
 	var out syncBuffer
 	relay := newStdioRelay(strings.NewReader(in), &out, 10*time.Second)
@@ -261,7 +263,7 @@ func TestStdioRelay(t *testing.T) {
 
 	// No answer ever comes: end of input is held for drain, not forever.
 	pr, pw := io.Pipe()
-	relay = newStdioRelay(strings.NewReader(rpcLine(1, "ping", nil)+"\n"), &out, 100*time.Millisecond)
+	relay = newStdioRelay(strings.NewReader(rpcline.Line(1, "ping", nil)+"\n"), &out, 100*time.Millisecond)
 	relay.pr, relay.pw = pr, pw
 	done := make(chan struct{})
 	go func() { relay.pump(ctx); close(done) }()
@@ -292,15 +294,15 @@ func TestStdioRelayPending(t *testing.T) {
 		line string
 		want int
 	}{
-		{rpcLine(1, "tools/list", nil), 1},
-		{rpcLine(1, "ping", nil), 1}, // the same id again, while in flight: refused
-		{rpcLine(nil, "notifications/initialized", nil), 1},
-		{rpcLine("a", "ping", nil), 2},
-		{rpcLine(nil, "notifications/cancelled", map[string]any{"requestId": "a"}), 1},
+		{rpcline.Line(1, "tools/list", nil), 1},
+		{rpcline.Line(1, "ping", nil), 1}, // the same id again, while in flight: refused
+		{rpcline.Line(nil, "notifications/initialized", nil), 1},
+		{rpcline.Line("a", "ping", nil), 2},
+		{rpcline.Line(nil, "notifications/cancelled", map[string]any{"requestId": "a"}), 1},
 		{`{"jsonrpc":"2.0","id":1,"result":{}}`, 1},   // a response from the client: nothing to wait for
 		{`{"jsonrpc":"2.0","id":1.0,"result":{}}`, 1}, // refused: the SDK reads 1.0 as 1
-		{rpcLine(2.5, "ping", nil), 1},                // refused: the SDK would answer it as id 2
-		{rpcLine(2.0, "ping", nil), 2},                // the SDK answers it as id 2
+		{rpcline.Line(2.5, "ping", nil), 1},           // refused: the SDK would answer it as id 2
+		{rpcline.Line(2.0, "ping", nil), 2},           // the SDK answers it as id 2
 	} {
 		relay.forward([]byte(step.line))
 		if got := pending(); got != step.want {
@@ -330,33 +332,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// rpcLine is one JSON-RPC message.
-func rpcLine(id any, method string, params any) string {
-	m := map[string]any{"jsonrpc": "2.0", "method": method}
-	if id != nil {
-		m["id"] = id
-	}
-	if params != nil {
-		m["params"] = params
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
-// initLine is an initialize request.
-func initLine(id any) string {
-	return rpcLine(id, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "test", "version": "0"}})
-}
-
-// callLine is a tools/call request.
-func callLine(id any, tool string, args map[string]any) string {
-	if args == nil {
-		args = map[string]any{}
-	}
-	return rpcLine(id, "tools/call", map[string]any{"name": tool, "arguments": args})
 }
 
 // testKey is the key of the stubs' clients.
