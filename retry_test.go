@@ -355,15 +355,19 @@ func TestServerRetryAfterCapped(t *testing.T) {
 	})
 }
 
-// TestRetryAfterHonoured checks that a 429 on a GET whose Retry-After fits
-// under the cap waits that long (not the 1ms backoff) and retries.
-func TestRetryAfterHonoured(t *testing.T) {
-	t.Parallel()
+// retryAfterWaits sends a GET answered 429 with the Retry-After value
+// returns, then 200, on a client whose wait cap is waitMax, inside a
+// synctest bubble: the call succeeds in two requests after exactly one
+// second of fake time.
+func retryAfterWaits(t *testing.T, waitMax time.Duration, value func() string) {
 	synctest.Test(t, func(t *testing.T) {
-		c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, 2*time.Second))
-		resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
-		resp.Header.Set("Retry-After", "1")
-		mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
+		c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, waitMax))
+		retryAt := httpmock.Responder(func(*http.Request) (*http.Response, error) {
+			resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
+			resp.Header.Set("Retry-After", value())
+			return resp, nil
+		})
+		mt.RegisterResponder(http.MethodGet, quotaURL, retryAt.Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
 		start := time.Now()
 		if _, err := c.Quota.Get(context.Background()); err != nil {
 			t.Fatal(err)
@@ -377,31 +381,19 @@ func TestRetryAfterHonoured(t *testing.T) {
 	})
 }
 
+// TestRetryAfterHonoured checks that a 429 on a GET whose Retry-After fits
+// under the cap waits that long (not the 1ms backoff) and retries.
+func TestRetryAfterHonoured(t *testing.T) {
+	t.Parallel()
+	retryAfterWaits(t, 2*time.Second, func() string { return "1" })
+}
+
 // TestRetryAfterDateHonoured is TestRetryAfterHonoured with an HTTP date.
 func TestRetryAfterDateHonoured(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, 2*time.Second))
-		retryAt := httpmock.Responder(func(*http.Request) (*http.Response, error) {
-			// An HTTP date has whole seconds, and so has the bubble's
-			// clock, which starts at midnight and has not moved.
-			at := time.Now().Add(time.Second)
-			resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
-			resp.Header.Set("Retry-After", at.UTC().Format(http.TimeFormat))
-			return resp, nil
-		})
-		mt.RegisterResponder(http.MethodGet, quotaURL, retryAt.Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
-		start := time.Now()
-		if _, err := c.Quota.Get(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if elapsed := time.Since(start); elapsed != time.Second {
-			t.Errorf("took %v of fake time, want the Retry-After date's 1s", elapsed)
-		}
-		if n := mt.GetTotalCallCount(); n != 2 {
-			t.Errorf("%d calls, want 2", n)
-		}
-	})
+	// An HTTP date has whole seconds, and so has the bubble's clock,
+	// which starts at midnight and has not moved when the date is made.
+	retryAfterWaits(t, 2*time.Second, func() string { return time.Now().Add(time.Second).UTC().Format(http.TimeFormat) })
 }
 
 func TestDeadlineDuringBackoff(t *testing.T) {
@@ -519,22 +511,7 @@ func TestRetryAfterNegativeNotRetried(t *testing.T) {
 // A 429 whose Retry-After equals the wait cap fits under it: retried.
 func TestRetryAfterAtTheCapRetried(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		c, mt := newMockClient(t, padapi.WithRetry(1, time.Millisecond, time.Second))
-		resp := httpmock.NewStringResponse(http.StatusTooManyRequests, `{"status":"ERROR","message":"slow down"}`)
-		resp.Header.Set("Retry-After", "1")
-		mt.RegisterResponder(http.MethodGet, quotaURL, httpmock.ResponderFromResponse(resp).Then(httpmock.NewStringResponder(http.StatusOK, okQuota)))
-		start := time.Now()
-		if _, err := c.Quota.Get(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if elapsed := time.Since(start); elapsed != time.Second {
-			t.Errorf("took %v of fake time, want the 1s Retry-After", elapsed)
-		}
-		if n := mt.GetTotalCallCount(); n != 2 {
-			t.Errorf("%d calls, want 2", n)
-		}
-	})
+	retryAfterWaits(t, time.Second, func() string { return "1" })
 }
 
 // connCounter starts srv counting the connections it accepts.
