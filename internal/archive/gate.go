@@ -4,10 +4,11 @@ package archive
 
 import (
 	"net/http"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/padinterview/padapi/internal/retrypolicy"
 )
 
 // maxPause bounds the pause one 429 answer can ask for; the run's context
@@ -81,7 +82,7 @@ func (g *Gate) RoundTrip(r *http.Request) (*http.Response, error) {
 	g.requests.Add(1)
 	resp, err := g.base.RoundTrip(r)
 	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
-		if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		if d, ok := retrypolicy.RetryAfter(resp); ok {
 			g.pause(d)
 		}
 	}
@@ -122,22 +123,4 @@ func (g *Gate) pause(d time.Duration) {
 	if extended && onPause != nil {
 		onPause(d)
 	}
-}
-
-// retryAfter reads a Retry-After value, seconds or an HTTP date, as a wait
-// from now.
-func retryAfter(v string, now time.Time) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 {
-			return 0, false
-		}
-		return time.Duration(min(s, int64(maxPause/time.Second))) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
 }

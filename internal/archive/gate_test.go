@@ -142,30 +142,6 @@ func TestGateSlotWaitEndsWithTheContext(t *testing.T) {
 	})
 }
 
-func TestRetryAfter(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, c := range []struct {
-		v    string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, false},
-		{"2", 2 * time.Second, true},
-		{"0", 0, true},
-		{"-1", 0, false},
-		{"99999999999", maxPause, true},
-		{"soon", 0, false},
-		{now.Add(3 * time.Second).Format(http.TimeFormat), 3 * time.Second, true},
-		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
-	} {
-		got, ok := retryAfter(c.v, now)
-		if got != c.want || ok != c.ok {
-			t.Errorf("retryAfter(%q) = %v, %v; want %v, %v", c.v, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 func TestGatePauseIsBoundedAndOnlyExtends(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := NewGate(&fakeService{})
