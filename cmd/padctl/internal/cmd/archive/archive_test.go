@@ -3,10 +3,13 @@ package archive_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -313,3 +316,64 @@ func TestInterrupted(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The README's "Archive every interview" sample runs as written: each of
+// its padctl lines, against a fake seeded as its padfake line seeds one, in
+// a folder of its own, prints what the line's comment says.
+func TestReadmeSampleRunsAsWritten(t *testing.T) {
+	readme, err := os.ReadFile("../../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "\n### Archive every interview\n")
+	_, block, _ := strings.Cut(section, "\n```sh\n")
+	block, _, _ = strings.Cut(block, "\n```\n")
+	seed := regexp.MustCompile(`padfake .*-seed (\d+)`).FindStringSubmatch(block)
+	if seed == nil {
+		t.Fatalf("no padfake -seed line in the README's archive sample:\n%s", block)
+	}
+	n, _ := strconv.Atoi(seed[1])
+	_, env := fake(t, n)
+	t.Chdir(t.TempDir())
+	ran := 0
+	for _, line := range strings.Split(block, "\n") {
+		cmdline, comment, _ := strings.Cut(line, "#")
+		cmdline, echoExit := strings.CutSuffix(strings.TrimSpace(cmdline), `; echo "exit $?"`)
+		args, ok := strings.CutPrefix(cmdline, "./padctl ")
+		if !ok {
+			continue
+		}
+		ran++
+		r := cmdtest.Padctl(t, env, strings.Fields(args)...)
+		comment = strings.TrimSpace(comment)
+		switch {
+		case echoExit:
+			if got := fmt.Sprintf("exit %d", r.Code); got != comment {
+				t.Errorf("%s: %s, the README says %s; stdout %q", line, got, comment, r.Stdout)
+			}
+		case strings.HasPrefix(comment, "{"):
+			cmdtest.Ok(t, r)
+			// Each "key":value the comment shows is in the output.
+			for _, kv := range regexp.MustCompile(`"\w+":\w+`).FindAllString(comment, -1) {
+				if !strings.Contains(r.Stdout, kv) {
+					t.Errorf("%s: output %q lacks %s", line, r.Stdout, kv)
+				}
+			}
+		default:
+			cmdtest.Ok(t, r)
+			// "(piped: 6  0  0 ...)": every count but the seconds.
+			_, piped, _ := strings.Cut(comment, "(piped: ")
+			want := strings.Fields(strings.TrimSuffix(piped, ")"))
+			got := strings.Fields(r.Stdout)
+			if len(want) == 0 || len(got) != len(want) || !slices.Equal(got[:len(got)-1], want[:len(want)-1]) {
+				t.Errorf("%s: piped output %q, the README says %q", line, r.Stdout, piped)
+			}
+		}
+	}
+	if ran != 3 {
+		t.Errorf("ran %d padctl lines of the README's archive sample, want 3:\n%s", ran, block)
+	}
+	if b, err := os.ReadFile("interviews/index.jsonl"); err != nil || len(cmdtest.Lines(string(b))) != n {
+		t.Errorf("interviews/index.jsonl: %d lines, %v; want %d", len(cmdtest.Lines(string(b))), err, n)
+	}
+}
