@@ -1,3 +1,5 @@
+// example_test.go: the package's runnable Example (server.go's NewServer over an in-memory transport).
+
 package padmcp_test
 
 import (

@@ -1,3 +1,5 @@
+// hostile_test.go: the v4 promises of the MCP tools against a hostile service, one test per promise (tools.go, redact.go, history.go, pads.go).
+
 package padmcp
 
 // The promises of DESIGN "v4: the same promises ... the MCP tools", each

@@ -1,3 +1,5 @@
+// padmcp_test.go: the tools end to end over go-sdk's in-memory transport against padapitest: listing, reads, paging, errors, writes, bounds (tools.go, server.go and each tool's file).
+
 package padmcp
 
 import (

@@ -1,3 +1,5 @@
+// snapshot_test.go: every tool's schema against its snapshot in testdata (tools.go).
+
 package padmcp
 
 import (

@@ -1,3 +1,5 @@
+// e2e_test.go: the built binary end to end (main.go): signals, exit codes, one create over HTTP/2.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// main_test.go: the harness of the binary's tests: the one build of padctl per test run, removed by TestMain, and helpers over cmdtest.
+
 package main
 
 import (

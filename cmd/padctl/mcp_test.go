@@ -1,3 +1,5 @@
+// mcp_test.go: the built binary as an MCP server over stdio (main.go and the mcp command): startup, piped requests, per-call timeouts, never the key.
+
 package main
 
 import (

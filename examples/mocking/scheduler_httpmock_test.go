@@ -1,3 +1,5 @@
+// scheduler_httpmock_test.go: scheduler.go tested with httpmock in place of the service.
+
 package mocking_test
 
 import (

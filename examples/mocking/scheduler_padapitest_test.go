@@ -1,3 +1,5 @@
+// scheduler_padapitest_test.go: scheduler.go tested against padapitest's fake.
+
 package mocking_test
 
 import (

@@ -1,3 +1,5 @@
+// prompt_test.go: the confirmation prompt (iostreams.go's Prompt).
+
 package iostreams_test
 
 import (

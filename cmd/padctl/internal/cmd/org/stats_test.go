@@ -1,3 +1,5 @@
+// stats_test.go: the flags of org stats (org.go).
+
 package org_test
 
 import (

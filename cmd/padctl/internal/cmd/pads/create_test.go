@@ -1,3 +1,5 @@
+// create_test.go: the flags of pads create (pads.go).
+
 package pads_test
 
 import (

@@ -1,3 +1,5 @@
+// export_internal_test.go: export.go's folder-name mapping, from inside the package.
+
 package pads
 
 import (

@@ -1,3 +1,5 @@
+// quota_internal_test.go: quota.go's run function, from inside the package.
+
 package quota
 
 import (

@@ -1,3 +1,5 @@
+// columns_test.go: the README's table of piped columns against what each command prints (root.go's output rules).
+
 package root_test
 
 import (

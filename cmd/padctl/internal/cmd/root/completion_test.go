@@ -1,3 +1,5 @@
+// completion_test.go: shell completion and every command's -h examples (root.go's command tree).
+
 package root_test
 
 import (

@@ -1,3 +1,5 @@
+// exit_test.go: service text on stderr is one escaped line (root.go's error rendering and exit codes).
+
 package root_test
 
 import (

@@ -1,3 +1,5 @@
+// json_test.go: --json prints the service's bytes as they came, for lists, single resources and writes (root.go's JSON output).
+
 package root_test
 
 import (

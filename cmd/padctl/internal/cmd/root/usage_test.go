@@ -1,3 +1,5 @@
+// usage_test.go: usage errors exit 2 and name the flag; network hints (root.go's error classification).
+
 package root_test
 
 import (
