@@ -116,6 +116,8 @@ func (f *Factory) Fail(ctx context.Context, cmd *cobra.Command, err error) int {
 // named by padctl's flags rather than by Go's field names (FlagWords).
 func Message(err error) string {
 	msg := strings.ReplaceAll(err.Error(), "padapi: ", "")
+	// The library names its Go option; padctl's user sets the variable.
+	msg = strings.ReplaceAll(msg, "(WithListLimit)", "(PAD_LIST_LIMIT)")
 	if errors.Is(err, padapi.ErrInvalidArgument) {
 		msg = FlagWords(msg)
 	}
@@ -218,6 +220,8 @@ func Advice(err error) string {
 		return "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)."
 	case advice.Unauthorized:
 		return "The service rejected the API key: check PAD_API_KEY or --api-key."
+	case advice.ListLimit:
+		return "padctl reads at most that many items of one list, whatever total the service claims: PAD_LIST_LIMIT sets how many (default 100000)."
 	default:
 		// A network failure: what to check, then doctor.
 		if hint := networkHint(k); hint != "" {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -91,7 +92,9 @@ type Factory struct {
 
 // Client returns the API client, made on first use from the flags and the
 // environment, or from a fake service with --fake. A configuration the
-// client refuses is a usage error.
+// client refuses is a usage error. PAD_LIST_LIMIT, when set, is how many
+// items one list may yield (the library's WithListLimit, 100 000 by
+// default), whatever total the service claims.
 func (f *Factory) Client() (*padapi.Client, error) {
 	if f.api != nil {
 		return f.api, nil
@@ -117,6 +120,13 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	}
 	if f.Flags.Insecure {
 		opts = append(opts, padapi.WithInsecureHTTP())
+	}
+	if limit := f.Getenv("PAD_LIST_LIMIT"); limit != "" {
+		n, err := strconv.Atoi(limit)
+		if err != nil || n < 1 {
+			return nil, UsageErrorf("PAD_LIST_LIMIT=%q: want a whole number of items, at least 1", limit)
+		}
+		opts = append(opts, padapi.WithListLimit(n))
 	}
 	if f.Flags.Debug {
 		// The library logs method, path, attempt and outcome: never

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest/rpcline"
+)
+
+// The issue 28 bounds, measured on the built binary against a service that
+// answers as an attacker would: the count of requests it sends, and the
+// peak resident memory of the padctl process (Linux's rusage of the child).
+
+// runBounded runs the padctl binary (built once per run) with env and
+// stdin, within 20 s, and returns what it printed and its process state.
+func runBounded(t *testing.T, env map[string]string, stdin string, args ...string) (stdout, stderr string, ps *os.ProcessState) {
+	t.Helper()
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	_ = cmd.Run()
+	t.Logf("padctl %.40q ran %v", args, time.Since(start))
+	if ctx.Err() != nil {
+		t.Fatalf("padctl %q did not end within its deadline; stderr:\n%s", args, errOut.String())
+	}
+	return out.String(), errOut.String(), cmd.ProcessState
+}
+
+// checkPeakRSS fails the test when the process ps used more than limit
+// bytes of memory at its peak, and logs the figure. It skips the test
+// where the peak is not measured the Linux way (ru_maxrss in KiB), so it
+// comes after every other assertion.
+func checkPeakRSS(t *testing.T, what string, ps *os.ProcessState, limit int64) {
+	t.Helper()
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if runtime.GOOS != "linux" || !ok {
+		t.Skipf("peak RSS is read as Linux's ru_maxrss in KiB; not on %s", runtime.GOOS)
+	}
+	kib := int64(ru.Maxrss)
+	t.Logf("%s: peak RSS %d KiB", what, kib)
+	if kib*1024 > limit {
+		t.Errorf("%s: peak RSS %d KiB, over the %d MiB bound", what, kib, limit>>20)
+	}
+}
+
+// count returns how many requests s received for method and path.
+func (s *stub) count(method, path string) int {
+	n := 0
+	for _, r := range s.Requests() {
+		if r.Method == method && r.Path == path {
+			n++
+		}
+	}
+	return n
+}
+
+// Issue 28 #6 and #7: a pad that lists one environment 20 000 times, an
+// environment of 3 MiB, costs get_pad_code one request for it, however
+// many calls ask at once, and padctl mcp stays under 100 MiB.
+func TestBinaryPadCodeRepeatedEnvironment(t *testing.T) {
+	ids := strings.Repeat("1001,", 19_999) + "1001"
+	s := newStub(t, map[string]http.HandlerFunc{
+		"GET /api/pads/P":        reply(http.StatusOK, `{"status":"OK","id":"P","title":"t","state":"ended","pad_environment_ids":[`+ids+`],"active_environment_id":1001}`),
+		"GET /api/pads/P/events": reply(http.StatusOK, `{"status":"OK","events":[],"total":0}`),
+		"GET /api/pad_environments/1001": reply(http.StatusOK, `{"status":"OK","id":1001,"pad_id":"P","language":"python3","file_contents":[`+
+			`{"path":"main.py","contents":"`+strings.Repeat("x", 3<<20)+`","history":null}],`+
+			`"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}`),
+	})
+	const calls = 4
+	lines := []string{rpcline.Init(0)}
+	for i := 1; i <= calls; i++ {
+		lines = append(lines, rpcline.Call(i, "get_pad_code", map[string]any{"id": "P"}))
+	}
+	stdout, stderr, ps := runBounded(t, s.env(), strings.Join(lines, "\n")+"\n", "mcp", "--timeout", "15s")
+	if n := strings.Count(stdout, `"main.py`); n < calls {
+		t.Errorf("%d of %d answers name main.py; stdout %.2000s\nstderr:\n%s", n, calls, stdout, stderr)
+	}
+	if n := s.count(http.MethodGet, "/api/pad_environments/1001"); n != calls {
+		t.Errorf("%d environment requests for %d calls of one distinct environment listed 20 000 times, want %d", n, calls, calls)
+	}
+	checkPeakRSS(t, fmt.Sprintf("%d get_pad_code calls, 20 000 IDs, one 3 MiB environment", calls), ps, 100<<20)
+}
+
+// endlessList serves every page of route as a full page of item (with
+// "%d" for its number), a total of a billion and a link to the next page,
+// forever.
+func endlessList(s **stub, key, item string, perPage int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		n = max(n, 1)
+		items := make([]string, perPage)
+		for i := range items {
+			items[i] = fmt.Sprintf(item, (n-1)*perPage+i+1)
+		}
+		q := r.URL.Query()
+		q.Set("page", strconv.Itoa(n+1))
+		next := (*s).URL + r.URL.Path + "?" + q.Encode()
+		reply(http.StatusOK, `{"status":"OK","`+key+`":[`+strings.Join(items, ",")+`],"total":1000000000,"next_page":"`+next+`"}`)(w, r)
+	}
+}
+
+// Issue 28 #8: a service whose lists claim a billion items, and link to a
+// next page forever, is read up to the list limit the user sets
+// (PAD_LIST_LIMIT) and no further: each command ends with an error that
+// names the limit, and padctl stays under 256 MiB. The MCP tools read
+// lists the same way: get_pad_transcript stops at the limit too, and
+// list_pads reads one page.
+func TestBinaryEndlessLists(t *testing.T) {
+	const (
+		perPage = 2_000 // the service's choice: it need not send 50
+		limit   = 20_000
+		window  = 8 // pages the library fetches ahead
+	)
+	// A pad and a question as the live service sends them, and an event.
+	pad := `{"id":"P%d","title":"Backend screen","owner_email":"ops@example.com","language":null,"participants":[],"contents":null,"notes":null,` +
+		`"events":"https://app.coderpad.io/api/pads/K3P9ZR2A/events","private":true,"execution_enabled":false,` +
+		`"created_at":"2024-03-05T10:15:30.123Z","updated_at":"2024-03-05T11:00:00.000Z","ended_at":null,` +
+		`"url":"https://app.coderpad.io/K3P9ZR2A","playback":"https://app.coderpad.io/K3P9ZR2A/playback","history":null,"drawing":null,` +
+		`"state":"started","type":"live","question_ids":[1234,5678],"pad_environment_ids":[98765],"active_environment_id":98765,` +
+		`"team":{"id":"68264172-5a54-4ac3-962b-cb8d1ad15d05","name":"Platform"},"restrict_interviewer_access":null}`
+	question := `{"id":%d,"title":"FizzBuzz","owner_email":"vincent@example.com","author_name":"Vincent Woo","organization_name":"Example Corp",` +
+		`"language":"python3","description":"A warm-up; expect ten minutes.","candidate_instructions":[{"instructions":"Print the numbers from 1 to n.","default_visible":true}],` +
+		`"contents":"def fizzbuzz(n):\n    pass\n","solution":null,"shared":true,"take_home":false,"test_cases_enabled":true,"is_draft":false,"used":17,` +
+		`"pad_type":"interview","custom_files":[],"test_cases":[{"id":1,"arguments":["15"],"return_value":"FizzBuzz","visible":true}],` +
+		`"contents_for_test_cases":null,"public_take_home_setting_id":null,"custom_database":null,` +
+		`"created_at":"2023-06-01T09:00:00.000Z","updated_at":"2023-06-02T17:30:15.250+02:00"}`
+	event := `{"message":"Candidate ran the code (%d)","kind":"ran","metadata":"python3","user_name":"Candidate","user_email":null,"created_at":"2024-03-05T10:16:02Z"}`
+	var s *stub
+	s = newStub(t, map[string]http.HandlerFunc{
+		"GET /api/pads":          endlessList(&s, "pads", pad, perPage),
+		"GET /api/questions":     endlessList(&s, "questions", question, perPage),
+		"GET /api/pads/P/events": endlessList(&s, "events", event, perPage),
+		"GET /api/pads/P":        reply(http.StatusOK, `{"status":"OK","id":"P","title":"t","state":"ended","pad_environment_ids":[]}`),
+	})
+	env := s.env()
+	env["PAD_LIST_LIMIT"] = strconv.Itoa(limit)
+	mcp := func(tool string, args map[string]any) string {
+		return rpcline.Init(1) + "\n" + rpcline.Call(2, tool, args) + "\n"
+	}
+	// What each run must print: the error naming the limit, and for
+	// padctl the variable that sets it.
+	limitErr := fmt.Sprintf("list limit reached of %d items (PAD_LIST_LIMIT)", limit)
+	for _, tc := range []struct {
+		name, path, stdin, want string
+		args                    []string
+		code, pages             int
+	}{
+		{"pads list --all", "/api/pads", "", limitErr, []string{"pads", "list", "--all"}, exitError, limit/perPage + window},
+		{"pads list --all --json", "/api/pads", "", limitErr, []string{"pads", "list", "--all", "--json"}, exitError, limit/perPage + window},
+		{"questions diff", "/api/questions", "", limitErr, []string{"questions", "diff", "--settle", "0s", t.TempDir()}, exitError, limit/perPage + window},
+		{"mcp get_pad_transcript", "/api/pads/P/events", mcp("get_pad_transcript", map[string]any{"id": "P"}),
+			fmt.Sprintf(`list limit reached of %d items (WithListLimit)`, limit), []string{"mcp"}, 0, limit/perPage + window},
+		{"mcp list_pads", "/api/pads", mcp("list_pads", nil), `\"next_page\":{\"page\":2}`, []string{"mcp"}, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := s.count(http.MethodGet, tc.path)
+			stdout, stderr, ps := runBounded(t, env, tc.stdin, tc.args...)
+			pages := s.count(http.MethodGet, tc.path) - before
+			t.Logf("exit %d, %d pages read, %d bytes on stdout, stderr %q", ps.ExitCode(), pages, len(stdout), stderr)
+			if ps.ExitCode() != tc.code || !strings.Contains(stdout+stderr, tc.want) {
+				t.Errorf("exit %d, want %d and %q; stdout %.2000q\nstderr:\n%s", ps.ExitCode(), tc.code, tc.want, stdout, stderr)
+			}
+			if tc.code != 0 && !strings.Contains(stderr, "PAD_LIST_LIMIT sets how many") {
+				t.Errorf("no advice naming PAD_LIST_LIMIT; stderr:\n%s", stderr)
+			}
+			if pages > tc.pages {
+				t.Errorf("%d pages read of %d items each, for a limit of %d items: want at most %d", pages, perPage, limit, tc.pages)
+			}
+			checkPeakRSS(t, tc.name, ps, 256<<20)
+		})
+	}
+}
+
+// PAD_LIST_LIMIT must be a whole number of at least 1.
+func TestBinaryListLimitRefused(t *testing.T) {
+	s := newStub(t, nil)
+	for _, v := range []string{"0", "-1", "lots", "1e9"} {
+		env := s.env()
+		env["PAD_LIST_LIMIT"] = v
+		_, stderr, ps := runBounded(t, env, "", "pads", "list", "--all")
+		if ps.ExitCode() != exitUsage || !strings.Contains(stderr, "PAD_LIST_LIMIT=") {
+			t.Errorf("PAD_LIST_LIMIT=%s: exit %d, stderr %q", v, ps.ExitCode(), stderr)
+		}
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Errorf("%d requests sent with a bad PAD_LIST_LIMIT", n)
+	}
+}
