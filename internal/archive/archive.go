@@ -180,7 +180,7 @@ func Run(ctx context.Context, c *padapi.Client, dir string, opts Options) (Summa
 	if err != nil {
 		return Summary{}, err
 	}
-	st, err := openStore(dir)
+	st, err := openStore(dir, o.Redact)
 	if err != nil {
 		return Summary{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/safefile"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -263,5 +265,56 @@ func TestErrorsAreReported(t *testing.T) {
 	}
 	if got := strconv.Itoa(len(indexLines(t, f.dir))); got != "0" {
 		t.Errorf("%s index lines after failures", got)
+	}
+}
+
+// Issue 28 #13: a key in a pad's ID, an environment's ID or a file's path
+// names no file or folder, in any encoding the redactor knows: the pad
+// whose folder would hold it fails, the file is skipped, each named with
+// the key masked, and the rest is archived.
+func TestTheKeyNamesNoFile(t *testing.T) {
+	t.Parallel()
+	const key = "sk_live_0123456789abcdef"
+	r := redact.New(key)
+	f := newFixture(t, 0, padapitest.WithAPIKey(key))
+	keyPad := f.srv.AddPad(padapi.Pad{ID: padapi.ID(key), Title: "t", Language: "python", CreatedAt: base})
+	f.srv.AddEnvironment(keyPad.ID, padapi.PadEnvironment{Files: []padapi.FileContent{{Path: "k.py", Contents: "x"}}})
+	p := f.srv.AddPad(padapi.Pad{Title: "t", Language: "python", CreatedAt: base})
+	f.srv.AddEnvironment(p.ID, padapi.PadEnvironment{Files: []padapi.FileContent{
+		{Path: "src/" + key + ".py", Contents: "x"}, {Path: strings.ToUpper(hex.EncodeToString([]byte(key))), Contents: "x"},
+		{Path: url.PathEscape(strings.ToUpper(key)) + "/a.py", Contents: "x"}, {Path: "clean.py", Contents: "print(1)"},
+	}})
+	upper := f.srv.AddPad(padapi.Pad{Title: "t", Language: "python", CreatedAt: base})
+	f.srv.AddEnvironment(upper.ID, padapi.PadEnvironment{ID: padapi.ID(strings.ToUpper(key)), Files: []padapi.FileContent{{Path: "a.py", Contents: "x"}}})
+	var events []Progress
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	sum, err := Run(ctx, f.c, f.dir, Options{Gate: f.gate, Redact: r.String, Progress: func(ev Progress) { events = append(events, ev) }})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	for name := range tree(t, f.dir) {
+		unescaped, _ := url.PathUnescape(name)
+		if r.Contains(name) || r.Contains(unescaped) {
+			t.Errorf("a file or folder named with the key: %s", name)
+		}
+	}
+	if sum.Failed != 2 || sum.Added != 1 {
+		t.Errorf("summary %+v, want the pads named by or holding an environment named by the key failed, and the other added", sum)
+	}
+	skipped := 0
+	for _, ev := range events {
+		if ev.Err != nil && (r.Contains(ev.Err.Error()) || r.Contains(ev.Path)) {
+			t.Errorf("an event shows the key: %+v", ev)
+		}
+		if ev.Err != nil && errors.Is(ev.Err, safefile.ErrSecretName) && ev.Kind == FileSkipped {
+			skipped++
+		}
+	}
+	if skipped != 3 {
+		t.Errorf("%d files skipped for the key in their names, want 3; events %+v", skipped, events)
+	}
+	if got := tree(t, f.dir)[path.Join(padDir(p.ID), envsDir)]; got != "<dir>" {
+		t.Errorf("the pad's other files were not archived")
 	}
 }

@@ -80,6 +80,9 @@ func (r *run) emit(ev Progress) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ev.Done, ev.Known = r.done, r.known
+	// A pad ID or a path from the service may hold the key: what the
+	// caller prints is redacted, as every file is.
+	ev.Pad, ev.Path = padapi.ID(r.o.Redact(string(ev.Pad))), r.o.Redact(ev.Path)
 	if r.o.Progress != nil {
 		r.o.Progress(ev)
 	}

@@ -77,12 +77,14 @@ func (st *store) alive() error {
 func padDir(id padapi.ID) string { return path.Join(padsDir, safefile.Name(string(id))) }
 
 // openStore opens dir as an archive (making it one when it is empty),
-// takes its lock, and repairs what a killed run left.
-func openStore(dir string) (*store, error) {
+// takes its lock, and repairs what a killed run left. No name that redact
+// changes (one holding the API key) is written in it.
+func openStore(dir string, redact func(string) string) (*store, error) {
 	d, err := safefile.Open(dir)
 	if err != nil {
 		return nil, err
 	}
+	d.Redact = redact
 	st := &store{dir: d, unlock: func() {}, index: map[padapi.ID]*entry{}}
 	if err := st.open(dir); err != nil {
 		st.close()
@@ -104,7 +106,7 @@ func (st *store) open(dir string) error {
 	if st.lazy, err = safefile.Open(dir); err != nil {
 		return err
 	}
-	st.lazy.Lazy = true
+	st.lazy.Lazy, st.lazy.Redact = true, st.dir.Redact
 	if fresh {
 		if err := st.saveMarker(); err != nil {
 			return err

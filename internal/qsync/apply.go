@@ -77,6 +77,9 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan, report func(Event)) error {
 		return err
 	}
 	defer w.Close()
+	// No folder or file name that holds the key is written (a title
+	// can, once made a folder name).
+	w.Redact = s.o.Redact
 	a := &applier{s: s, lib: p.lib, w: w, report: report}
 	if p.Mode == Pull {
 		return a.pull(p)

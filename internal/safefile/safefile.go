@@ -18,9 +18,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"strings"
+
+	"github.com/padinterview/padapi/internal/redact"
 )
 
 // TempPrefix starts the name of every temporary file or folder safefile
@@ -35,7 +38,48 @@ type Dir struct {
 	// for readers and if the process dies, but not if the machine loses
 	// power. Set it where what is written can be fetched again.
 	Lazy bool
+	// Redact, when set, is the caller's redactor (the API key out of a
+	// text, in every encoding it knows): a text it changes holds a
+	// secret. No file or folder is then made, or renamed to, under a
+	// name that holds one: not as the name is written, and not with its
+	// %xx escapes undone (those of Name). Such a write fails with
+	// ErrSecretName, its error showing the name with each part that
+	// holds a secret as redact.Mark.
+	Redact func(string) string
 }
+
+// ErrSecretName is the error of a write refused because its name (a
+// file's or a folder's on the way) would hold a secret (Dir.Redact).
+var ErrSecretName = errors.New("the name would hold the API key: no file is written under it")
+
+// checkNew is check for a name that a write makes: it also refuses a name
+// that holds a secret, naming it with that part masked.
+func (d *Dir) checkNew(name string) error {
+	if err := check(name); err != nil || d.Redact == nil {
+		return err
+	}
+	parts := strings.Split(name, "/")
+	masked := false
+	for i, p := range parts {
+		if d.secret(p) {
+			parts[i], masked = redact.Mark, true
+		} else if u, err := url.PathUnescape(p); err == nil && u != p && d.secret(u) {
+			parts[i], masked = redact.Mark, true
+		}
+	}
+	shown := strings.Join(parts, "/")
+	switch {
+	case masked:
+	case d.secret(name):
+		shown = redact.Mark // the parts together hold it
+	default:
+		return nil
+	}
+	return fmt.Errorf("%s: %w", shown, ErrSecretName)
+}
+
+// secret reports whether d's redactor changes s.
+func (d *Dir) secret(s string) bool { return d.Redact(s) != s }
 
 // Open creates dir (and its parents) when needed and opens it.
 func Open(dir string) (*Dir, error) {
@@ -70,7 +114,7 @@ func (d *Dir) MkdirAll(name string) error {
 	if name == "." {
 		return nil
 	}
-	if err := check(name); err != nil {
+	if err := d.checkNew(name); err != nil {
 		return err
 	}
 	parts := strings.Split(name, "/")
@@ -107,7 +151,7 @@ func (d *Dir) isDir(p string) error {
 // folders on the way and refuses a name where something other than a
 // regular file stands.
 func (d *Dir) WriteFile(name string, data []byte) error {
-	if err := check(name); err != nil {
+	if err := d.checkNew(name); err != nil {
 		return err
 	}
 	if err := d.MkdirAll(path.Dir(name)); err != nil {
@@ -183,7 +227,7 @@ func (d *Dir) syncDir(dir string) error {
 // is renamed into place whole: there a file needs no temporary name of its
 // own.
 func (d *Dir) Create(name string, data []byte) error {
-	if err := check(name); err != nil {
+	if err := d.checkNew(name); err != nil {
 		return err
 	}
 	if err := d.MkdirAll(path.Dir(name)); err != nil {
@@ -208,8 +252,9 @@ func (d *Dir) Create(name string, data []byte) error {
 }
 
 // Sub opens the folder name below d (which must be a real folder, not a
-// link) as a Dir of its own, as lazy as d: a short way to write many files
-// deep below d, since every access resolves its path one part at a time.
+// link) as a Dir of its own, as lazy as d and with its Redact: a short way
+// to write many files deep below d, since every access resolves its path
+// one part at a time.
 func (d *Dir) Sub(name string) (*Dir, error) {
 	if err := check(name); err != nil {
 		return nil, err
@@ -221,7 +266,7 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, Pathless(err))
 	}
-	return &Dir{root: root, Lazy: d.Lazy}, nil
+	return &Dir{root: root, Lazy: d.Lazy, Redact: d.Redact}, nil
 }
 
 // MkdirTemp makes a new, empty folder inside folder dir (made if needed)
@@ -245,10 +290,11 @@ func (d *Dir) MkdirTemp(dir string) (string, error) {
 // removed after, so newname is at each moment the old whole or the new
 // whole.
 func (d *Dir) Rename(oldname, newname string) error {
-	for _, n := range []string{oldname, newname} {
-		if err := check(n); err != nil {
-			return err
-		}
+	if err := check(oldname); err != nil {
+		return err
+	}
+	if err := d.checkNew(newname); err != nil {
+		return err
 	}
 	if err := d.MkdirAll(path.Dir(newname)); err != nil {
 		return err

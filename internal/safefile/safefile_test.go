@@ -1,11 +1,18 @@
 package safefile
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/padinterview/padapi/internal/redact"
 )
 
 func open(t *testing.T) (*Dir, string) {
@@ -183,5 +190,56 @@ func TestSubOpensARealFolderOnly(t *testing.T) {
 			s.Close()
 			t.Errorf("Sub(%q): no error", name)
 		}
+	}
+}
+
+// Issue 28 #13: no name a write makes holds the key, as written or as
+// Name escapes it, in any encoding the redactor knows; the refusal names
+// the file with the key masked, and writes nothing.
+func TestSecretNameRefused(t *testing.T) {
+	const key = "padctl-secret-Qz7Xw9Kp3Lm"
+	r := redact.New(key)
+	d, dir := open(t)
+	d.Redact = r.String
+	hexKey := hex.EncodeToString([]byte(key))
+	for _, name := range []string{
+		key, "env/" + key + ".py", Name(key), Name(strings.ToUpper(key)), Name(key[5:]) + "/main.py",
+		"src/" + url.PathEscape(strings.ToUpper(key)), hexKey, strings.ToUpper(hexKey), "a/" + strings.ToLower(key) + "/b",
+		Name(key + strings.Repeat("x", 60)), base64.StdEncoding.EncodeToString([]byte(key)),
+	} {
+		for what, write := range map[string]func() error{
+			"WriteFile": func() error { return d.WriteFile(name, []byte("x")) },
+			"Create":    func() error { return d.Create(name, []byte("x")) },
+			"MkdirAll":  func() error { return d.MkdirAll(name) },
+			"Rename":    func() error { return d.Rename("old", name) },
+		} {
+			err := write()
+			if !errors.Is(err, ErrSecretName) || !strings.Contains(err.Error(), redact.Mark) || r.Contains(err.Error()) {
+				t.Errorf("%s(%q) = %v, want ErrSecretName naming the file without the key", what, name, err)
+			}
+		}
+	}
+	err := d.MkdirAll("s")
+	var sub *Dir
+	if err == nil {
+		sub, err = d.Sub("s")
+	}
+	if err == nil {
+		err = sub.WriteFile("x/"+key, nil)
+	}
+	if !errors.Is(err, ErrSecretName) {
+		t.Errorf("a Sub's write under the key: %v", err)
+	}
+	// A name without the key is written as before, and nothing else was.
+	if err := d.WriteFile(Name("ABC123")+"/main.py", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	_ = filepath.WalkDir(dir, func(p string, _ fs.DirEntry, _ error) error {
+		names = append(names, p)
+		return nil
+	})
+	if len(names) != 4 {
+		t.Errorf("files in the folder: %q, want the folder, s, %%41%%42%%43123 and main.py", names)
 	}
 }

@@ -128,6 +128,8 @@ func exportRun(o *ExportOptions) error {
 		return err
 	}
 	defer dir.Close()
+	// No name from the service that holds the key becomes a file's.
+	dir.Redact = o.Redact.String
 	e := &exporter{o: o, dir: dir, taken: map[string]bool{}}
 	e.saveJSON("pad.json", resp.Body)
 	e.saveJSON("events.json", events)

@@ -23,6 +23,7 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/internal/redact"
 )
 
 // padJSON is a pad that ended at 10:00, with the given environments.
@@ -450,5 +451,56 @@ func TestPadsExportRedactsTheKey(t *testing.T) {
 	var p padapi.Pad
 	if err := json.Unmarshal([]byte(got["pad.json"]), &p); err != nil || p.ID != "ABC" {
 		t.Errorf("pad.json is no longer the pad: %v %+v", err, p)
+	}
+}
+
+// Issue 28 #13: a key in an environment's ID or a file's path, as is or
+// in an encoding the redactor knows, names no file or folder of the
+// export: each such file is skipped and named on stderr with the key
+// masked, the rest is written, and the export exits 1.
+func TestPadsExportNoKeyInANameHostile(t *testing.T) {
+	key := cmdtest.TestKey
+	r := redact.New(key)
+	hexKey := hex.EncodeToString([]byte(key))
+	var pctKey strings.Builder
+	for _, c := range []byte(key) {
+		fmt.Fprintf(&pctKey, "%%%02X", c)
+	}
+	envIDs := []string{key, strings.ToUpper(key), hexKey, "7"}
+	ids, _ := json.Marshal(envIDs)
+	routes := map[string]http.HandlerFunc{
+		"GET /api/pads/ABC":        cmdtest.Reply(200, padJSON("ABC", string(ids))),
+		"GET /api/pads/ABC/events": eventsPage(""),
+		"GET /api/pad_environments/7": cmdtest.Reply(200, envJSON("7",
+			padapi.FileContent{Path: "src/" + key + ".py", Contents: "x"},
+			padapi.FileContent{Path: strings.ToUpper(hexKey) + ".txt", Contents: "x"},
+			padapi.FileContent{Path: strings.ToLower(key) + "/a.py", Contents: "x"},
+			padapi.FileContent{Path: pctKey.String(), Contents: "x"},
+			padapi.FileContent{Path: base64.RawURLEncoding.EncodeToString([]byte(key)), Contents: "x"},
+			padapi.FileContent{Path: "clean.py", Contents: "print(1)\n"},
+		)),
+	}
+	for _, id := range envIDs[:3] {
+		routes["GET /api/pad_environments/"+id] = cmdtest.Reply(200, envJSON(id, padapi.FileContent{Path: "main.py", Contents: "x"}))
+	}
+	s := cmdtest.NewStub(t, routes)
+	dir := filepath.Join(t.TempDir(), "interview")
+
+	res := cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir)
+	got := tree(t, dir)
+	for name := range got {
+		unescaped, _ := url.PathUnescape(filepath.ToSlash(name))
+		if r.Contains(name) || r.Contains(unescaped) {
+			t.Errorf("a file named with the key: %s", name)
+		}
+	}
+	if res.Code != cmdutil.ExitError || r.Contains(res.Stderr) {
+		t.Errorf("exit %d, stderr:\n%s", res.Code, res.Stderr)
+	}
+	if n := strings.Count(res.Stderr, "the name would hold the API key"); n != 8 || !strings.Contains(res.Stderr, "padctl: skipped 7/src/[REDACTED]: ") {
+		t.Errorf("%d files named as skipped for the key in their names, want 8 (3 environments, 5 paths); stderr:\n%s", n, res.Stderr)
+	}
+	if got["7/clean.py"] != "print(1)\n" || got["pad.json"] == "" {
+		t.Errorf("the rest was not written: %v", slices.Sorted(maps.Keys(got)))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -1141,6 +1142,32 @@ func TestQuestionsPullRedactsTheKey(t *testing.T) {
 			t.Errorf("%s: %q\nstderr:\n%s", file, got, r.stderr)
 		}
 	}
+}
+
+// Issue 28 #13: a title that a folder name turns into the key (no run of
+// 8 bytes of it in the title itself) names no folder: pull writes the
+// other questions, names the refused folder with the key masked, and
+// exits 1.
+func TestQuestionsPullNoKeyInAName(t *testing.T) {
+	const key = "abcd-efgh-ijkl-mnop-qrst"
+	srv := padapitest.NewServer(t, padapitest.WithAPIKey(key))
+	env := map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": key}
+	srv.AddQuestion(padapi.Question{Title: "Abcd Efgh. Ijkl, Mnop! Qrst", Language: "python", Contents: "x = 1"})
+	srv.AddQuestion(padapi.Question{Title: "Clean", Language: "python", Contents: "x = 2"})
+	dir := filepath.Join(t.TempDir(), "q")
+	r := padctl(t, env, "questions", "pull", dir)
+	var names []string
+	_ = filepath.WalkDir(dir, func(p string, _ fs.DirEntry, _ error) error {
+		if strings.Contains(strings.ToLower(p), key) {
+			t.Errorf("a folder or file named with the key: %s", p)
+		}
+		names = append(names, p)
+		return nil
+	})
+	if r.code != cmdutil.ExitError || !strings.Contains(r.stderr, "[REDACTED]/") || !strings.Contains(r.stderr, "the name would hold the API key") {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	t.Logf("files: %q; stderr %q", names, r.stderr)
 }
 
 // Each sync command parses its flags (and PAD_SETTLE) into SyncOptions
