@@ -57,6 +57,8 @@ Environment:
   PAD_BASE_URL   the service's base URL
   PAD_TIMEOUT    how long the whole command may take, retries and every page
                  included (a Go duration: 30s, 2m; default 30s; 0 for no limit)
+  PAD_LIST_LIMIT how many items padctl reads of one list, whatever total the
+                 service claims (default 100000)
 
 Signals: SIGINT (Ctrl-C) and SIGTERM cancel the command, which cleans up
 (a file half written is removed) and exits 130 or 143; a second one ends
