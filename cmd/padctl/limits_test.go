@@ -1,3 +1,5 @@
+// limits_test.go: the built binary (main.go) against hostile lists and environments: request counts and peak RSS of get_pad_code, of endless lists through pads list, questions diff and the MCP tools, and PAD_LIST_LIMIT.
+
 package main
 
 import (
