@@ -94,7 +94,9 @@ func (r *run) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan job)
-	results := make(chan result)
+	// A slot for each worker's result: while the index is written (an
+	// fsync), the workers go on with their next pad.
+	results := make(chan result, 2*r.o.Concurrency)
 	var (
 		wg      sync.WaitGroup
 		listErr error
@@ -143,6 +145,9 @@ func (r *run) collect(results <-chan result, cancel context.CancelFunc) error {
 // record notes one pad done or failed.
 func (r *run) record(res result) {
 	id := res.job.pad.ID
+	if res.err == nil {
+		res.err = r.st.set(res.entry)
+	}
 	if res.err != nil {
 		if errors.Is(res.err, context.Canceled) || errors.Is(res.err, context.DeadlineExceeded) {
 			return // cut short, not failed: the next run fetches it
@@ -154,8 +159,6 @@ func (r *run) record(res result) {
 		r.emit(Progress{Kind: PadFailed, Pad: id, Err: res.err})
 		return
 	}
-	r.st.index[id] = res.entry
-	r.st.dirty = true
 	r.mu.Lock()
 	if res.job.update {
 		r.sum.Updated++
@@ -172,7 +175,9 @@ func (r *run) record(res result) {
 func (r *run) finish(ctx context.Context, listErr error) error {
 	complete := listErr == nil && ctx.Err() == nil
 	if complete && r.listedAll {
-		r.markDeleted()
+		if err := r.markDeleted(); err != nil {
+			return err
+		}
 	}
 	if err := r.st.saveIndex(); err != nil {
 		return err
@@ -194,17 +199,19 @@ func (r *run) finish(ctx context.Context, listErr error) error {
 }
 
 // markDeleted marks the pads of the index that a whole list did not name.
-func (r *run) markDeleted() {
+func (r *run) markDeleted() error {
 	for id, e := range r.st.index {
 		if !r.seen[id] && !e.Deleted {
-			e.Deleted = true
-			r.st.dirty = true
+			if err := r.st.setDeleted(id); err != nil {
+				return err
+			}
 			r.mu.Lock()
 			r.sum.Deleted++
 			r.mu.Unlock()
 			r.emit(Progress{Kind: PadDeleted, Pad: id, Path: e.Dir})
 		}
 	}
+	return nil
 }
 
 // summary counts what the run did.
