@@ -60,8 +60,9 @@ func TestArchiveRSSChild(t *testing.T) {
 // process, with no latency, then runs again with nothing changed (which
 // reads the whole index), and reports each run's peak resident memory; it
 // fails above 100 MiB (issue 31). What grows with the organization is the
-// index held in memory, about 1.3 KB a pad. Run it with -benchtime=1x:
-// 10 000 pads take a minute or more, most of it the file system's.
+// index held in memory: each pad's line, about 1.1 KB. Run it with
+// -benchtime=1x: 10 000 pads take a minute or more, most of it the file
+// system's.
 func BenchmarkArchivePeakRSS(b *testing.B) {
 	for _, pads := range []int{1000, 10_000} {
 		b.Run(fmt.Sprintf("pads=%d", pads), func(b *testing.B) {
