@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,7 +30,12 @@ func seedBench(srv *padapitest.Server, n int) {
 // BenchmarkArchive archives 1 000 pads behind a service that takes 20 ms
 // per request, at concurrency 8, and reports the requests sent, the time
 // taken, and the best schedule of those requests on 8 connections
-// (⌈requests ÷ 8⌉ × 20 ms): run it with -benchtime=1x.
+// (⌈requests ÷ 8⌉ × 20 ms): run it with -benchtime=1x. It also reports
+// how busy the 8 slots were (slot-use, 1 when a request was always in
+// flight on each) and how long a request took as the client saw it
+// (ms/request): when the time exceeds the best schedule, these tell the
+// run's own gaps from a slow machine. The latency=0s run is the floor of
+// the local work (the fake, the client, the file system).
 func BenchmarkArchive(b *testing.B) {
 	for _, latency := range []time.Duration{20 * time.Millisecond, 0} {
 		b.Run(fmt.Sprintf("latency=%v", latency), func(b *testing.B) { benchArchive(b, latency) })
@@ -47,7 +53,8 @@ func benchArchive(b *testing.B, latency time.Duration) {
 		srv.Delay(route, latency)
 	}
 	for b.Loop() {
-		g := NewGate(nil)
+		tt := &timedTransport{base: NewGate(nil).base}
+		g := NewGate(tt)
 		c := srv.Client(padapi.WithHTTPClient(&http.Client{Transport: g}))
 		dir := filepath.Join(b.TempDir(), "archive")
 		start := time.Now()
@@ -59,6 +66,9 @@ func benchArchive(b *testing.B, latency time.Duration) {
 		}
 		b.ReportMetric(float64(sum.Requests), "requests")
 		b.ReportMetric(took.Seconds(), "s/run")
+		busy := time.Duration(tt.busy.Load())
+		b.ReportMetric(busy.Seconds()/took.Seconds()/concurrency, "slot-use")
+		b.ReportMetric(busy.Seconds()*1000/float64(sum.Requests), "ms/request")
 		if latency > 0 {
 			best := time.Duration((sum.Requests+concurrency-1)/concurrency) * latency
 			b.ReportMetric(best.Seconds(), "best-s")
@@ -90,4 +100,18 @@ func BenchmarkRerun(b *testing.B) {
 		}
 		b.ReportMetric(float64(sum.Requests), "requests")
 	}
+}
+
+// timedTransport adds up the time requests spend in base, from sending to
+// the answer's header: the time a request holds one of the Gate's slots.
+type timedTransport struct {
+	base http.RoundTripper
+	busy atomic.Int64
+}
+
+func (t *timedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	start := time.Now()
+	resp, err := t.base.RoundTrip(r)
+	t.busy.Add(int64(time.Since(start)))
+	return resp, err
 }
