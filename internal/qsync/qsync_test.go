@@ -15,8 +15,17 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/qsync/qfolder"
+	"github.com/padinterview/padapi/internal/safefile"
 	"github.com/padinterview/padapi/padapitest"
 )
+
+// TestMain makes every write of these tests skip fsync
+// (safefile.SkipFsync): no test can observe a power loss, and the fsyncs
+// of apply's durable writes were most of these tests' time on a disk.
+func TestMain(m *testing.M) {
+	safefile.SkipFsync()
+	m.Run()
+}
 
 // Mutation testing (issue 29), with gremlins v0.6.0 from the module root:
 //

@@ -10,7 +10,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/safefile"
 )
+
+// TestMain makes every write of these tests skip fsync
+// (safefile.SkipFsync): no test can observe a power loss, and the fsyncs
+// of apply's durable writes were most of these tests' time on a disk.
+func TestMain(m *testing.M) {
+	safefile.SkipFsync()
+	m.Run()
+}
 
 func TestNormalizeText(t *testing.T) {
 	for in, want := range map[string]string{
