@@ -1033,25 +1033,30 @@ func TestQuestionsSettleFindsLateQuestion(t *testing.T) {
 // running out of a --timeout shorter than that wait.
 func TestQuestionsApplySettleBeyondTimeout(t *testing.T) {
 	srv, env := fake(t)
-	env["PAD_SETTLE"] = "800ms"
-	env["PAD_TIMEOUT"] = "5s"
 	dir := filepath.Join(t.TempDir(), "q")
-	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
-	srv.FailNext("POST /api/questions", 1, http.StatusInternalServerError, "")
-	if r := padctl(t, env, "questions", "apply", dir); r.code != exitUnknown {
-		t.Fatalf("first apply: %+v", r)
-	}
-	env["PAD_TIMEOUT"] = "300ms"
-	start := time.Now()
-	if r := padctl(t, env, "questions", "apply", dir); r.code != 0 || !strings.Contains(r.stdout, "created a/") {
-		t.Errorf("apply after the settle wait: %+v", r)
-	}
-	if took := time.Since(start); took < 400*time.Millisecond {
-		t.Errorf("apply took %v, want it to wait out most of the 800ms settle time", took)
-	}
-	if n := len(srv.Questions()); n != 1 {
-		t.Errorf("%d questions, want 1", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		// Fake time: the settle wait takes none. No connection is kept,
+		// so that every goroutine of a run is in the bubble's time.
+		o := opts{env: env, transport: &http.Transport{DisableKeepAlives: true}}
+		env["PAD_SETTLE"] = "800ms"
+		env["PAD_TIMEOUT"] = "5s"
+		writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+		srv.FailNext("POST /api/questions", 1, http.StatusInternalServerError, "")
+		if r := invoke(t, o, "questions", "apply", dir); r.code != exitUnknown {
+			t.Fatalf("first apply: %+v", r)
+		}
+		env["PAD_TIMEOUT"] = "300ms"
+		start := time.Now()
+		if r := invoke(t, o, "questions", "apply", dir); r.code != 0 || !strings.Contains(r.stdout, "created a/") {
+			t.Errorf("apply after the settle wait: %+v", r)
+		}
+		if took := time.Since(start); took != 800*time.Millisecond {
+			t.Errorf("apply took %v, want it to wait out the 800ms settle time", took)
+		}
+		if n := len(srv.Questions()); n != 1 {
+			t.Errorf("%d questions, want 1", n)
+		}
+	})
 }
 
 type garbledCreate struct {
@@ -1117,22 +1122,26 @@ func TestQuestionsDiffEscapesBidi(t *testing.T) {
 func TestQuestionsApplyLocked(t *testing.T) {
 	srv, env := fake(t)
 	// apply's deadline is --timeout plus --settle: with the default settle
-	// (a minute) this test waited 60 s for the lock.
+	// (a minute) this test waited 60 s for the lock. Fake time: the wait
+	// takes none.
 	env["PAD_TIMEOUT"], env["PAD_SETTLE"] = "300ms", "0s"
 	dir := filepath.Join(t.TempDir(), "q")
 	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
-	holder := qsync.New(srv.Client(), dir, qsync.Options{})
-	if err := holder.Lock(t.Context(), false); err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Unlock()
-	for _, command := range []string{"apply", "pull"} {
-		r := padctl(t, env, "questions", command, dir)
-		if r.code != exitLocked || !strings.Contains(r.stderr, "another padctl questions apply or pull is running on this folder") ||
-			!strings.Contains(r.stderr, "Waiting for another") {
-			t.Errorf("%s on a locked folder: %+v", command, r)
+	synctest.Test(t, func(t *testing.T) {
+		holder := qsync.New(srv.Client(), dir, qsync.Options{})
+		if err := holder.Lock(t.Context(), false); err != nil {
+			t.Fatal(err)
 		}
-	}
+		defer holder.Unlock()
+		for _, command := range []string{"apply", "pull"} {
+			start := time.Now()
+			r := invoke(t, opts{env: env, transport: &http.Transport{DisableKeepAlives: true}}, "questions", command, dir)
+			if r.code != exitLocked || !strings.Contains(r.stderr, "another padctl questions apply or pull is running on this folder") ||
+				!strings.Contains(r.stderr, "Waiting for another") || time.Since(start) != 300*time.Millisecond {
+				t.Errorf("%s on a locked folder, after %v: %+v", command, time.Since(start), r)
+			}
+		}
+	})
 	if n := len(srv.Questions()); n != 0 {
 		t.Errorf("%d questions created under another run's lock", n)
 	}
