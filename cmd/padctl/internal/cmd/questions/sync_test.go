@@ -640,6 +640,7 @@ func advance(d time.Duration) {
 func TestQuestionsApplyUnderFaults(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			t.Parallel() // each seed has its own fake and folder
 			e := newSyncEnv(t)
 			syncScenario(t, e)
 			for i := range 20 {
@@ -725,6 +726,7 @@ func TestQuestionsApplyKilledAfterK(t *testing.T) {
 	e.converged(1)
 	for k := range total + 1 {
 		t.Run(fmt.Sprint("k", k), func(t *testing.T) {
+			t.Parallel() // each k has its own fake and folder
 			e := newSyncEnv(t)
 			syncScenario(t, e)
 			code, _, errs := e.run("apply", syncOptions{prune: true}, k)
