@@ -114,29 +114,6 @@ func TestFingerprint(t *testing.T) {
 	}
 }
 
-func TestUnifiedDiff(t *testing.T) {
-	a := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten"
-	b := "one\ntwo\nthree\nFOUR\nfive\nsix\nseven\neight\nnine\nten\neleven"
-	// Six equal lines between two changes join their hunks, as GNU diff
-	// does; eight split them.
-	want := "--- a\n+++ b\n@@ -1,10 +1,11 @@\n one\n two\n three\n-four\n+FOUR\n five\n six\n seven\n eight\n nine\n ten\n+eleven\n"
-	if got := UnifiedDiff("a", "b", a, b); got != want {
-		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
-	}
-	a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12"
-	b = "1\nTWO\n3\n4\n5\n6\n7\n8\n9\n10\n11"
-	want = "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+TWO\n 3\n 4\n 5\n@@ -9,4 +9,3 @@\n 9\n 10\n 11\n-12\n"
-	if got := UnifiedDiff("a", "b", a, b); got != want {
-		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
-	}
-	if got := UnifiedDiff("a", "b", "", "x"); got != "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n" {
-		t.Errorf("from nothing: %q", got)
-	}
-	if UnifiedDiff("a", "b", "same", "same") != "" {
-		t.Errorf("a diff of equal texts")
-	}
-}
-
 func TestFolderName(t *testing.T) {
 	taken := map[string]bool{"two-sum": true, "two-sum-12": true}
 	for _, tt := range []struct{ title, id, want string }{
@@ -611,13 +588,5 @@ func TestReadLimits(t *testing.T) {
 	}
 	if !cmp.Equal(bad.Problems, want) {
 		t.Errorf("problems:\n%q\nwant\n%q", bad.Problems, want)
-	}
-}
-
-// Kept lines after the last hunk's context end the diff without a hunk.
-func TestUnifiedDiffTrailingLines(t *testing.T) {
-	got := UnifiedDiff("a", "b", "a\nb\nc\nd\ne\nf\ng", "A\nb\nc\nd\ne\nf\ng")
-	if want := "--- a\n+++ b\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n d\n"; got != want {
-		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -6,7 +6,57 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
+
+// unifiedDiff is UnifiedDiff with a deadline: a diff that never ends (a
+// mutant of the hunk loops) fails the test after 10 s (of work that takes
+// microseconds) instead of hanging the run, and gremlins counts it killed.
+func unifiedDiff(t *testing.T, from, to, a, b string) string {
+	t.Helper()
+	done := make(chan string, 1)
+	go func() { done <- UnifiedDiff(from, to, a, b) }()
+	timer := time.NewTimer(10 * time.Second)
+	defer timer.Stop()
+	select {
+	case d := <-done:
+		return d
+	case <-timer.C:
+		t.Fatalf("UnifiedDiff(%q, %q, %q, %q) still running after 10s", from, to, a, b)
+		return ""
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	a := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten"
+	b := "one\ntwo\nthree\nFOUR\nfive\nsix\nseven\neight\nnine\nten\neleven"
+	// Six equal lines between two changes join their hunks, as GNU diff
+	// does; eight split them.
+	want := "--- a\n+++ b\n@@ -1,10 +1,11 @@\n one\n two\n three\n-four\n+FOUR\n five\n six\n seven\n eight\n nine\n ten\n+eleven\n"
+	if got := unifiedDiff(t, "a", "b", a, b); got != want {
+		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
+	}
+	a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12"
+	b = "1\nTWO\n3\n4\n5\n6\n7\n8\n9\n10\n11"
+	want = "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+TWO\n 3\n 4\n 5\n@@ -9,4 +9,3 @@\n 9\n 10\n 11\n-12\n"
+	if got := unifiedDiff(t, "a", "b", a, b); got != want {
+		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
+	}
+	if got := unifiedDiff(t, "a", "b", "", "x"); got != "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n" {
+		t.Errorf("from nothing: %q", got)
+	}
+	if unifiedDiff(t, "a", "b", "same", "same") != "" {
+		t.Errorf("a diff of equal texts")
+	}
+}
+
+// Kept lines after the last hunk's context end the diff without a hunk.
+func TestUnifiedDiffTrailingLines(t *testing.T) {
+	got := unifiedDiff(t, "a", "b", "a\nb\nc\nd\ne\nf\ng", "A\nb\nc\nd\ne\nf\ng")
+	if want := "--- a\n+++ b\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n d\n"; got != want {
+		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
+	}
+}
 
 // refDiff is diffLines written the slow, obvious way (the same trimming,
 // then a memoized longest common subsequence, preferring a removal to an
