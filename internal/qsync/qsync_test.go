@@ -46,15 +46,7 @@ func TestMain(m *testing.M) {
 // ignoring the solution (qfolder's TestFingerprintCoversWhatACreateSends),
 // dot-folders read as questions (qfolder's TestReadSkipsDotFolders).
 //
-// Equivalent mutants, and why:
-//   - qfolder CreateParams, len(folder.Instructions) > 0 to >= 0:
-//     slices.Clone(nil) is nil, so the params are the same for a folder
-//     with no instructions; an explicit [] then sends an empty list, which
-//     leaves the new question with no instructions all the same.
-//   - qfolder idLess, len(a) < len(b) to <= and a < b to <=: the two are
-//     never equal there (different lengths; ids a map keeps unique).
-//   - qfolder UnifiedDiff, the outer i < len(ops) to <=: at len(ops) the
-//     inner loop does not run and the next line breaks out.
+// qfolder's equivalent mutants are listed in qfolder_test.go. Here:
 //   - Mutants that make a run wait for ever (Apply's lock check flipped,
 //     a settle wait that never ends) time out rather than fail: gremlins
 //     counts them TIMED OUT, as killed by the test's deadline.

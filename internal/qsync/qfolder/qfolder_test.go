@@ -13,6 +13,27 @@ import (
 	"github.com/padinterview/padapi/internal/safefile"
 )
 
+// Mutation testing (issue 29), with gremlins v0.6.0 from the module root:
+//
+//	gremlins unleash ./internal/qsync/qfolder
+//
+// Equivalent mutants, and why:
+//   - CreateParams, len(folder.Instructions) > 0 to >= 0: slices.Clone(nil)
+//     is nil, so the params are the same for a folder with no
+//     instructions; an explicit [] then sends an empty list, which leaves
+//     the new question with no instructions all the same.
+//   - FolderName, r < 128 to <= (twice): U+0080 is a control character,
+//     neither a letter nor a digit, so it is dropped either way.
+//   - FolderName, i < 1_000_000 to <=: the names differ only once a
+//     million are taken; a test of that spends seconds on a million names.
+//
+// A mutant of the diff's hunk loops that loops for ever fails
+// unifiedDiff's 10 s deadline rather than hanging the run (gremlins gives
+// a test run ten times the tests' time, then kills go test and leaves its
+// test binary running). Where a condition was a switch case, gremlins
+// reports it NOT COVERED whatever the tests do (it maps coverage by
+// statement blocks).
+
 // TestMain makes every write of these tests skip fsync
 // (safefile.SkipFsync): no test can observe a power loss, and the fsyncs
 // of apply's durable writes were most of these tests' time on a disk.
