@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 //	gremlins unleash ./internal/qsync/qfolder
 //
 // -tags mutate leaves out lock_race_test.go (two applies at once, ten
-// times: 9 s of real creates, the same on every mutant); the lock's
+// times: 200 real creates, the same on every mutant); the lock's
 // mutants die in TestLockRefusesOrWaits. -E qfolder leaves qfolder to its
 // own run, with its own tests; lock_other.go is not built on Linux.
 //
