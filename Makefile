@@ -100,10 +100,16 @@ export BENCH_SUMMARY
 # 20 child processes, is skipped, and its crash-at-every-write test tries
 # fewer points; CI runs both in full once.
 MUTATE_PKGS ?= ./internal/redact ./internal/qsync ./internal/qsync/qfolder ./internal/archive
+# --timeout-coefficient 10: gremlins gives each mutant's go test that many
+# times the coverage run's time, then kills go test (its test binary runs
+# on to its own -timeout). With a small one (gremlins' default is 3), a
+# mutant's rebuild alone can outlast it on a busy machine: one such run
+# killed go test 38 times in 5 minutes, never after its test binary was
+# linked. On a machine others share, pass --workers 1.
 MUTATE_FLAGS ?= --workers 2 --timeout-coefficient 10
 # MUTATE_ARGS_<path> are one package's own gremlins flags, the path without
 # its ./ and with / as _. qsync: -tags mutate leaves out the race test of
-# two applies at once (9 s of real creates on every mutant), -E qfolder
+# two applies at once (200 real creates on every mutant), -E qfolder
 # leaves qfolder to its own run, and lock_other.go is not built on Linux
 # (see the comment at the top of internal/qsync/qsync_test.go).
 MUTATE_ARGS_internal_qsync ?= --tags mutate -E qfolder -E lock_other

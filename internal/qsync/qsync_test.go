@@ -15,8 +15,17 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/qsync/qfolder"
+	"github.com/padinterview/padapi/internal/safefile"
 	"github.com/padinterview/padapi/padapitest"
 )
+
+// TestMain makes every write of these tests skip fsync
+// (safefile.SkipFsync): no test can observe a power loss, and the fsyncs
+// of apply's durable writes were most of these tests' time on a disk.
+func TestMain(m *testing.M) {
+	safefile.SkipFsync()
+	m.Run()
+}
 
 // Mutation testing (issue 29), with gremlins v0.6.0 from the module root:
 //
@@ -24,7 +33,7 @@ import (
 //	gremlins unleash ./internal/qsync/qfolder
 //
 // -tags mutate leaves out lock_race_test.go (two applies at once, ten
-// times: 9 s of real creates, the same on every mutant); the lock's
+// times: 200 real creates, the same on every mutant); the lock's
 // mutants die in TestLockRefusesOrWaits. -E qfolder leaves qfolder to its
 // own run, with its own tests; lock_other.go is not built on Linux.
 //
@@ -37,15 +46,7 @@ import (
 // ignoring the solution (qfolder's TestFingerprintCoversWhatACreateSends),
 // dot-folders read as questions (qfolder's TestReadSkipsDotFolders).
 //
-// Equivalent mutants, and why:
-//   - qfolder CreateParams, len(folder.Instructions) > 0 to >= 0:
-//     slices.Clone(nil) is nil, so the params are the same for a folder
-//     with no instructions; an explicit [] then sends an empty list, which
-//     leaves the new question with no instructions all the same.
-//   - qfolder idLess, len(a) < len(b) to <= and a < b to <=: the two are
-//     never equal there (different lengths; ids a map keeps unique).
-//   - qfolder UnifiedDiff, the outer i < len(ops) to <=: at len(ops) the
-//     inner loop does not run and the next line breaks out.
+// qfolder's equivalent mutants are listed in qfolder_test.go. Here:
 //   - Mutants that make a run wait for ever (Apply's lock check flipped,
 //     a settle wait that never ends) time out rather than fail: gremlins
 //     counts them TIMED OUT, as killed by the test's deadline.

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync/atomic"
 
 	"github.com/padinterview/padapi/internal/redact"
 )
@@ -80,6 +81,19 @@ func (d *Dir) checkNew(name string) error {
 
 // secret reports whether d's redactor changes s.
 func (d *Dir) secret(s string) bool { return d.Redact(s) != s }
+
+// noFsync, when set, makes every Dir of the process lazy (SkipFsync).
+var noFsync atomic.Bool
+
+// SkipFsync makes every Dir of this process skip fsync, as if each had
+// Lazy set. It is for tests, from their TestMain: no test can observe a
+// power loss, and fsync on a real disk costs milliseconds a call, which
+// adds up to seconds in tests of apply (three durable writes per create).
+// Writes stay atomic for readers and against a process killed mid-write.
+func SkipFsync() { noFsync.Store(true) }
+
+// lazy reports whether d skips fsync.
+func (d *Dir) lazy() bool { return d.Lazy || noFsync.Load() }
 
 // Open creates dir (and its parents) when needed and opens it.
 func Open(dir string) (*Dir, error) {
@@ -192,7 +206,7 @@ func (d *Dir) writeTemp(dir string, data []byte) (string, error) {
 		return "", err
 	}
 	_, err = fh.Write(data)
-	if err == nil && !d.Lazy {
+	if err == nil && !d.lazy() {
 		err = fh.Sync()
 	}
 	if cerr := fh.Close(); err == nil {
@@ -207,7 +221,7 @@ func (d *Dir) writeTemp(dir string, data []byte) (string, error) {
 
 // syncDir makes a rename into dir durable (unless d is lazy).
 func (d *Dir) syncDir(dir string) error {
-	if d.Lazy {
+	if d.lazy() {
 		return nil
 	}
 	fh, err := d.root.Open(dir)
@@ -238,7 +252,7 @@ func (d *Dir) Create(name string, data []byte) error {
 		return fmt.Errorf("%s: %w", name, Pathless(err))
 	}
 	_, err = fh.Write(data)
-	if err == nil && !d.Lazy {
+	if err == nil && !d.lazy() {
 		err = fh.Sync()
 	}
 	if cerr := fh.Close(); err == nil {

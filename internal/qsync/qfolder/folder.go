@@ -2,6 +2,7 @@ package qfolder
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"os"
 	"path"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -486,14 +486,12 @@ func (lib *Library) Unclaimed() []string {
 			out = append(out, id)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return idLess(out[i], out[j]) })
+	slices.SortFunc(out, compareIDs)
 	return out
 }
 
-// idLess orders IDs as numbers when they are.
-func idLess(a, b string) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	return a < b
+// compareIDs orders IDs as numbers when they are: the shorter first, then
+// by their digits.
+func compareIDs(a, b string) int {
+	return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
 }

@@ -10,7 +10,37 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/safefile"
 )
+
+// Mutation testing (issue 29), with gremlins v0.6.0 from the module root:
+//
+//	gremlins unleash ./internal/qsync/qfolder
+//
+// Equivalent mutants, and why:
+//   - CreateParams, len(folder.Instructions) > 0 to >= 0: slices.Clone(nil)
+//     is nil, so the params are the same for a folder with no
+//     instructions; an explicit [] then sends an empty list, which leaves
+//     the new question with no instructions all the same.
+//   - FolderName, r < 128 to <= (twice): U+0080 is a control character,
+//     neither a letter nor a digit, so it is dropped either way.
+//   - FolderName, i < 1_000_000 to <=: the names differ only once a
+//     million are taken; a test of that spends seconds on a million names.
+//
+// A mutant of the diff's hunk loops that loops for ever fails
+// unifiedDiff's 10 s deadline rather than hanging the run (gremlins gives
+// a test run ten times the tests' time, then kills go test and leaves its
+// test binary running). Where a condition was a switch case, gremlins
+// reports it NOT COVERED whatever the tests do (it maps coverage by
+// statement blocks).
+
+// TestMain makes every write of these tests skip fsync
+// (safefile.SkipFsync): no test can observe a power loss, and the fsyncs
+// of apply's durable writes were most of these tests' time on a disk.
+func TestMain(m *testing.M) {
+	safefile.SkipFsync()
+	m.Run()
+}
 
 func TestNormalizeText(t *testing.T) {
 	for in, want := range map[string]string{
@@ -102,29 +132,6 @@ func TestFingerprint(t *testing.T) {
 	shown := AsCreated(multi)
 	if shown.Files != nil || AsCreated(multi).Fingerprint() != shown.Fingerprint() {
 		t.Errorf("AsCreated shows files")
-	}
-}
-
-func TestUnifiedDiff(t *testing.T) {
-	a := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten"
-	b := "one\ntwo\nthree\nFOUR\nfive\nsix\nseven\neight\nnine\nten\neleven"
-	// Six equal lines between two changes join their hunks, as GNU diff
-	// does; eight split them.
-	want := "--- a\n+++ b\n@@ -1,10 +1,11 @@\n one\n two\n three\n-four\n+FOUR\n five\n six\n seven\n eight\n nine\n ten\n+eleven\n"
-	if got := UnifiedDiff("a", "b", a, b); got != want {
-		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
-	}
-	a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12"
-	b = "1\nTWO\n3\n4\n5\n6\n7\n8\n9\n10\n11"
-	want = "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+TWO\n 3\n 4\n 5\n@@ -9,4 +9,3 @@\n 9\n 10\n 11\n-12\n"
-	if got := UnifiedDiff("a", "b", a, b); got != want {
-		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
-	}
-	if got := UnifiedDiff("a", "b", "", "x"); got != "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n" {
-		t.Errorf("from nothing: %q", got)
-	}
-	if UnifiedDiff("a", "b", "same", "same") != "" {
-		t.Errorf("a diff of equal texts")
 	}
 }
 
@@ -602,13 +609,5 @@ func TestReadLimits(t *testing.T) {
 	}
 	if !cmp.Equal(bad.Problems, want) {
 		t.Errorf("problems:\n%q\nwant\n%q", bad.Problems, want)
-	}
-}
-
-// Kept lines after the last hunk's context end the diff without a hunk.
-func TestUnifiedDiffTrailingLines(t *testing.T) {
-	got := UnifiedDiff("a", "b", "a\nb\nc\nd\ne\nf\ng", "A\nb\nc\nd\ne\nf\ng")
-	if want := "--- a\n+++ b\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n d\n"; got != want {
-		t.Errorf("UnifiedDiff:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -21,8 +21,8 @@ func UnifiedDiff(from, to, a, b string) string {
 	ops := diffLines(splitLines(a), splitLines(b))
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, to)
-	for i := 0; i < len(ops); {
-		// Find the next change.
+	for i := 0; ; {
+		// Find the next change; past the last one, the diff ends.
 		for i < len(ops) && ops[i].kind == ' ' {
 			i++
 		}
