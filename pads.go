@@ -129,18 +129,74 @@ func (p Pad) MarshalJSON() ([]byte, error) {
 // list of events (documented examples) or a link (live answers).
 func (p *Pad) UnmarshalJSON(b []byte) error { return unmarshal(b, p) }
 
-// unmarshalPad is Pad's decoder for json v2 (see modelDecoders).
+// unmarshalPad is Pad's decoder for json v2 (see modelDecoders). Its time
+// fields, and those of what it holds, read every form the service sends
+// (stamp).
 func unmarshalPad(dec *jsontext.Decoder, p *Pad, opts []json.Options) error {
 	type plain Pad // Pad's fields without its methods
 	var w struct {
 		plain
-		Events padEvents `json:"events"`
+		Events                   padEvents     `json:"events"`
+		CreatedAt                stamp         `json:"created_at"`
+		UpdatedAt                stamp         `json:"updated_at"`
+		EndedAt                  *stamp        `json:"ended_at"`
+		InterviewerNotifications notifications `json:"pad_interviewer_notifications"`
 	}
 	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
 		return err
 	}
 	*p = Pad(w.plain)
 	p.Events, p.EventsURL = w.Events.list, w.Events.link
+	p.CreatedAt, p.UpdatedAt, p.EndedAt = time.Time(w.CreatedAt), time.Time(w.UpdatedAt), w.EndedAt.when()
+	p.InterviewerNotifications = w.InterviewerNotifications
+	return nil
+}
+
+// notifications are a pad's interviewer notifications, read one by one
+// with their time fields in every form (stamp).
+type notifications []InterviewerNotification
+
+// UnmarshalJSONFrom reads the list; anything but an array is json v2's
+// own affair (null, or an error naming the list's type).
+func (n *notifications) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return decodeEach(dec, (*[]InterviewerNotification)(n), func(dec *jsontext.Decoder, in *InterviewerNotification) error {
+		type plain InterviewerNotification
+		var w struct {
+			plain
+			DismissedAt *stamp `json:"dismissed_at"`
+			CreatedAt   stamp  `json:"created_at"`
+			UpdatedAt   stamp  `json:"updated_at"`
+		}
+		if err := json.UnmarshalDecode(dec, &w); err != nil {
+			return err
+		}
+		*in = InterviewerNotification(w.plain)
+		in.DismissedAt, in.CreatedAt, in.UpdatedAt = w.DismissedAt.when(), time.Time(w.CreatedAt), time.Time(w.UpdatedAt)
+		return nil
+	})
+}
+
+// decodeEach reads a JSON array into *list, each item with each; null or
+// any other kind goes to json v2 as for a plain []T.
+func decodeEach[T any](dec *jsontext.Decoder, list *[]T, each func(*jsontext.Decoder, *T) error) error {
+	if dec.PeekKind() != '[' {
+		return json.UnmarshalDecode(dec, list)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	out := []T{}
+	for dec.PeekKind() != ']' {
+		var item T
+		if err := each(dec, &item); err != nil {
+			return err
+		}
+		out = append(out, item)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	*list = out
 	return nil
 }
 
@@ -159,7 +215,7 @@ func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		e.link = tok.String()
 		return err
 	case '[':
-		return json.UnmarshalDecode(dec, &e.list)
+		return decodeEach(dec, &e.list, func(dec *jsontext.Decoder, ev *PadEvent) error { return unmarshalPadEvent(dec, ev, nil) })
 	case 'n':
 		_, err := dec.ReadToken()
 		return err
@@ -168,7 +224,7 @@ func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if err != nil {
 		return err
 	}
-	return &jsonerr.BadValue{What: "events " + quoteShort(v)}
+	return jsonerr.Bad("events", v)
 }
 
 // PadListOptions choose the order and page of Pads.List and Pads.All. A nil

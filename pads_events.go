@@ -6,6 +6,9 @@ import (
 	"context"
 	"iter"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // PadEvent is one thing that happened in a pad.
@@ -22,6 +25,22 @@ type PadEvent struct {
 	UserEmail string `json:"user_email"`
 	// CreatedAt is when it happened.
 	CreatedAt time.Time `json:"created_at"`
+}
+
+// unmarshalPadEvent is PadEvent's decoder for json v2 (see modelDecoders):
+// its time reads every form the service sends (stamp).
+func unmarshalPadEvent(dec *jsontext.Decoder, e *PadEvent, opts []json.Options) error {
+	type plain PadEvent // PadEvent's fields without its methods
+	var w struct {
+		plain
+		CreatedAt stamp `json:"created_at"`
+	}
+	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
+		return err
+	}
+	*e = PadEvent(w.plain)
+	e.CreatedAt = time.Time(w.CreatedAt)
+	return nil
 }
 
 // PadEventListOptions choose the order and page of Pads.ListEvents and

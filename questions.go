@@ -111,6 +111,25 @@ type DatabaseSchema struct {
 // absent one is.
 func (s *DatabaseSchema) UnmarshalJSON(b []byte) error { return unmarshal(b, s) }
 
+// unmarshalQuestion is Question's decoder for json v2 (see modelDecoders):
+// its times read every form the service sends (stamp). It decodes with
+// the options it is given (opts: none, so the decoder's own), since a
+// question holds a DatabaseSchema, whose decoder is registered.
+func unmarshalQuestion(dec *jsontext.Decoder, q *Question, opts []json2.Options) error {
+	type plain Question // Question's fields without its methods
+	var w struct {
+		plain
+		CreatedAt stamp `json:"created_at"`
+		UpdatedAt stamp `json:"updated_at"`
+	}
+	if err := json2.UnmarshalDecode(dec, &w, opts...); err != nil {
+		return err
+	}
+	*q = Question(w.plain)
+	q.CreatedAt, q.UpdatedAt = time.Time(w.CreatedAt), time.Time(w.UpdatedAt)
+	return nil
+}
+
 // unmarshalDatabaseSchema is DatabaseSchema's decoder for json v2 (see
 // modelDecoders).
 func unmarshalDatabaseSchema(dec *jsontext.Decoder, s *DatabaseSchema, opts []json2.Options) error {
