@@ -52,8 +52,9 @@ func modelDecoders(inner ...json.Options) *json.Unmarshalers {
 			return unmarshalDatabaseSchema(dec, s, inner)
 		}),
 		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, e *PadEvent) error { return unmarshalPadEvent(dec, e, inner) }),
-		// A question holds a DatabaseSchema: it keeps the options.
-		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, q *Question) error { return unmarshalQuestion(dec, q, nil) }),
+		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, l *[]PadEvent) error { return unmarshalPadEvents(dec, l, inner) }),
+		json.UnmarshalFromFunc(unmarshalQuestion),
+		json.UnmarshalFromFunc(unmarshalQuestions),
 	)
 }
 

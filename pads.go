@@ -148,62 +148,69 @@ func unmarshalPad(dec *jsontext.Decoder, p *Pad, opts []json.Options) error {
 	*p = Pad(w.plain)
 	p.Events, p.EventsURL = w.Events.list, w.Events.link
 	p.CreatedAt, p.UpdatedAt, p.EndedAt = time.Time(w.CreatedAt), time.Time(w.UpdatedAt), w.EndedAt.when()
-	p.InterviewerNotifications = w.InterviewerNotifications
+	p.InterviewerNotifications = w.InterviewerNotifications.list
 	return nil
 }
 
-// notifications are a pad's interviewer notifications, read one by one
-// with their time fields in every form (stamp).
-type notifications []InterviewerNotification
+// notifications are a pad's interviewer notifications, their time fields
+// read in every form (stamp).
+type notifications struct {
+	list []InterviewerNotification
+	one  notificationWire // the item being read (decodeItems)
+}
+
+// notificationWire is an InterviewerNotification as it comes.
+type notificationWire struct {
+	plainNotification
+	DismissedAt *stamp `json:"dismissed_at"`
+	CreatedAt   stamp  `json:"created_at"`
+	UpdatedAt   stamp  `json:"updated_at"`
+}
+
+type plainNotification InterviewerNotification // its fields without its methods
+
+func (w *notificationWire) model() InterviewerNotification {
+	n := InterviewerNotification(w.plainNotification)
+	n.DismissedAt, n.CreatedAt, n.UpdatedAt = w.DismissedAt.when(), time.Time(w.CreatedAt), time.Time(w.UpdatedAt)
+	return n
+}
 
 // UnmarshalJSONFrom reads the list; anything but an array is json v2's
 // own affair (null, or an error naming the list's type).
 func (n *notifications) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeEach(dec, (*[]InterviewerNotification)(n), func(dec *jsontext.Decoder, in *InterviewerNotification) error {
-		type plain InterviewerNotification
-		var w struct {
-			plain
-			DismissedAt *stamp `json:"dismissed_at"`
-			CreatedAt   stamp  `json:"created_at"`
-			UpdatedAt   stamp  `json:"updated_at"`
-		}
-		if err := json.UnmarshalDecode(dec, &w); err != nil {
-			return err
-		}
-		*in = InterviewerNotification(w.plain)
-		in.DismissedAt, in.CreatedAt, in.UpdatedAt = w.DismissedAt.when(), time.Time(w.CreatedAt), time.Time(w.UpdatedAt)
-		return nil
-	})
+	if dec.PeekKind() != '[' {
+		return json.UnmarshalDecode(dec, &n.list)
+	}
+	return decodeItems(dec, &n.one, &n.list, (*notificationWire).model)
 }
 
-// decodeEach reads a JSON array into *list, each item with each; null or
-// any other kind goes to json v2 as for a plain []T.
-func decodeEach[T any](dec *jsontext.Decoder, list *[]T, each func(*jsontext.Decoder, *T) error) error {
-	if dec.PeekKind() != '[' {
-		return json.UnmarshalDecode(dec, list)
-	}
-	if _, err := dec.ReadToken(); err != nil {
+// decodeItems reads a JSON array into *list, with opts: each item into
+// *w, its model's wire form, then made a T by model. w is a field of a
+// value already on the heap (the wrapper a pad decodes into), so that an
+// item costs no allocation beyond those of the list itself.
+func decodeItems[W, T any](dec *jsontext.Decoder, w *W, list *[]T, model func(*W) T, opts ...json.Options) error {
+	if _, err := dec.ReadToken(); err != nil { // [
 		return err
 	}
 	out := []T{}
 	for dec.PeekKind() != ']' {
-		var item T
-		if err := each(dec, &item); err != nil {
+		var zero W
+		*w = zero
+		if err := json.UnmarshalDecode(dec, w, opts...); err != nil {
 			return err
 		}
-		out = append(out, item)
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
+		out = append(out, model(w))
 	}
 	*list = out
-	return nil
+	_, err := dec.ReadToken() // ]
+	return err
 }
 
 // padEvents is a pad's "events" in either of its shapes.
 type padEvents struct {
 	list []PadEvent
 	link string
+	one  eventWire // the item being read (decodeItems)
 }
 
 // UnmarshalJSONFrom reads "events" as a link or a list; null is neither.
@@ -215,7 +222,7 @@ func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		e.link = tok.String()
 		return err
 	case '[':
-		return decodeEach(dec, &e.list, func(dec *jsontext.Decoder, ev *PadEvent) error { return unmarshalPadEvent(dec, ev, nil) })
+		return decodeItems(dec, &e.one, &e.list, (*eventWire).model)
 	case 'n':
 		_, err := dec.ReadToken()
 		return err

@@ -4,6 +4,7 @@ package padapi
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"time"
 
@@ -27,20 +28,37 @@ type PadEvent struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// unmarshalPadEvent is PadEvent's decoder for json v2 (see modelDecoders):
-// its time reads every form the service sends (stamp).
+// eventWire is a PadEvent as it comes: its time in every form (stamp).
+type eventWire struct {
+	plainEvent
+	CreatedAt stamp `json:"created_at"`
+}
+
+type plainEvent PadEvent // PadEvent's fields without its methods
+
+func (w *eventWire) model() PadEvent {
+	e := PadEvent(w.plainEvent)
+	e.CreatedAt = time.Time(w.CreatedAt)
+	return e
+}
+
+// unmarshalPadEvent is PadEvent's decoder for json v2 (see modelDecoders).
 func unmarshalPadEvent(dec *jsontext.Decoder, e *PadEvent, opts []json.Options) error {
-	type plain PadEvent // PadEvent's fields without its methods
-	var w struct {
-		plain
-		CreatedAt stamp `json:"created_at"`
-	}
+	var w eventWire
 	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
 		return err
 	}
-	*e = PadEvent(w.plain)
-	e.CreatedAt = time.Time(w.CreatedAt)
+	*e = w.model()
 	return nil
+}
+
+// unmarshalPadEvents is the decoder of a list of events (an events
+// page), through one wire value for the page (decodeItems).
+func unmarshalPadEvents(dec *jsontext.Decoder, l *[]PadEvent, opts []json.Options) error {
+	if dec.PeekKind() != '[' {
+		return errors.ErrUnsupported // json v2 reads it: null, or its error naming []PadEvent
+	}
+	return decodeItems(dec, new(eventWire), l, (*eventWire).model, opts...)
 }
 
 // PadEventListOptions choose the order and page of Pads.ListEvents and
