@@ -281,6 +281,8 @@ func TestHostileBodies(t *testing.T) {
 		{"object for the list", `{"status":"OK","pads":{` + pad + `}}`, listPads, `field "pads": cannot decode object as []padapi.Pad`, false},
 		{"number for a string", `{"status":"OK",` + pad + `,"title":12}`, getPad, `field "title": cannot decode number as string`, false},
 		{"number for an event string", `{"status":"OK",` + pad + `,"events":[{"kind":7}]}`, getPad, `field "events.kind": cannot decode number as string`, false},
+		{"number for an event", `{"status":"OK",` + pad + `,"events":[{},7]}`, getPad, `field "events": cannot decode number as padapi.PadEvent`, false},
+		{"string for a listed pad's event", `{"status":"OK","pads":[{` + pad + `,"events":["x"]}]}`, listPads, `field "pads.events": cannot decode string as padapi.PadEvent`, false},
 		{"number for a time", `{"status":"OK","start_time":1709251200,"end_time":"2024-03-08T00:00:00Z"}`, stats, `field "start_time": cannot decode timestamp 1709251200 as time.Time`, false},
 		{"number for the status", `{"status":200,"name":"x"}`, org, `field "status": cannot decode number as string`, false},
 		{"string for a number", `{"status":"OK","pads":[],"total":"3"}`, listPads, `field "total": cannot decode string as int`, false},

@@ -6,6 +6,7 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -194,6 +195,10 @@ func decodeItems[W, T any](dec *jsontext.Decoder, w *W, list *[]T, model func(*W
 	}
 	out := []T{}
 	for dec.PeekKind() != ']' {
+		if k := dec.PeekKind(); k != '{' && k != 'n' && k != 0 {
+			// The error names the model, not its wire form.
+			return &json.SemanticError{JSONKind: k, GoType: reflect.TypeFor[T]()}
+		}
 		var zero W
 		*w = zero
 		if err := json.UnmarshalDecode(dec, w, opts...); err != nil {
