@@ -27,6 +27,7 @@ import (
 
 	"github.com/padinterview/padapi/internal/envelope"
 	"github.com/padinterview/padapi/internal/h2route"
+	"github.com/padinterview/padapi/internal/jsonerr"
 	"github.com/padinterview/padapi/internal/pathcheck"
 	"github.com/padinterview/padapi/internal/retrypolicy"
 )
@@ -416,25 +417,28 @@ func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
 // started over is reset first. A create is not retried: its body's loss
 // is ErrOutcomeUnknown, as before.
 func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, v any) error {
-	st.answer, st.answerErr, st.streamed, st.streamErr = nil, nil, false, nil
+	st.answer, st.answerErr, st.streamed, st.streamErr, st.memberErr = nil, nil, false, nil, nil
 	if resp.ContentLength > c.cfg.maxBody {
 		st.answerErr = ErrResponseTooLarge
 		return nil
 	}
-	// A page is kept whole while it streams: when the one-pass decode
-	// does not work out (a timestamp in one of the service's other forms,
-	// a status other than OK beside a malformed list) the answer is read
-	// again from its bytes, so every result and error stays as it was.
-	// Keeping only what an error quotes would halve what paging holds
-	// live, at the price of that second reading.
-	keep := -1 // all of it: for decode, RawMessage, an error's Body
-	if st.link != "" && st.response == nil {
-		// A history document may be 31 MiB: keep what an error quotes.
+	// What is kept of the bytes: all of an answer decode reads from
+	// them (a pad, a question, the quota: small) and all for
+	// WithResponse; of an answer decoded as it streams, only what an
+	// error shows of it (APIError.Body), so that a page in flight holds
+	// its pads and not its bytes beside them.
+	keep := -1
+	m, members := v.(envelope.MemberDecoder)
+	switch {
+	case st.response != nil:
+	case st.link != "":
+		// A history document may be 31 MiB.
 		keep = maxErrorBody + c.cfg.key().longest
+	case members:
+		keep = maxPageErrorBody + c.cfg.key().longest
 	}
 	r := &st.reader // the call's own: no allocation per attempt
 	r.Reset(ctx, resp.Body, resp.ContentLength, c.cfg.maxBody, keep)
-	m, members := v.(envelope.MemberDecoder)
 	switch {
 	case st.link != "":
 		// Its own decoder, not a pooled one: its buffer may grow large.
@@ -442,17 +446,15 @@ func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, 
 		st.streamed = r.Err() == nil
 	case members:
 		m.Reset()
-		var err error
-		envelope.WithDecoder(r, decodeOptions, func(dec *jsontext.Decoder) { st.env, err = envelope.DecodeMembers(dec, st.need, m, decodeOptions) })
-		if err != nil {
-			// Read again from the bytes, for the same result and the
-			// same errors as before the decode streamed.
-			m.Reset()
-		}
-		st.streamed = err == nil
+		envelope.WithDecoder(r, decodeOptions, func(dec *jsontext.Decoder) {
+			st.env, st.memberErr, st.streamErr = envelope.DecodeMembers(dec, st.need, m, decodeOptions)
+		})
+		// Every error of the answer comes from the stream: its bytes
+		// are not kept to read again.
+		st.streamed = r.Err() == nil
 	}
-	if !st.streamed {
-		_ = r.Rest()
+	if !st.streamed || st.response != nil {
+		_ = r.Rest() // all of it, for decode or for WithResponse
 	}
 	st.answer = r.Kept()
 	switch {
@@ -501,11 +503,11 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 	if st.link != "" && st.streamed && st.streamErr == nil {
 		return true, nil // an edit-history document, decoded as it came
 	}
+	if _, ok := v.(envelope.MemberDecoder); ok && st.streamed {
+		return st.decodeStreamed(k, resp.StatusCode, data)
+	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		if st.method == http.MethodPut || st.method == http.MethodDelete {
-			return false, nil // done, and the answer says no more
-		}
-		return false, st.failure(k, resp.StatusCode, "the answer has no body", nil, nil)
+		return st.noBody(k, resp.StatusCode)
 	}
 	if st.link != "" {
 		// An edit-history document: no envelope, the whole body is v.
@@ -520,6 +522,41 @@ func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
 		return false, st.failure(k, resp.StatusCode, msg, cause, data)
 	}
 	return st.decodeEnveloped(k, resp.StatusCode, data, v)
+}
+
+// noBody is the outcome of a 2xx answer without a body.
+func (st *call) noBody(k *credential, status int) (bool, error) {
+	if st.method == http.MethodPut || st.method == http.MethodDelete {
+		return false, nil // done, and the answer says no more
+	}
+	return false, st.failure(k, status, "the answer has no body", nil, nil)
+}
+
+// decodeStreamed is the outcome of an answer decoded as it streamed (a
+// list page), from what the stream found; data is the start of the body,
+// for APIError.Body. A syntax error comes first, then a status other than
+// OK (even beside a malformed list), then a member that did not decode.
+func (st *call) decodeStreamed(k *credential, status int, data []byte) (bool, error) {
+	switch err := st.streamErr; {
+	case errors.Is(err, envelope.ErrEmpty):
+		return st.noBody(k, status)
+	case err != nil:
+		return false, st.streamFailure(k, status, err, data)
+	case st.env.Status != "OK":
+		return false, st.statusError(k, status, st.env, data)
+	case st.memberErr != nil:
+		return false, st.streamFailure(k, status, st.memberErr, data)
+	}
+	return st.checkResource(k, status, st.env, data)
+}
+
+// streamFailure is the *APIError of an answer whose decode, as it
+// streamed, failed with err: its message names the field or the byte,
+// and quotes a few bytes of the value, scrubbed of the key before they
+// are cut (the bytes themselves are gone).
+func (st *call) streamFailure(k *credential, status int, err error, data []byte) *APIError {
+	jsonerr.Seal(err, k.scrubBody)
+	return st.failure(k, status, jsonerr.Describe(err, nil), err, data)
 }
 
 // refusal is the *APIError of a non-2xx answer, or found == false with no
@@ -563,16 +600,13 @@ func (st *call) failure(k *credential, status int, msg string, cause error, body
 // *APIError.
 func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (bool, error) {
 	raw, isRaw := v.(*stdjson.RawMessage)
-	env := st.env // read as the answer streamed
-	if !st.streamed {
-		var err error
-		if env, err = envelope.Read(data, st.need, v == nil || isRaw, decodeOptions); err != nil {
-			msg, cause := decodeFailure(k, err, data, func(b []byte) error {
-				_, err := envelope.Read(b, st.need, v == nil || isRaw, decodeOptions)
-				return err
-			})
-			return false, st.failure(k, status, msg, cause, data)
-		}
+	env, err := envelope.Read(data, st.need, v == nil || isRaw, decodeOptions)
+	if err != nil {
+		msg, cause := decodeFailure(k, err, data, func(b []byte) error {
+			_, err := envelope.Read(b, st.need, v == nil || isRaw, decodeOptions)
+			return err
+		})
+		return false, st.failure(k, status, msg, cause, data)
 	}
 	if env.Status != "OK" {
 		return false, st.statusError(k, status, env, data)
@@ -580,6 +614,21 @@ func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (
 	if isRaw {
 		*raw, v = append((*raw)[:0], data...), nil // the service's bytes, as they came
 	}
+	if found, err := st.checkResource(k, status, env, data); !found || err != nil {
+		return found, err
+	}
+	if v != nil {
+		if err := unmarshal(data, v); err != nil {
+			msg, cause := decodeFailure(k, err, data, func(b []byte) error { return unmarshal(b, v) })
+			return false, st.failure(k, status, msg, cause, data)
+		}
+	}
+	return true, nil
+}
+
+// checkResource checks that an answer with status OK carries what the
+// request asked for.
+func (st *call) checkResource(k *credential, status int, env envelope.Envelope, data []byte) (bool, error) {
 	if (st.need != "" && !env.HasNeed) || env.Others == 0 {
 		if st.method == http.MethodPut || st.method == http.MethodDelete {
 			return false, nil // done, and the answer says no more
@@ -587,12 +636,6 @@ func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (
 		// A read must carry what it asked for; a create that brings
 		// nothing back may or may not have happened (failure marks it).
 		return false, st.failure(k, status, "the answer has no "+cmp.Or(st.what, "resource"), nil, data)
-	}
-	if v != nil && !st.streamed {
-		if err := unmarshal(data, v); err != nil {
-			msg, cause := decodeFailure(k, err, data, func(b []byte) error { return unmarshal(b, v) })
-			return false, st.failure(k, status, msg, cause, data)
-		}
 	}
 	return true, nil
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -280,6 +281,8 @@ func TestHostileBodies(t *testing.T) {
 		{"object for the list", `{"status":"OK","pads":{` + pad + `}}`, listPads, `field "pads": cannot decode object as []padapi.Pad`, false},
 		{"number for a string", `{"status":"OK",` + pad + `,"title":12}`, getPad, `field "title": cannot decode number as string`, false},
 		{"number for an event string", `{"status":"OK",` + pad + `,"events":[{"kind":7}]}`, getPad, `field "events.kind": cannot decode number as string`, false},
+		{"number for an event", `{"status":"OK",` + pad + `,"events":[{},7]}`, getPad, `field "events": cannot decode number as padapi.PadEvent`, false},
+		{"string for a listed pad's event", `{"status":"OK","pads":[{` + pad + `,"events":["x"]}]}`, listPads, `field "pads.events": cannot decode string as padapi.PadEvent`, false},
 		{"number for a time", `{"status":"OK","start_time":1709251200,"end_time":"2024-03-08T00:00:00Z"}`, stats, `field "start_time": cannot decode timestamp 1709251200 as time.Time`, false},
 		{"number for the status", `{"status":200,"name":"x"}`, org, `field "status": cannot decode number as string`, false},
 		{"string for a number", `{"status":"OK","pads":[],"total":"3"}`, listPads, `field "total": cannot decode string as int`, false},
@@ -396,6 +399,64 @@ func TestRepeatedStatusRefused(t *testing.T) {
 	for name, err := range map[string]error{"Pads.Get": errGet, "Do": errDo} {
 		if err == nil || !strings.Contains(err.Error(), `gives "status" twice`) {
 			t.Errorf("%s: err = %v, want a malformed answer", name, err)
+		}
+	}
+}
+
+// stampRE matches an RFC 3339 timestamp: date, time, zone.
+var stampRE = regexp.MustCompile(`"(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d(?:\.\d+)?)(Z|([+-]\d\d):(\d\d))"`)
+
+// A list page decodes in one pass as it streams, whatever form its
+// timestamps take (+0000, +00, a space for T): every time field of a pad,
+// its events and notifications, a question and an event reads them all,
+// with the result of the same page in RFC 3339.
+func TestPageTimestampsInEveryForm(t *testing.T) {
+	t.Parallel()
+	c := memoryClient(t)
+	item := func(file string) string {
+		b := strings.TrimSpace(string(fixture(t, file)))
+		return strings.Replace(b, `"status": "OK",`, "", 1)
+	}
+	pads := `{"status":"OK","total":4,"pads":[` + item("pad_documented.json") + "," + item("pad_notifications.json") + "," +
+		item("pad_live.json") + "," + item("pad_edge.json") + `]}`
+	questions := `{"status":"OK","total":2,"questions":[` + item("question_live.json") + "," + item("question_ai_db.json") + `]}`
+	events := string(fixture(t, "events_page1.json"))
+	// Each form writes date d, time c and zone hours h, minutes m
+	// (Z is +00:00 in the other forms).
+	forms := map[string]func(d, c, h, m string) string{
+		"+0000 and a space": func(d, c, h, m string) string { return d + " " + c + h + m },
+		"+00": func(d, c, h, m string) string {
+			if m != "00" {
+				return d + "T" + c + h + m
+			}
+			return d + "T" + c + h
+		},
+	}
+	list := map[string]func(context.Context) (any, error){
+		pads:      func(ctx context.Context) (any, error) { return c.Pads.List(ctx, nil) },
+		questions: func(ctx context.Context) (any, error) { return c.Questions.List(ctx, nil) },
+		events:    func(ctx context.Context) (any, error) { return c.Pads.ListEvents(ctx, "P1", nil) },
+	}
+	for body, call := range list {
+		want, err := call(answering(http.StatusOK, []byte(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, form := range forms {
+			other := stampRE.ReplaceAllStringFunc(body, func(s string) string {
+				p := stampRE.FindStringSubmatch(strings.Replace(s, `Z"`, `+00:00"`, 1))
+				return `"` + form(p[1], p[2], p[4], p[5]) + `"`
+			})
+			if other == body || strings.Contains(other, `:00Z"`) {
+				t.Fatalf("%s: no timestamp rewritten", name)
+			}
+			got, err := call(answering(http.StatusOK, []byte(other)))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if diff := cmp.Diff(want, got, rawJSONCmp); diff != "" {
+				t.Errorf("%s: the page differs from its RFC 3339 self (-want +got):\n%s", name, diff)
+			}
 		}
 	}
 }

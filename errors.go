@@ -80,6 +80,13 @@ func (e argError) Is(target error) bool { return target == ErrInvalidArgument }
 // maxErrorBody caps how much of a failed response is read and kept.
 const maxErrorBody = 64 << 10
 
+// maxPageErrorBody is how much of a list page is kept while it streams,
+// for the APIError.Body of a page that turns out malformed: enough to
+// show what came instead of a page (a proxy's HTML, an error's JSON), and
+// little beside the pads a page in flight holds (a 50-pad page is about
+// 60 KB). The error's message comes from the stream itself.
+const maxPageErrorBody = 1 << 10
+
 // APIError is a definite answer from the service that was not a success: a
 // non-2xx status, a 2xx whose body status was not "OK", or a 2xx body that
 // could not be decoded. It never holds the API key, headers or the query

@@ -493,3 +493,60 @@ func TestAPIErrorMessageCutAtRune(t *testing.T) {
 		t.Errorf("message is %d bytes ending in %q, want the %d bytes before the split rune", len(apiErr.Message), apiErr.Message[max(0, len(apiErr.Message)-4):], len(want))
 	}
 }
+
+// A list page that does not decode is reported from the stream: the page
+// keeps only its first KiB while it streams, so the message names the
+// field and quotes the bad value, past that KiB, from what the decoder
+// read, with the key scrubbed out of the quote before it is cut (issue 28
+// #11 for pages).
+func TestPageDecodeErrorFromTheStream(t *testing.T) {
+	t.Parallel()
+	const key = "sk_live_Qz7Xw9Kp3LmN4bV8cR2tY6uH1jD5fG0a"
+	good := strings.Repeat(`{"id":"P0","title":"`+strings.Repeat("t", 200)+`","created_at":"2024-01-01T00:00:00Z"},`, 10)
+	for name, tt := range map[string]struct{ pad, field string }{
+		"created_at": {`{"id":"X","created_at":"` + strings.Repeat("x", 40) + key + `"}`, `"pads.created_at": cannot decode timestamp "xxx`},
+		"escaped":    {`{"id":"X","created_at":"` + strings.Repeat("x", 50) + strings.ReplaceAll(key, "_", `\u005f`) + `"}`, `"pads.created_at": cannot decode timestamp "xxx`},
+		"id":         {`{"id":{"e":"` + strings.Repeat("y", 45) + key + `"}}`, `"pads.id": cannot decode ID {"e":"yyy`},
+		"events":     {`{"id":"X","events":{"e":"` + strings.Repeat("z", 40) + key + `"}}`, `"pads.events": cannot decode events {"e":"zzz`},
+	} {
+		body := `{"status":"OK","pads":[` + good + tt.pad + `],"total":11}`
+		c := serve(t, key, http.StatusOK, body, noRetry)
+		_, err := c.Pads.List(context.Background(), nil)
+		var ae *padapi.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%s: err = %v, want an *APIError", name, err)
+		}
+		if !strings.Contains(ae.Message, tt.field) || !strings.Contains(ae.Message, "[REDACTED]") {
+			t.Errorf("%s: message %q, want it to say %s... with the key's place marked", name, ae.Message, tt.field)
+		}
+		texts := map[string]string{"Error()": err.Error(), "Message": ae.Message, "cause": errors.Unwrap(ae).Error()}
+		for what, text := range texts {
+			if n := longestRun(text, key); n >= 4 {
+				t.Errorf("%s: %s holds %d bytes of the key: %s", name, what, n, text)
+			}
+			if len(text) > 300 {
+				t.Errorf("%s: %s is %d bytes", name, what, len(text))
+			}
+		}
+		if len(ae.Body) > 2<<10 || !strings.HasPrefix(body, string(ae.Body)) {
+			t.Errorf("%s: Body is %d bytes, want the body's start, at most its first 2 KiB", name, len(ae.Body))
+		}
+	}
+}
+
+// A status other than OK is the answer's meaning even beside a list that
+// does not decode, whichever comes first in the page.
+func TestPageStatusBesideAMalformedList(t *testing.T) {
+	t.Parallel()
+	c := memoryClient(t)
+	for _, body := range []string{
+		`{"pads":[{"id":{"x":1}}],"status":"ERROR","message":"pad list is locked"}`,
+		`{"status":"ERROR","pads":{"oops":true},"message":"pad list is locked"}`,
+	} {
+		_, err := c.Pads.List(answering(http.StatusOK, []byte(body)), nil)
+		var ae *padapi.APIError
+		if !errors.As(err, &ae) || ae.Status != "ERROR" || ae.Message != "pad list is locked" {
+			t.Errorf("%s: err = %v, want the service's ERROR", body, err)
+		}
+	}
+}

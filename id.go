@@ -43,7 +43,7 @@ func (id *ID) set(b []byte) error {
 		*id = ID(b)
 		return nil
 	}
-	return &jsonerr.BadValue{What: "ID " + quoteShort(b)}
+	return jsonerr.Bad("ID", b)
 }
 
 // MarshalJSON writes a canonical non-negative integer ID as a JSON number

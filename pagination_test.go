@@ -11,6 +11,7 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"io"
 	"iter"
 	"net/http"
 	"net/http/httptest"
@@ -1355,4 +1356,132 @@ func TestAllBoundedByTotal(t *testing.T) {
 			t.Errorf("window %d: %d requests, want at most 4", window, n)
 		}
 	}
+}
+
+// stallingBody serves data up to stallAt (-1: no stall), says so on
+// stalled, and serves the rest once gate closes (or the request's context
+// ends).
+type stallingBody struct {
+	ctx           context.Context
+	data          []byte
+	stallAt       int
+	gate, stalled chan struct{}
+}
+
+func (b *stallingBody) Read(p []byte) (int, error) {
+	if len(b.data) == 0 {
+		return 0, io.EOF
+	}
+	if b.stallAt == 0 {
+		b.stallAt = -1
+		b.stalled <- struct{}{}
+		select {
+		case <-b.gate:
+		case <-b.ctx.Done():
+			return 0, b.ctx.Err()
+		}
+	}
+	if b.stallAt > 0 {
+		p = p[:min(len(p), b.stallAt)]
+		b.stallAt -= min(len(p), len(b.data))
+	}
+	n := copy(p, b.data)
+	b.data = b.data[n:]
+	return n, nil
+}
+
+func (b *stallingBody) Close() error { return nil }
+
+// With WithConcurrentPages(8), the live heap of Pads.All is the page the
+// loop reads and the 8 pages being fetched, each counted once: a page that
+// has all but its last byte in holds its decoded pads and its request (the
+// call's state, the decoder's buffer: under 16 KiB), not its body's bytes
+// beside them (issue 28: "8-at-once paging holds ≤ 9 pages live"; 18.2
+// pages before, when a page in flight kept its whole body).
+func TestConcurrentPagingHoldsFewPages(t *testing.T) {
+	// Not parallel: it reads the process's live heap.
+	const window, perRequest = 8, 16 << 10
+	held, pageBytes := pagingPeak(t, window)
+	t.Logf("page %.0f bytes, live heap with %d fetches ahead %.2f pages", pageBytes, window, held)
+	if limit := window + 1 + window*perRequest/pageBytes; held > limit {
+		t.Errorf("live heap with %d fetches ahead is %.2f pages, want at most %d and 16 KiB a request (%.2f)", window, held, window+1, limit)
+	}
+}
+
+// pagingPeak is the live heap of Pads.All with WithConcurrentPages(window)
+// at its worst moment, in pages of 50 pads (with their events), and the
+// live heap of one decoded page, in bytes.
+//
+// Method: an in-memory transport serves page 1 whole, and every page after
+// it but for its last byte, which it holds back until the loop, on page 1,
+// has seen all window fetches ahead reach that point. Then every page in
+// flight is decoded but for its end, at once, and nothing allocates: the
+// live heap (after a forced collection) is read then, above a baseline
+// read before the loop, and divided by the live heap one decoded page
+// takes (Pads.List, held across a collection, after a first List has
+// set up the codec's caches). No server runs in the process, so no
+// server's memory is counted as the client's.
+func pagingPeak(tb testing.TB, window int) (held, pageBytes float64) {
+	const pages = 12
+	pads := benchPads(tb, 50)
+	bodies := make([][]byte, pages+1)
+	for p := 1; p <= pages; p++ {
+		next := ""
+		if p < pages {
+			next = padsURL + "?page=" + strconv.Itoa(p+1)
+		}
+		body, err := json.Marshal(padPage{Status: "OK", Pads: pads, Total: pages * 50, NextPage: next})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		bodies[p] = body
+	}
+	gate, stalled := make(chan struct{}), make(chan struct{}, pages)
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		body := &stallingBody{ctx: r.Context(), data: bodies[max(p, 1)], stallAt: -1, gate: gate, stalled: stalled}
+		if p > 1 {
+			body.stallAt = len(body.data) - 1
+		}
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: body, ContentLength: int64(len(body.data)), Request: r}, nil
+	})
+	c := newTestClient(tb, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: rt}), padapi.WithConcurrentPages(window), noRetry)
+	ctx := context.Background()
+	if _, err := c.Pads.List(ctx, nil); err != nil {
+		tb.Fatal(err)
+	}
+	before := benchLiveHeap()
+	page, err := c.Pads.List(ctx, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pageBytes = float64(benchLiveHeap() - before)
+	runtime.KeepAlive(page)
+	page = nil
+
+	base := benchLiveHeap()
+	n := 0
+	for pad, err := range c.Pads.All(ctx, nil) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if n == 0 {
+			deadline := time.After(10 * time.Second)
+			for range window {
+				select {
+				case <-stalled:
+				case <-deadline:
+					tb.Fatal("the fetches ahead did not all start")
+				}
+			}
+			held = float64(benchLiveHeap()-base) / pageBytes
+			close(gate)
+		}
+		runtime.KeepAlive(pad)
+		n++
+	}
+	if n != pages*50 {
+		tb.Fatalf("%d pads, want %d", n, pages*50)
+	}
+	return held, pageBytes
 }

@@ -25,12 +25,14 @@ type call struct {
 	uncertain bool   // an attempt may have reached the service and got no definite answer
 	answer    []byte // the success body
 	answerErr error
-	// streamed reports that the answer was decoded as it came: env is its
-	// envelope, or streamErr what went wrong with an edit-history
-	// document (see readAnswer).
+	// streamed reports that the answer was decoded as it came (see
+	// readAnswer): env is its envelope, streamErr what ended the read
+	// (an edit-history document's fault, or a page's that is not one
+	// member's), memberErr a page's first member that did not decode.
 	streamed  bool
 	env       envelope.Envelope
 	streamErr error
+	memberErr error
 	reader    capread.Reader // reads the success body of an attempt
 	// response is the caller's WithResponse, nil when it asked for none.
 	response *Response

@@ -45,6 +45,9 @@ func (r *Reader) Reset(ctx context.Context, body io.Reader, contentLength, max i
 		if contentLength >= 0 {
 			size = min(contentLength+1, 64<<10)
 		}
+		if keep > 0 {
+			size = min(size, int64(keep)) // never more than is kept
+		}
 		r.kept = make([]byte, 0, size)
 	}
 }

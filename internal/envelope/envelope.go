@@ -51,7 +51,7 @@ func Read(data []byte, need string, whole bool, opts json.Options) (Envelope, er
 	// take the first and another the last: with "status" once, the scan
 	// can stop early.
 	early := !whole && bytes.Count(data, []byte(`"status"`)) < 2
-	env, err := readMembers(dec, need, nil, early, opts)
+	env, err := readMembers(dec, need, nil, early, nil, opts)
 	if err != nil || dec.PeekKind() != '}' {
 		return env, err // an error, or stopped early
 	}
@@ -69,7 +69,10 @@ func Read(data []byte, need string, whole bool, opts json.Options) (Envelope, er
 // key, "" for none) and the count of the others, whose values go to m (nil:
 // skipped). With early, it stops as soon as done says the answer is known
 // to be good.
-func readMembers(dec *jsontext.Decoder, need string, m MemberDecoder, early bool, opts json.Options) (Envelope, error) {
+//
+// With bad non-nil, a member m cannot decode is set there, the first
+// only, and the read goes on past it, skipping m's members after it.
+func readMembers(dec *jsontext.Decoder, need string, m MemberDecoder, early bool, bad *error, opts json.Options) (Envelope, error) {
 	var env Envelope
 	var seen [3]bool
 	for dec.PeekKind() != '}' {
@@ -96,6 +99,13 @@ func readMembers(dec *jsontext.Decoder, need string, m MemberDecoder, early bool
 			err = m.DecodeMember(dec, key)
 		} else {
 			err = dec.SkipValue()
+		}
+		if err != nil && bad != nil && m != nil {
+			first := err
+			var past bool
+			if past, err = readPast(dec, err); past {
+				*bad, m = first, nil
+			}
 		}
 		if err != nil {
 			return env, err
@@ -203,27 +213,65 @@ type MemberDecoder interface {
 	Reset()
 }
 
-// DecodeMembers reads an answer in one pass: its envelope, what
-// Read reports of need and the other members, and every other
-// member into m. An error means the one-pass read did not work out (a
-// syntax error, a timestamp only padapi's fallback reads, a body lost); the
-// caller then reads the answer from its bytes as before, for the same
-// result and the same errors.
-func DecodeMembers(dec *jsontext.Decoder, need string, m MemberDecoder, opts json.Options) (Envelope, error) {
-	if dec.PeekKind() != '{' {
-		return Envelope{}, errors.New("not an object")
+// ErrEmpty is DecodeMembers' error for an answer with no JSON value at
+// all (an empty body, or white space).
+var ErrEmpty = errors.New("no JSON value")
+
+// DecodeMembers reads an answer in one pass, as it streams: its envelope,
+// what Read reports of need and the other members, and every other member
+// into m. err is what ends the read: a syntax error, an envelope member of
+// the wrong kind or given twice, a body lost, ErrEmpty. bad is the first
+// member m could not decode: the read goes on past it, so that the
+// envelope is known whole whatever order the members come in (a status
+// other than OK is the answer's meaning even beside a malformed list), and
+// m's later members are skipped.
+func DecodeMembers(dec *jsontext.Decoder, need string, m MemberDecoder, opts json.Options) (env Envelope, bad, err error) {
+	switch dec.PeekKind() {
+	case '{':
+	case 0:
+		if _, err := dec.ReadToken(); err != io.EOF {
+			return Envelope{}, nil, err
+		}
+		return Envelope{}, nil, ErrEmpty
+	default:
+		// Let the codec say what is wrong: a kind, as Read does.
+		var top struct{}
+		return Envelope{}, nil, json.UnmarshalDecode(dec, &top, opts)
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return Envelope{}, err
+		return Envelope{}, nil, err
 	}
-	env, err := readMembers(dec, need, m, false, opts)
+	env, err = readMembers(dec, need, m, false, &bad, opts)
 	if err != nil {
-		return env, err
+		return env, bad, err
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return env, err
+		return env, bad, err
 	}
-	return env, CheckEnd(dec)
+	return env, bad, CheckEnd(dec)
+}
+
+// readPast reads on past a member m could not decode (a semantic
+// error: the decoder is sound, somewhere in or before that member's value)
+// to the next member, and reports whether it did; any other error ends the
+// read.
+func readPast(dec *jsontext.Decoder, err error) (bool, error) {
+	var se *json.SemanticError
+	var sx *jsontext.SyntacticError
+	if !errors.As(err, &se) || errors.As(err, &sx) {
+		return false, err
+	}
+	for dec.StackDepth() > 1 {
+		if _, err := dec.ReadToken(); err != nil {
+			return false, err
+		}
+	}
+	if _, n := dec.StackIndex(1); n%2 == 1 { // the value is still to come
+		if err := dec.SkipValue(); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // CheckEnd reports data after the top-level value as json.Unmarshal does:

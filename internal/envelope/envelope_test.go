@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -55,15 +56,44 @@ func TestDecodeMembers(t *testing.T) {
 	var env Envelope
 	var err error
 	WithDecoder(strings.NewReader(`{"items":[1,2],"status":"OK","total":2}`), opts, func(dec *jsontext.Decoder) {
-		env, err = DecodeMembers(dec, "items", &p, opts)
+		env, _, err = DecodeMembers(dec, "items", &p, opts)
 	})
 	if err != nil || env.Status != "OK" || !env.HasNeed || env.Others != 2 || len(p.Items) != 2 {
 		t.Errorf("DecodeMembers = %+v, %v, items %v", env, err, p.Items)
 	}
 	WithDecoder(bytes.NewReader([]byte(`{"status":"OK","items":[]} x`)), opts, func(dec *jsontext.Decoder) {
-		_, err = DecodeMembers(dec, "items", &p, opts)
+		_, _, err = DecodeMembers(dec, "items", &p, opts)
 	})
 	if err == nil {
 		t.Error("DecodeMembers with data after the value: no error")
+	}
+}
+
+// A member that does not decode is reported as bad, and the read goes on
+// to the envelope's members after it; an empty body is ErrEmpty.
+func TestDecodeMembersReadsPastABadMember(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]Envelope{
+		`{"items":{"a":[1,{"b":2}]},"status":"ERROR","message":"no","x":1}`: {Status: "ERROR", Message: "no", Others: 2, HasNeed: true},
+		`{"items":[1,"two",3],"status":"OK","total":3}`:                     {Status: "OK", Others: 2, HasNeed: true},
+		`{"items":[[[]]],"status":"OK"}`:                                    {Status: "OK", Others: 1, HasNeed: true},
+	} {
+		var p page
+		var env Envelope
+		var bad, err error
+		WithDecoder(strings.NewReader(body), opts, func(dec *jsontext.Decoder) {
+			env, bad, err = DecodeMembers(dec, "items", &p, opts)
+		})
+		if err != nil || bad == nil || env != want {
+			t.Errorf("DecodeMembers(%s) = %+v, bad %v, err %v; want %+v and a bad member", body, env, bad, err, want)
+		}
+	}
+	for _, body := range []string{"", "  \n"} {
+		var p page
+		var err error
+		WithDecoder(strings.NewReader(body), opts, func(dec *jsontext.Decoder) { _, _, err = DecodeMembers(dec, "items", &p, opts) })
+		if !errors.Is(err, ErrEmpty) {
+			t.Errorf("DecodeMembers(%q): err %v, want ErrEmpty", body, err)
+		}
 	}
 }

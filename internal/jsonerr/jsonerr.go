@@ -17,12 +17,53 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// BadValue is a value a custom decoder refuses; Describe shows What in
-// place of the JSON kind.
-type BadValue struct{ What string }
+// BadValue is a value a custom decoder refuses; Describe shows it in place
+// of the JSON kind.
+type BadValue struct {
+	// What names what the value should have been ("timestamp", "ID").
+	What string
+	// Value is the start of the value, up to QuoteBytes: more than an
+	// error shows (64 bytes), so that Seal can take the key out of it
+	// before it is cut.
+	Value []byte
+}
+
+// QuoteBytes is how much of a refused value a BadValue keeps: past the 64
+// bytes an error shows, room for 8 characters of a key the cut crosses
+// in any escaped form the redactor reads, so the key is found before the
+// cut.
+const QuoteBytes = 1 << 10
+
+// Bad returns the BadValue of v, refused as a what: it keeps a copy of v's
+// first QuoteBytes bytes, not v, which may be a decoder's buffer.
+func Bad(what string, v []byte) *BadValue {
+	return &BadValue{What: what, Value: []byte(string(v[:min(len(v), QuoteBytes)]))}
+}
 
 // Error reads like "cannot decode timestamp 12".
-func (e *BadValue) Error() string { return "cannot decode " + e.What }
+func (e *BadValue) Error() string { return "cannot decode " + e.text() }
+
+func (e *BadValue) text() string { return e.What + " " + short(e.Value) }
+
+// Seal takes the key out of every value err quotes, with scrub, and only
+// then cuts each to what an error shows: so no part of a key the cut
+// crosses is left in Describe's message or in err's own text. It changes
+// the errors in err's chain in place, which a decode made for this call
+// alone.
+func Seal(err error, scrub func([]byte) []byte) {
+	var bad *BadValue
+	if errors.As(err, &bad) {
+		bad.Value = []byte(short(scrub(bad.Value)))
+	}
+	var se *json.SemanticError
+	if errors.As(err, &se) && len(se.JSONValue) > 0 {
+		se.JSONValue = jsontext.Value(short(scrub(se.JSONValue)))
+	}
+	var te *stdjson.UnmarshalTypeError
+	if errors.As(err, &te) {
+		te.Value = short(scrub([]byte(te.Value)))
+	}
+}
 
 // short shows a value without repeating a huge input, as padapi's
 // quoteShort does.
@@ -46,7 +87,7 @@ func Describe(err error, data []byte) string {
 		var bad *BadValue
 		switch {
 		case errors.As(se.Err, &bad):
-			what = bad.What
+			what = bad.text()
 		case errors.As(se.Err, &te):
 			// A decoder that reads with encoding/json (the edit
 			// history's) names the field below its own.

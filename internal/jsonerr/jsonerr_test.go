@@ -21,7 +21,7 @@ func TestDescribe(t *testing.T) {
 	}
 	bad := json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ *time.Time) error {
 		v, _ := dec.ReadValue()
-		return &BadValue{What: "timestamp " + short(v)}
+		return Bad("timestamp", v)
 	}))
 	long := `"` + strings.Repeat("x", 200) + `"`
 	tests := []struct {
