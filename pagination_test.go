@@ -756,7 +756,10 @@ func testConcurrentPagesWindow(t *testing.T) {
 		if int64(page) > loopPage.Load()+window {
 			beyond.Store(int64(page))
 		}
-		time.Sleep(2 * time.Millisecond) // fake time: every fetch in flight is then blocked here
+		// Fake time: every fetch in flight is then blocked here. No
+		// event can replace it: nothing says the pager has sent all
+		// the fetches it will, which is what the peak counts.
+		time.Sleep(2 * time.Millisecond)
 		return http.StatusOK
 	}
 	c := s.client(t, padapi.WithConcurrentPages(window))
