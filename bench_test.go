@@ -619,6 +619,16 @@ func TestBenchLivePage(t *testing.T) {
 // benchServiceTime is the latency every answer waits for.
 const benchServiceTime = 20 * time.Millisecond
 
+// serviceTime holds a benchmark's answer for d, the service time it
+// measures against. Real time is what these benchmarks measure, so no
+// event or fake clock can replace the wait; it is the one place a
+// benchmark's service waits.
+func serviceTime(d time.Duration) {
+	if d > 0 {
+		time.Sleep(d)
+	}
+}
+
 // benchConns counts a server's connections: opened, and closed before the
 // run ended.
 type benchConns struct{ opened, closed atomic.Int64 }
@@ -637,7 +647,7 @@ func (c *benchConns) track(_ net.Conn, s http.ConnState) {
 func benchSlowServer(b *testing.B, h2 bool, h http.HandlerFunc) (*httptest.Server, *tls.Config, *benchConns) {
 	conns := new(benchConns)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(benchServiceTime) // a benchmark's service time: real time is what it measures
+		serviceTime(benchServiceTime)
 		h(w, r)
 	}))
 	srv.EnableHTTP2 = h2
@@ -779,7 +789,7 @@ func BenchmarkPadsAll200(b *testing.B) {
 		bodies[p] = body
 	}
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(benchServiceTime) // a benchmark's service time: real time is what it measures
+		serviceTime(benchServiceTime)
 		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_, _ = w.Write(bodies[max(p, 1)])

@@ -420,7 +420,8 @@ func TestTranscriptCallerCancelled(t *testing.T) {
 }
 
 // delayedService serves a pad with envs environments and a one-page
-// event log, answering each request after delay, and counts requests.
+// event log, answering each request after delay (serviceTime: real time,
+// for the benchmark; a test passes 0), and counts requests.
 func delayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Client, *atomic.Int32) {
 	tb.Helper()
 	var n atomic.Int32
@@ -430,7 +431,7 @@ func delayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Clien
 	answer := func(body func(*http.Request) []byte) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			n.Add(1)
-			time.Sleep(delay) // the service time BenchmarkTranscript10 measures against; real time is its point
+			serviceTime(delay)
 			respond(w, http.StatusOK, body(r))
 		}
 	}
@@ -444,7 +445,7 @@ func delayedService(tb testing.TB, envs int, delay time.Duration) (*padapi.Clien
 // the pad, the page, and one per environment.
 func TestTranscriptRequests(t *testing.T) {
 	t.Parallel()
-	c, n := delayedService(t, 10, time.Millisecond)
+	c, n := delayedService(t, 10, 0) // the count does not depend on time
 	tr, err := c.Pads.Transcript(context.Background(), "P10")
 	if err != nil {
 		t.Fatal(err)
@@ -475,8 +476,16 @@ func BenchmarkTranscript10(b *testing.B) {
 // A pad that lists a million environments, ten of them distinct, costs ten
 // environment reads, a bounded number of goroutines (8 workers, not one an
 // ID), and little memory beyond decoding the pad itself: what the call
-// holds follows the distinct environments, not the list.
+// holds follows the distinct environments, not the list. It runs in a
+// synctest bubble: each environment read takes 5 ms of fake time, so the
+// reads of a fan-out all overlap however slow the machine, and the 30 s
+// deadline counts only fake time (decoding a million IDs under -race on a
+// busy 2-core machine took over 30 s of real time and failed the test).
 func TestTranscriptLongEnvironmentList(t *testing.T) {
+	synctest.Test(t, testTranscriptLongEnvironmentList)
+}
+
+func testTranscriptLongEnvironmentList(t *testing.T) {
 	const listed, distinct = 1_000_000, 10
 	ids := make([]string, listed)
 	for i := range ids {
@@ -484,9 +493,10 @@ func TestTranscriptLongEnvironmentList(t *testing.T) {
 	}
 	pad := []byte(padJSON("P1", ids, "null"))
 	ids = nil
-	// The requests go to setup's mux in the calling goroutine: a loopback
-	// server's connections would add three goroutines each to the count.
-	_, mux := setup(t)
+	// The requests go to the mux in the calling goroutine: a loopback
+	// server's connections would add three goroutines each to the count
+	// (and block the bubble's clock), handlerTransport's pipes one each.
+	_, mux := setupMemory(t)
 	c := newTestClient(t, testBase+gwPrefix, testKey, noRetry, padapi.WithHTTPClient(&http.Client{Transport: muxTransport{mux}}))
 	mux.HandleFunc("GET /gw/api/pads/P1", func(w http.ResponseWriter, r *http.Request) {
 		respond(w, http.StatusOK, pad)
@@ -500,11 +510,11 @@ func TestTranscriptLongEnvironmentList(t *testing.T) {
 	)
 	mux.HandleFunc("GET /gw/api/pad_environments/{id}", func(w http.ResponseWriter, r *http.Request) {
 		reads.Add(1)
-		// Held a moment, so the reads overlap and the goroutines of a
-		// fan-out per ID would all be alive at the sample. No event can
-		// replace it: a fan-out's goroutines are what the sample looks
-		// for, and the bounded client has none to wait on. It cannot
-		// make the test fail on a slow machine, only miss a fan-out.
+		// Fake time: every read in flight blocks here until all of them
+		// have started, so the goroutines of a fan-out per ID would all
+		// be alive at the sample. No event can replace it: a fan-out's
+		// goroutines are what the sample looks for, and the bounded
+		// client has none to wait on.
 		time.Sleep(5 * time.Millisecond)
 		for n := int64(runtime.NumGoroutine()); ; {
 			p := peak.Load()

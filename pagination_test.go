@@ -757,7 +757,10 @@ func testConcurrentPagesWindow(t *testing.T) {
 		if int64(page) > loopPage.Load()+window {
 			beyond.Store(int64(page))
 		}
-		time.Sleep(2 * time.Millisecond) // fake time: every fetch in flight is then blocked here
+		// Fake time: every fetch in flight is then blocked here. No
+		// event can replace it: nothing says the pager has sent all
+		// the fetches it will, which is what the peak counts.
+		time.Sleep(2 * time.Millisecond)
 		return http.StatusOK
 	}
 	c := s.client(t, padapi.WithConcurrentPages(window))
@@ -830,7 +833,7 @@ func TestConcurrentPagesLoopLink(t *testing.T) {
 
 // TestConcurrentPagesFirstError: the loop yields every item before the
 // first failed page, then that page's error once, and ends, even when a
-// later page failed first (page 4's answer waits 50 ms of fake time).
+// later page failed first (page 4's answer waits for page 6's).
 func TestConcurrentPagesFirstError(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, testConcurrentPagesFirstError)
@@ -838,17 +841,22 @@ func TestConcurrentPagesFirstError(t *testing.T) {
 
 func testConcurrentPagesFirstError(t *testing.T) {
 	s := newMemoryPagedServer(12*50, 50)
-	var page6 atomic.Bool
+	page6 := make(chan struct{})
 	s.answer = func(r *http.Request, page int) int {
 		switch page {
 		case 4:
-			time.Sleep(50 * time.Millisecond) // fake time: fails after page 6 did
-			if !page6.Load() {
-				t.Error("page 4 failed before page 6")
+			// Fails only once page 6's failure is in and the rest
+			// of the bubble is blocked; the bubble reports a deadlock
+			// if page 6 is never asked for.
+			select {
+			case <-page6:
+				synctest.Wait()
+			case <-r.Context().Done():
+				t.Error("page 4 canceled before page 6 failed")
 			}
 			return http.StatusNotFound
 		case 6:
-			page6.Store(true)
+			defer close(page6)
 			return http.StatusInternalServerError
 		}
 		return http.StatusOK

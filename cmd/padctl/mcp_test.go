@@ -27,13 +27,14 @@ var (
 )
 
 // --timeout bounds each tool call, and the session goes on after one
-// runs out.
+// runs out. 2 s, not less: list_pads must answer within it too, and a
+// loopback connect alone took over 200 ms under -race on a busy machine.
 func TestMCPBinaryTimeoutPerCall(t *testing.T) {
 	s := newStub(t, map[string]http.HandlerFunc{
 		"GET /api/quota": hang,
 		"GET /api/pads":  reply(http.StatusOK, `{"status":"OK","pads":[],"total":0}`),
 	})
-	replies, _, _ := runMCPBinary(t, s.env(), []string{"--timeout", "200ms"}, rpcline.Init(1), rpcline.Call(2, "get_quota", nil), rpcline.Call(3, "list_pads", nil))
+	replies, _, _ := runMCPBinary(t, s.env(), []string{"--timeout", "2s"}, rpcline.Init(1), rpcline.Call(2, "get_quota", nil), rpcline.Call(3, "list_pads", nil))
 	if text, isErr := toolText(t, replies["2"]); !isErr || !strings.Contains(text, "--timeout") {
 		t.Errorf("get_quota past --timeout: %v %s", isErr, text)
 	}

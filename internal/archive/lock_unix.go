@@ -40,5 +40,17 @@ func lock(dir, name string) (func(), error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return func() { fh.Close() }, nil
+	return func() { unlockClosing(fh) }, nil
+}
+
+// unlockClosing closes the lock file, which releases the flock once no
+// process holds a copy of it. A child this process is forking holds one
+// from the fork to its exec (O_CLOEXEC closes it only then), so a run that
+// took the lock right after would find it held. Holding ForkLock for
+// reading waits for any fork in progress (the parent keeps it until the
+// child has exec'd) and lets none start until the file is closed.
+func unlockClosing(fh *os.File) {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	fh.Close()
 }

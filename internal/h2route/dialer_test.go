@@ -51,20 +51,21 @@ func (c *handshakeConn) Write(b []byte) (int, error) {
 	return c.Conn.Write(b)
 }
 
-// TestPoolBoundsDials: 200 calls at once against an HTTP/1.1 server never
-// have more than 8 connections in their TLS handshake together.
+// TestPoolBoundsDials: 100 calls at once against an HTTP/1.1 server never
+// have more than 8 connections in their TLS handshake together. The server
+// holds every call until all 100 are in, so each needs a connection of
+// its own: 100 dials wanted at once, against a bound of 8.
 func TestPoolBoundsDials(t *testing.T) {
 	t.Parallel()
 	s := &testServer{}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(20 * time.Millisecond) // keeps connections busy so calls need new ones: an upper-bound test, as above
+	s.Server = httptest.NewUnstartedServer(holdUntil(100, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("ok"))
 	}))
 	l := &handshakeListener{Listener: s.Listener}
 	s.Listener = l
 	s.StartTLS()
 	t.Cleanup(s.Close)
-	callAtOnce(t, s.router(t), s.URL, 200, 1)
+	callAtOnce(t, s.router(t), s.URL, 100, 1)
 	t.Logf("at most %d handshakes at once", l.peak.Load())
 	if p := l.peak.Load(); p > 8 {
 		t.Errorf("%d handshakes at once, want at most 8", p)

@@ -257,11 +257,15 @@ func TestDoctorChecks(t *testing.T) {
 	if r := cmdtest.Padctl(t, env, "doctor"); !strings.Contains(r.Stderr, "warn API key") {
 		t.Errorf("a key with Token: exit %d\n%s", r.Code, r.Stderr)
 	}
-	// A service that never answers: doctor keeps to --timeout.
+	// A service that never answers: doctor keeps to --timeout. The
+	// timeout covers the whole command, the connect check included: 2 s
+	// leaves a busy machine room for it (-race saw a loopback connect
+	// take 213 ms and fail a 200 ms timeout), and 15 s is half the 30 s
+	// a doctor that ignored --timeout would wait.
 	slow := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/quota": cmdtest.Hang})
 	start := time.Now()
-	r = cmdtest.Padctl(t, slow.Env(), "doctor", "--timeout", "200ms")
-	if r.Code != 1 || time.Since(start) > 5*time.Second || !strings.Contains(r.Stderr, "fail auth") {
+	r = cmdtest.Padctl(t, slow.Env(), "doctor", "--timeout", "2s")
+	if r.Code != 1 || time.Since(start) > 15*time.Second || !strings.Contains(r.Stderr, "fail auth") {
 		t.Errorf("a hanging service: exit %d after %s\n%s", r.Code, time.Since(start), r.Stderr)
 	}
 }
