@@ -157,3 +157,18 @@ func TestGatePauseIsBoundedAndOnlyExtends(t *testing.T) {
 		}
 	})
 }
+
+func TestGateLetsRequestsOutWhenAPauseEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(&fakeService{})
+		// The pause ends now (fake time stands still): nothing waits, so
+		// even a request whose context is done goes out.
+		g.until = time.Now()
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://service/x", nil)
+		if err := g.wait(req); err != nil {
+			t.Errorf("wait at the end of a pause: %v", err)
+		}
+	})
+}

@@ -194,6 +194,8 @@ func TestTheKeyIsInNoFile(t *testing.T) {
 	p := f.srv.AddPad(padapi.Pad{Title: "t " + key, Notes: "n " + b64 + " " + url.QueryEscape(key) + " " + strings.ToUpper(hexed), Contents: key, Language: "python", CreatedAt: base,
 		Events: []padapi.PadEvent{{Kind: "x", Message: key, CreatedAt: base}}})
 	f.srv.AddEnvironment(p.ID, padapi.PadEnvironment{Files: []padapi.FileContent{{Path: "k.py", Contents: "KEY = '" + key + "'"}}})
+	// A pad with no key in it: the redactor changes none of its texts.
+	clean := f.srv.AddPad(padapi.Pad{Title: "clean", Notes: "nothing secret", Language: "python", CreatedAt: base})
 	var redacted []string
 	f.run(t, Options{
 		Redact: redact.New(key).String,
@@ -212,6 +214,11 @@ func TestTheKeyIsInNoFile(t *testing.T) {
 	}
 	if len(redacted) < 5 {
 		t.Errorf("redactions reported: %q", redacted)
+	}
+	for _, p := range redacted {
+		if strings.HasPrefix(p, padDir(clean.ID)+"/") {
+			t.Errorf("%s reported redacted: it holds no key", p)
+		}
 	}
 	verifyClean(t, f.dir)
 }
