@@ -21,6 +21,31 @@ import (
 	"github.com/padinterview/padapi/padapitest"
 )
 
+// Mutation testing (issue 29), with gremlins v0.6.0 from the module root,
+// as make mutate runs it:
+//
+//	GOFLAGS='-short -count=1' gremlins unleash --timeout-coefficient 10 -E lock_other ./internal/archive
+//
+// lock_other.go is not built on Linux. Under -short the SIGKILL test is
+// skipped and the crash-at-a-write test tries fewer points.
+//
+// Equivalent mutants, and why:
+//   - run.go collect, time.Since(last) >= r.flushEvery to >: the two
+//     differ only when the clock reads exactly flushEvery after the last
+//     write; the index is then written at the next pad, or at the end.
+//   - verify.go, the two string concatenations (p+": ", e.Dir+"/") to -:
+//     they do not compile (NOT VIABLE).
+//   - Mutants that make a run wait for ever (no workers, a Gate wait that
+//     never ends) fail at the tests' own deadlines, or are TIMED OUT.
+//
+// NOT COVERED whatever the tests do, as gremlins maps mutants to the
+// coverage profile's statement blocks: the conditions of switch cases
+// (normalize's concurrency bounds, claim's path check, verifyPad's read
+// errors), which TestOptionsAreChecked, TestHostileIDsAndPathsStayInside
+// and TestVerifyFindsWhatDiffers run and check; and the arithmetic of the
+// constants DefaultOverlap, maxPause and flushEvery (the last checked by
+// TestANewRunKnowsWhatTheArchiveHeld).
+
 // base is when the seeded pads were made, an hour apart.
 var base = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
