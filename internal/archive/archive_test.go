@@ -255,7 +255,7 @@ func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 	changed := map[string]bool{}
 	for i := 0; i < 60; i += 6 {
 		id := f.ids[i]
-		if _, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("changed")}); err != nil {
+		if _, err := f.c.Pads.Update(deadline(t), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("changed")}); err != nil {
 			t.Fatal(err)
 		}
 		changed[string(id)] = true
@@ -287,7 +287,7 @@ func TestDeletedPadStaysMarked(t *testing.T) {
 	f := newFixture(t, 55)
 	f.run(t, Options{NoHistory: true})
 	gone := f.ids[3]
-	if err := f.c.Pads.Delete(t.Context(), gone); err != nil {
+	if err := f.c.Pads.Delete(deadline(t), gone); err != nil {
 		t.Fatal(err)
 	}
 	var events []Progress
@@ -418,7 +418,7 @@ func TestASecondRunRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(t.Context(), f.c, f.dir, Options{}); !errors.Is(err, ErrLocked) {
+	if _, err := Run(deadline(t), f.c, f.dir, Options{}); !errors.Is(err, ErrLocked) {
 		t.Errorf("Run while locked: %v", err)
 	}
 	unlock()
@@ -460,7 +460,7 @@ func must(t *testing.T, err error) {
 func TestCancelledRunKeepsWhatIsDone(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 40)
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancel := context.WithCancel(deadline(t))
 	defer cancel()
 	var once sync.Once
 	done := 0
@@ -496,7 +496,7 @@ func TestDocumentsAreTheServicesBytes(t *testing.T) {
 	}
 	f.run(t, Options{})
 	dir := filepath.Join(f.dir, padDir(id))
-	ctx := t.Context()
+	ctx := deadline(t)
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		must(t, err)

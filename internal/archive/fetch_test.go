@@ -70,7 +70,7 @@ func TestEventsFollowEveryPageAsSent(t *testing.T) {
 	t.Parallel()
 	c, served := eventPages(t, 3, 3)
 	r := &run{c: c}
-	got, err := r.events(t.Context(), "P1")
+	got, err := r.events(deadline(t), "P1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestEventsStopWhereTheTotalSays(t *testing.T) {
 	c, served := eventPages(t, 1000, 2)
 	r := &run{c: c}
 	// The library's pager stops it, naming the total.
-	if _, err := r.events(t.Context(), "P1"); err == nil || !strings.Contains(err.Error(), "total of 2") {
+	if _, err := r.events(deadline(t), "P1"); err == nil || !strings.Contains(err.Error(), "total of 2") {
 		t.Fatalf("events: %v", err)
 	}
 	if n := served.Load(); n < 3 || n > 4 {

@@ -134,7 +134,7 @@ func TestPlantedLinksAndFIFOsAreNotWrittenThrough(t *testing.T) {
 	before, err := os.ReadFile(hard)
 	must(t, err)
 	for _, id := range f.ids[:2] {
-		_, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("new notes")})
+		_, err := f.c.Pads.Update(deadline(t), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("new notes")})
 		must(t, err)
 	}
 	f.run(t, Options{})

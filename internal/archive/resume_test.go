@@ -103,10 +103,10 @@ func TestKilledAtAnyWriteTheNextRunFinishesTheSame(t *testing.T) {
 
 	// The same for a run that replaces changed pads and marks one gone.
 	for _, id := range f.ids[:2] {
-		_, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Contents: padapi.Ptr("changed")})
+		_, err := f.c.Pads.Update(deadline(t), id, &padapi.PadUpdateParams{Contents: padapi.Ptr("changed")})
 		must(t, err)
 	}
-	must(t, f.c.Pads.Delete(t.Context(), f.ids[4]))
+	must(t, f.c.Pads.Delete(deadline(t), f.ids[4]))
 	ref1 := filepath.Join(t.TempDir(), "ref1")
 	must(t, os.CopyFS(ref1, os.DirFS(ref0)))
 	f.dir = ref1
@@ -154,7 +154,7 @@ func TestTheIndexIsWrittenAsTheRunGoes(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "a")
 		// Die at the 60th write (about the 7th pad, with no histories).
 		crash, calls := crashAfter(60, nil)
-		_, err := Run(t.Context(), f.c, dir, Options{Gate: f.gate, NoHistory: true, crash: crash, flushEvery: c.every})
+		_, err := Run(deadline(t), f.c, dir, Options{Gate: f.gate, NoHistory: true, crash: crash, flushEvery: c.every})
 		if (err != nil && !errors.Is(err, errKilled)) || calls() < 60 {
 			t.Fatalf("Run: %v after %d writes", err, calls())
 		}

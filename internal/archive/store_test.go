@@ -19,7 +19,7 @@ func TestABadIndexLineIsNamed(t *testing.T) {
 		// counted.
 		first, _, _ := strings.Cut(string(data), "\n")
 		must(t, os.WriteFile(index, []byte(first+"\n\n"+bad+"\n"), 0o644))
-		if _, err := Run(t.Context(), f.c, f.dir, Options{Gate: f.gate}); err == nil || !strings.Contains(err.Error(), "index.jsonl, line 3:") {
+		if _, err := Run(deadline(t), f.c, f.dir, Options{Gate: f.gate}); err == nil || !strings.Contains(err.Error(), "index.jsonl, line 3:") {
 			t.Errorf("index line %s: Run: %v", bad, err)
 		}
 		if _, err := Verify(f.dir); err == nil || !strings.Contains(err.Error(), "line 3:") {
