@@ -26,3 +26,18 @@ func TestANewRunKnowsWhatTheArchiveHeld(t *testing.T) {
 		t.Errorf("told 1ms: the index is written every %v", r.flushEvery)
 	}
 }
+
+func TestWritingTheIndexMidRunDoesNotStopIt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 12)
+	// The index is written after every pad: each write succeeds, and the
+	// run goes on to the end.
+	sum := f.run(t, Options{NoHistory: true, flushEvery: time.Nanosecond})
+	if sum.Added != 12 || sum.Failed != 0 {
+		t.Errorf("summary %+v, want 12 added", sum)
+	}
+	if lines := indexLines(t, f.dir); len(lines) != 12 {
+		t.Errorf("%d index lines, want 12", len(lines))
+	}
+	verifyClean(t, f.dir)
+}
