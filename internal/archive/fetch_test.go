@@ -123,6 +123,9 @@ func manyEvents(t *testing.T, n int) *padapi.Client {
 }
 
 func TestEventsAreBoundedAtMaxEvents(t *testing.T) {
+	if raceDetector {
+		t.Skip("200 000 events, 15 MB of JSON: run by the plain go test")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
