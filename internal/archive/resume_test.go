@@ -187,6 +187,11 @@ func TestAFolderWithOnlyLeftoversIsFresh(t *testing.T) {
 	if sum := f.run(t, Options{NoHistory: true}); sum.Added != 1 {
 		t.Errorf("summary %+v", sum)
 	}
+	// The first run, which made the folder an archive, removed the
+	// leftover too.
+	if _, err := os.Stat(filepath.Join(f.dir, safefile.TempPrefix+"x")); !os.IsNotExist(err) {
+		t.Errorf("the leftover stays after the first run: %v", err)
+	}
 	// Folders in pads/ that the index does not name (written by a run
 	// killed before its index was) are removed, every one.
 	for _, name := range []string{"stray1", "stray2", "stray3"} {
