@@ -183,14 +183,17 @@ func TestAFolderWithOnlyLeftoversIsFresh(t *testing.T) {
 	f := newFixture(t, 1)
 	must(t, os.MkdirAll(f.dir, 0o755))
 	must(t, os.WriteFile(filepath.Join(f.dir, safefile.TempPrefix+"x"), []byte("part"), 0o644))
+	must(t, os.WriteFile(filepath.Join(f.dir, safefile.TempPrefix+"y"), []byte("part"), 0o644))
 	must(t, os.WriteFile(filepath.Join(f.dir, lockName), nil, 0o644))
 	if sum := f.run(t, Options{NoHistory: true}); sum.Added != 1 {
 		t.Errorf("summary %+v", sum)
 	}
 	// The first run, which made the folder an archive, removed the
-	// leftover too.
-	if _, err := os.Stat(filepath.Join(f.dir, safefile.TempPrefix+"x")); !os.IsNotExist(err) {
-		t.Errorf("the leftover stays after the first run: %v", err)
+	// leftovers too, every one.
+	for _, name := range []string{"x", "y"} {
+		if _, err := os.Stat(filepath.Join(f.dir, safefile.TempPrefix+name)); !os.IsNotExist(err) {
+			t.Errorf("leftover %s stays after the first run: %v", name, err)
+		}
 	}
 	// Folders in pads/ that the index does not name (written by a run
 	// killed before its index was) are removed, every one.
