@@ -50,6 +50,26 @@ func (s *fakeService) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
+// TestGateLetsRequestsOutWhenAPauseEnds comes first of the Gate's tests:
+// with the wait's end condition mutated, it fails at once, where the fake
+// time of TestGatePausesEveryRequestOn429 would stand still for ever (a
+// timer of 0 fires with no time passing), and -failfast (as gremlins runs
+// the tests) starts no test after it.
+func TestGateLetsRequestsOutWhenAPauseEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(&fakeService{})
+		// The pause ends now (fake time stands still): nothing waits, so
+		// even a request whose context is done goes out.
+		g.until = time.Now()
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://service/x", nil)
+		if err := g.wait(req); err != nil {
+			t.Errorf("wait at the end of a pause: %v", err)
+		}
+	})
+}
+
 func TestGatePausesEveryRequestOn429(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		svc := &fakeService{hold: 20 * time.Millisecond}

@@ -1,6 +1,10 @@
 package archive
 
 import (
+	"context"
+	"testing"
+	"time"
+
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/safefile"
 )
@@ -9,3 +13,11 @@ func openDirForTest(dir string) (*safefile.Dir, error) { return safefile.Open(di
 
 // nameOf is an environment's folder name.
 func nameOf(id padapi.ID) string { return safefile.Name(string(id), histDir, envsDir) }
+
+// deadline is t's context, cut off after 30 s: each test that waits on the
+// fake or on a run waits no longer than that.
+func deadline(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
+	t.Cleanup(cancel)
+	return ctx
+}

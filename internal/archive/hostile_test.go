@@ -87,7 +87,7 @@ func TestAPadIDTheLibraryRefusesFailsThatPadOnly(t *testing.T) {
 	f.srv.AddPad(padapi.Pad{ID: "..", Language: "python", CreatedAt: base})
 	var failed []Progress
 	most := 0
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
 	defer cancel()
 	sum, err := Run(ctx, f.c, f.dir, Options{Gate: f.gate, Progress: func(ev Progress) {
 		if ev.Kind == PadFailed {
@@ -134,7 +134,7 @@ func TestPlantedLinksAndFIFOsAreNotWrittenThrough(t *testing.T) {
 	before, err := os.ReadFile(hard)
 	must(t, err)
 	for _, id := range f.ids[:2] {
-		_, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("new notes")})
+		_, err := f.c.Pads.Update(deadline(t), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("new notes")})
 		must(t, err)
 	}
 	f.run(t, Options{})
@@ -172,7 +172,7 @@ func TestAFIFOOrALinkedPadsFolderStopsTheRun(t *testing.T) {
 		f := newFixture(t, 2)
 		f.run(t, Options{})
 		plant(t, f.dir)
-		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
 		_, err := Run(ctx, f.c, f.dir, Options{Gate: f.gate})
 		late := ctx.Err()
 		cancel()
@@ -194,6 +194,8 @@ func TestTheKeyIsInNoFile(t *testing.T) {
 	p := f.srv.AddPad(padapi.Pad{Title: "t " + key, Notes: "n " + b64 + " " + url.QueryEscape(key) + " " + strings.ToUpper(hexed), Contents: key, Language: "python", CreatedAt: base,
 		Events: []padapi.PadEvent{{Kind: "x", Message: key, CreatedAt: base}}})
 	f.srv.AddEnvironment(p.ID, padapi.PadEnvironment{Files: []padapi.FileContent{{Path: "k.py", Contents: "KEY = '" + key + "'"}}})
+	// A pad with no key in it: the redactor changes none of its texts.
+	clean := f.srv.AddPad(padapi.Pad{Title: "clean", Notes: "nothing secret", Language: "python", CreatedAt: base})
 	var redacted []string
 	f.run(t, Options{
 		Redact: redact.New(key).String,
@@ -212,6 +214,11 @@ func TestTheKeyIsInNoFile(t *testing.T) {
 	}
 	if len(redacted) < 5 {
 		t.Errorf("redactions reported: %q", redacted)
+	}
+	for _, p := range redacted {
+		if strings.HasPrefix(p, padDir(clean.ID)+"/") {
+			t.Errorf("%s reported redacted: it holds no key", p)
+		}
 	}
 	verifyClean(t, f.dir)
 }
@@ -253,7 +260,7 @@ func TestErrorsAreReported(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 2)
 	f.srv.FailNext("GET /api/organization/pads", 1, http.StatusForbidden, "")
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
 	defer cancel()
 	if _, err := Run(ctx, f.c, f.dir, Options{Gate: f.gate}); !errors.Is(err, padapi.ErrForbidden) {
 		t.Errorf("Run: %v", err)
@@ -287,7 +294,7 @@ func TestTheKeyNamesNoFile(t *testing.T) {
 	upper := f.srv.AddPad(padapi.Pad{Title: "t", Language: "python", CreatedAt: base})
 	f.srv.AddEnvironment(upper.ID, padapi.PadEnvironment{ID: padapi.ID(strings.ToUpper(key)), Files: []padapi.FileContent{{Path: "a.py", Contents: "x"}}})
 	var events []Progress
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
 	defer cancel()
 	sum, err := Run(ctx, f.c, f.dir, Options{Gate: f.gate, Redact: r.String, Progress: func(ev Progress) { events = append(events, ev) }})
 	if err != nil {

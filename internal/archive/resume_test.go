@@ -16,14 +16,20 @@ import (
 )
 
 // crashAfter returns a crash function that says the process died at its
-// n-th disk write, and a count of the calls so far.
-func crashAfter(n int) (func() bool, func() int) {
+// n-th disk write (and from then on), and a count of the calls so far. At
+// the death it calls die, when not nil: a test cancels the dead run's
+// context there, so that it stops fetching as a killed process would (no
+// write of it reaches the disk either way).
+func crashAfter(n int, die func()) (func() bool, func() int) {
 	var mu sync.Mutex
 	calls := 0
 	return func() bool {
 			mu.Lock()
 			defer mu.Unlock()
 			calls++
+			if calls == n && die != nil {
+				die()
+			}
 			return calls >= n
 		}, func() int {
 			mu.Lock()
@@ -41,45 +47,35 @@ func (f *fixture) crashAndResume(t *testing.T, from string, n int) string {
 	if from != "" {
 		must(t, os.CopyFS(dir, os.DirFS(from)))
 	}
-	crash, calls := crashAfter(n)
 	ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
 	defer cancel()
-	// The run that dies may yet return no error (every pad it had left
-	// failed, and it had nothing more to write): what counts is that it
-	// died.
-	_, err := Run(ctx, f.c, dir, Options{Gate: f.gate, crash: crash, flushEvery: noTimedFlush})
-	if (err != nil && !errors.Is(err, errKilled)) || calls() < n {
+	dead, die := context.WithCancel(ctx)
+	defer die()
+	crash, calls := crashAfter(n, die)
+	// The run that dies may return no error (every pad it had left failed,
+	// and it had nothing more to write), errKilled, or the cancellation:
+	// what counts is that it died, and that its deadline did not pass.
+	_, err := Run(dead, f.c, dir, Options{Gate: f.gate, crash: crash, flushEvery: time.Nanosecond})
+	if (err != nil && !errors.Is(err, errKilled) && !errors.Is(err, context.Canceled)) || calls() < n || ctx.Err() != nil {
 		t.Fatalf("crash at write %d: Run: %v after %d writes", n, err, calls())
 	}
-	ctx, cancel = context.WithTimeout(t.Context(), runDeadline)
-	defer cancel()
-	if _, err := Run(ctx, f.c, dir, Options{Gate: f.gate}); err != nil {
+	if _, err := Run(ctx, f.c, dir, Options{Gate: f.gate, flushEvery: time.Nanosecond}); err != nil {
 		t.Fatalf("crash at write %d: the next run: %v", n, err)
 	}
 	return dir
 }
 
-// noTimedFlush is the flushEvery of the runs that writes counts and
-// crashAndResume kills: the index is written at the end only, so a run
-// makes the same writes however long it takes. With the package's 2 s, a
-// run slowed past 2 s (-race on a busy machine) wrote the index once more
-// than the run counted before it, and finished before its crash point
-// ("crash at write 198: Run: <nil> after 197 writes"). A kill during an
-// index written mid-run is TestTheIndexIsWrittenAsTheRunGoes's case.
-const noTimedFlush = time.Hour
-
-// writes counts the disk writes of a run from a copy of from.
-func (f *fixture) writes(t *testing.T, from string) int {
+// runCounting runs in f.dir as crashAndResume does and returns its
+// summary and how many disk writes it made. The index is written after
+// every pad: the crash points fall between pads too, and the count of
+// writes does not hang on how long the run takes (with the index written
+// every 2 s, a run slowed by -race or a busy machine writes it more often
+// than the reference run did, and a crash point past the end is missed).
+func (f *fixture) runCounting(t *testing.T) (Summary, int) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "a")
-	if from != "" {
-		must(t, os.CopyFS(dir, os.DirFS(from)))
-	}
-	crash, calls := crashAfter(1 << 30)
-	if _, err := Run(t.Context(), f.c, dir, Options{Gate: f.gate, crash: crash, flushEvery: noTimedFlush}); err != nil {
-		t.Fatal(err)
-	}
-	return calls()
+	crash, calls := crashAfter(1<<30, nil)
+	sum := f.run(t, Options{crash: crash, flushEvery: time.Nanosecond})
+	return sum, calls()
 }
 
 // points picks about k crash points among n writes, the first and the
@@ -94,35 +90,36 @@ func points(n, k int) []int {
 
 func TestKilledAtAnyWriteTheNextRunFinishesTheSame(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 15)
+	f := newFixture(t, 6)
 	ref0 := filepath.Join(t.TempDir(), "ref")
 	f.dir = ref0
-	f.run(t, Options{})
+	_, writes := f.runCounting(t)
 	want0 := tree(t, ref0)
 	few := 12
 	if testing.Short() {
 		few = 5
 	}
-	for _, n := range points(f.writes(t, ""), few) {
+	for _, n := range points(writes, few) {
 		if diff := cmp.Diff(want0, tree(t, f.crashAndResume(t, "", n))); diff != "" {
 			t.Fatalf("first run killed at write %d, then resumed (-uninterrupted +resumed):\n%s", n, diff)
 		}
 	}
 
 	// The same for a run that replaces changed pads and marks one gone.
-	for _, id := range f.ids[:4] {
-		_, err := f.c.Pads.Update(t.Context(), id, &padapi.PadUpdateParams{Contents: padapi.Ptr("changed")})
+	for _, id := range f.ids[:2] {
+		_, err := f.c.Pads.Update(deadline(t), id, &padapi.PadUpdateParams{Contents: padapi.Ptr("changed")})
 		must(t, err)
 	}
-	must(t, f.c.Pads.Delete(t.Context(), f.ids[9]))
+	must(t, f.c.Pads.Delete(deadline(t), f.ids[4]))
 	ref1 := filepath.Join(t.TempDir(), "ref1")
 	must(t, os.CopyFS(ref1, os.DirFS(ref0)))
 	f.dir = ref1
-	if sum := f.run(t, Options{}); sum.Updated != 4 || sum.Deleted != 1 {
+	sum, writes := f.runCounting(t)
+	if sum.Updated != 2 || sum.Deleted != 1 {
 		t.Fatalf("the reference re-run: %+v", sum)
 	}
 	want1 := tree(t, ref1)
-	for _, n := range points(f.writes(t, ref0), few*2/3) {
+	for _, n := range points(writes, few*2/3) {
 		if diff := cmp.Diff(want1, tree(t, f.crashAndResume(t, ref0, n))); diff != "" {
 			t.Fatalf("re-run killed at write %d, then resumed (-uninterrupted +resumed):\n%s", n, diff)
 		}
@@ -160,8 +157,8 @@ func TestTheIndexIsWrittenAsTheRunGoes(t *testing.T) {
 	}{{time.Nanosecond, true}, {time.Hour, false}} {
 		dir := filepath.Join(t.TempDir(), "a")
 		// Die at the 60th write (about the 7th pad, with no histories).
-		crash, calls := crashAfter(60)
-		_, err := Run(t.Context(), f.c, dir, Options{Gate: f.gate, NoHistory: true, crash: crash, flushEvery: c.every})
+		crash, calls := crashAfter(60, nil)
+		_, err := Run(deadline(t), f.c, dir, Options{Gate: f.gate, NoHistory: true, crash: crash, flushEvery: c.every})
 		if (err != nil && !errors.Is(err, errKilled)) || calls() < 60 {
 			t.Fatalf("Run: %v after %d writes", err, calls())
 		}
@@ -186,9 +183,17 @@ func TestAFolderWithOnlyLeftoversIsFresh(t *testing.T) {
 	f := newFixture(t, 1)
 	must(t, os.MkdirAll(f.dir, 0o755))
 	must(t, os.WriteFile(filepath.Join(f.dir, safefile.TempPrefix+"x"), []byte("part"), 0o644))
+	must(t, os.WriteFile(filepath.Join(f.dir, safefile.TempPrefix+"y"), []byte("part"), 0o644))
 	must(t, os.WriteFile(filepath.Join(f.dir, lockName), nil, 0o644))
 	if sum := f.run(t, Options{NoHistory: true}); sum.Added != 1 {
 		t.Errorf("summary %+v", sum)
+	}
+	// The first run, which made the folder an archive, removed the
+	// leftovers too, every one.
+	for _, name := range []string{"x", "y"} {
+		if _, err := os.Stat(filepath.Join(f.dir, safefile.TempPrefix+name)); !os.IsNotExist(err) {
+			t.Errorf("leftover %s stays after the first run: %v", name, err)
+		}
 	}
 	// Folders in pads/ that the index does not name (written by a run
 	// killed before its index was) are removed, every one.

@@ -1,0 +1,29 @@
+package archive
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestABadIndexLineIsNamed(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 2)
+	f.run(t, Options{NoHistory: true})
+	index := filepath.Join(f.dir, indexName)
+	data, err := os.ReadFile(index)
+	must(t, err)
+	for _, bad := range []string{`{"id":""}`, `not json`, `{"id":"X","dir":"pads/Y"}`} {
+		// Line 3, after a blank line 2: the blank line is skipped, and
+		// counted.
+		first, _, _ := strings.Cut(string(data), "\n")
+		must(t, os.WriteFile(index, []byte(first+"\n\n"+bad+"\n"), 0o644))
+		if _, err := Run(deadline(t), f.c, f.dir, Options{Gate: f.gate}); err == nil || !strings.Contains(err.Error(), "index.jsonl, line 3:") {
+			t.Errorf("index line %s: Run: %v", bad, err)
+		}
+		if _, err := Verify(f.dir); err == nil || !strings.Contains(err.Error(), "line 3:") {
+			t.Errorf("index line %s: Verify: %v", bad, err)
+		}
+	}
+}
