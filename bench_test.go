@@ -845,7 +845,9 @@ func BenchmarkPadsAll200(b *testing.B) {
 
 // benchPeakPages is the peak live heap of Pads.All with
 // WithConcurrentPages(8), in pages: pagingPeak's reading, at the moment
-// every page in flight is decoded but for its last byte.
+// every page in flight is decoded but for its last byte (10.87: 9 pages,
+// and 13.5-14 KB a request in flight, 8 KiB of it json v2's read buffer and
+// string cache; see TestConcurrentPagingHoldsFewPages).
 //
 // It used to sample the live heap at the first pad of every page of this
 // benchmark's loopback loop, with fetches under way. That counted more

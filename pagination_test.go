@@ -1402,10 +1402,22 @@ func (b *stallingBody) Close() error { return nil }
 
 // With WithConcurrentPages(8), the live heap of Pads.All is the page the
 // loop reads and the 8 pages being fetched, each counted once: a page that
-// has all but its last byte in holds its decoded pads and its request (the
-// call's state, the decoder's buffer: under 16 KiB), not its body's bytes
-// beside them (issue 28: "8-at-once paging holds ≤ 9 pages live"; 18.2
-// pages before, when a page in flight kept its whole body).
+// has all but its last byte in holds its decoded pads and its request, not
+// its body's bytes beside them (issue 28: "8-at-once paging holds ≤ 9 pages
+// live"; 18.2 pages before, when a page in flight kept its whole body;
+// 10.87 now, with a page of 60.5 KB).
+//
+// A request in flight holds 13.5-14 KB beside its pads (a heap profile at
+// the peak, window 8 against window 1). 8 KiB of it is json v2's decoder,
+// sized by the module itself: jsontext's read buffer, which doubles up to
+// its 4 KiB maximum once 4 KiB of input have passed, and json's cache of
+// short strings, a [256]string made on the first string a decoder reads
+// and kept while it decodes; no streaming decode with json v2 holds less.
+// Then what is kept for APIError.Body (maxPageErrorBody and 8 bytes a key
+// byte: 1.25 KiB), and the request itself, about 2.5 KiB (the http.Request
+// and its header map, the call, the query, the pooled decoder, the fetch's
+// context and goroutine). So the bound is window+1 pages and 16 KiB a
+// request, not window+1 pages flat.
 func TestConcurrentPagingHoldsFewPages(t *testing.T) {
 	// Not parallel: it reads the process's live heap.
 	const window, perRequest = 8, 16 << 10
