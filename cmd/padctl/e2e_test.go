@@ -25,6 +25,7 @@ import (
 
 // The built binary, run as a user runs it.
 func TestBinary(t *testing.T) {
+	t.Parallel() // a process of its own against a server of its own
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +143,7 @@ func TestBinary(t *testing.T) {
 // runs with its own transport (no test hook), trusting the test server's
 // certificate through SSL_CERT_FILE.
 func TestBinaryCreateOverHTTP2Reset(t *testing.T) {
+	t.Parallel() // a process of its own against a server of its own
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,10 @@
-// main_test.go: the harness of the binary's tests: the one build of padctl per test run, removed by TestMain, and helpers over cmdtest.
+// main_test.go: the harness of the binary's tests: padctl run as this test binary under the name padctl (no build), its link removed by TestMain, and helpers over cmdtest.
 
 package main
 
 import (
-	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -54,7 +52,7 @@ func reply(status int, body string) http.HandlerFunc { return cmdtest.Reply(stat
 // hang never answers: it waits for the client to give up.
 func hang(w http.ResponseWriter, r *http.Request) { cmdtest.Hang(w, r) }
 
-// binDir holds the padctl binary the tests build, at most once per run;
+// binDir holds the padctl the tests run, made at most once per run;
 // TestMain removes it.
 var (
 	binOnce sync.Once
@@ -63,23 +61,37 @@ var (
 	binErr  error
 )
 
-// binary builds padctl once for the tests that run it, and returns its
-// path.
+// binaryName is the name the tests run padctl under: a link to this test
+// binary, which TestMain turns into padctl when it is started under that
+// name.
+const binaryName = "padctl"
+
+// binary returns the path of padctl for the tests that run it: a link
+// named padctl to this very test binary, which holds package main and so
+// padctl's main. No go build: the tests run the code they were built
+// from, under -race and -cover too, with no second link of the module.
 func binary() (string, error) {
 	binOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "padctl-test-")
-		if binErr != nil {
+		self, err := os.Executable()
+		if err != nil {
+			binErr = err
 			return
 		}
-		binPath = filepath.Join(binDir, "padctl")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		if binDir, binErr = os.MkdirTemp("", "padctl-test-"); binErr != nil {
+			return
 		}
+		binPath = filepath.Join(binDir, binaryName)
+		binErr = os.Symlink(self, binPath)
 	})
 	return binPath, binErr
 }
 
+// TestMain runs padctl's main when the test binary was started as padctl
+// (binary), and the tests otherwise.
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == binaryName {
+		main() // exits
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

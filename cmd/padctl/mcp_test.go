@@ -30,6 +30,7 @@ var (
 // runs out. 2 s, not less: list_pads must answer within it too, and a
 // loopback connect alone took over 200 ms under -race on a busy machine.
 func TestMCPBinaryTimeoutPerCall(t *testing.T) {
+	t.Parallel() // a process of its own against a server of its own
 	s := newStub(t, map[string]http.HandlerFunc{
 		"GET /api/quota": hang,
 		"GET /api/pads":  reply(http.StatusOK, `{"status":"OK","pads":[],"total":0}`),
@@ -59,7 +60,7 @@ func hostile(t *testing.T) *stub {
 	})
 }
 
-// mcpBinary is padctl built once for the tests that run it.
+// mcpBinary is padctl for the tests that run it (binary).
 var mcpBinary = binary
 
 // runMCPBinary pipes lines into padctl mcp, closes stdin at once, and
@@ -108,6 +109,7 @@ func toolText(t *testing.T, reply map[string]any) (string, bool) {
 }
 
 func TestMCPBinary(t *testing.T) {
+	t.Parallel() // a process of its own against a server of its own
 	srv, env := fake(t)
 	srv.SetQuota(50, 12)
 	srv.Seed(1)
@@ -203,6 +205,7 @@ func TestMCPBinaryStartup(t *testing.T) {
 // Requests piped in with stdin closed right after them are all answered
 // (go-sdk #1061), however many.
 func TestMCPBinaryPipedRequests(t *testing.T) {
+	t.Parallel() // a process of its own against a server of its own
 	srv, env := fake(t)
 	srv.Delay("GET /api/quota", 50*time.Millisecond) // answers come after end of input
 	lines := []string{rpcline.Init(0)}
@@ -218,6 +221,7 @@ func TestMCPBinaryPipedRequests(t *testing.T) {
 }
 
 func TestMCPBinaryNeverTheKey(t *testing.T) {
+	t.Parallel() // a process of its own against a server of its own
 	s := hostile(t)
 	_, stdout, stderr := runMCPBinary(t, s.env(), []string{"--debug", "--allow-writes"},
 		rpcline.Init(1),
@@ -246,6 +250,7 @@ func TestMCPBinaryNeverTheKey(t *testing.T) {
 // tool call says what to set, rather than the assistant showing only
 // "disconnected".
 func TestMCPBinaryNoKey(t *testing.T) {
+	t.Parallel() // a process of its own against a server of its own
 	replies, _, stderr := runMCPBinary(t, nil, nil, rpcline.Init(1), rpcline.Line(2, "tools/list", nil), rpcline.Call(3, "get_quota", nil))
 	if replies["1"]["result"] == nil || replies["2"]["result"] == nil {
 		t.Fatalf("initialize and tools/list without a key: %v (stderr %s)", replies, stderr)
