@@ -3,7 +3,6 @@ package archive
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/safefile"

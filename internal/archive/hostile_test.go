@@ -16,7 +16,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/redact"
