@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// pageSize is the service's page size.
+// pageSize is the service's page size, and the fake's unless WithPageSize
+// sets another.
 const pageSize = 50
 
 // listPage answers a list request: one page of items, under key ("pads",
@@ -50,6 +51,7 @@ func listPage[T any](s *Server, r *http.Request, key string, items []T, times fu
 	}
 
 	total := len(sorted)
+	pageSize := s.cfg.pageSize
 	lastPage := (total + pageSize - 1) / pageSize
 	// Compared before multiplying: (page-1)*pageSize overflows for a page
 	// number near the largest int, which a request may send.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
 )
 
 // TestHugePageNumbers: a page number of any size is an empty page (or a
@@ -215,5 +216,48 @@ func TestAllPages(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 3 {
 		t.Errorf("%d list requests for 120 pads, want 3", n)
+	}
+}
+
+// TestWithPageSize: a smaller page size pages the same list in more pages,
+// with the same links, and Pads.All still finds every pad once; a size
+// below 1 keeps the service's 50.
+func TestWithPageSize(t *testing.T) {
+	srv, c, _ := newFake(t, padapitest.WithPageSize(3))
+	var want []padapi.ID
+	for i := range 7 {
+		want = append(want, srv.AddPad(padapi.Pad{CreatedAt: t0.Add(time.Duration(i) * time.Minute)}).ID)
+	}
+	page, err := c.Pads.List(context.Background(), &padapi.PadListOptions{Sort: padapi.SortCreatedAsc, Page: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []padapi.ID
+	for _, p := range page.Items {
+		got = append(got, p.ID)
+	}
+	if diff := cmp.Diff(want[3:6], got); diff != "" {
+		t.Errorf("page 2 of 3 (-want +got):\n%s", diff)
+	}
+	if page.Total != 7 || page.NextPage != srv.URL+"/api/pads?page=3&sort=created_at%2Casc" || page.PrevPage != srv.URL+"/api/pads?page=1&sort=created_at%2Casc" {
+		t.Errorf("page 2: total %d, next %q, prev %q", page.Total, page.NextPage, page.PrevPage)
+	}
+	got = nil
+	for p, err := range c.Pads.All(context.Background(), &padapi.PadListOptions{Sort: padapi.SortCreatedAsc}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p.ID)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Pads.All over pages of 3 (-want +got):\n%s", diff)
+	}
+
+	srv, c, _ = newFake(t, padapitest.WithPageSize(0))
+	for range 51 {
+		srv.AddPad(padapi.Pad{})
+	}
+	if page, err := c.Pads.List(context.Background(), nil); err != nil || len(page.Items) != 50 {
+		t.Errorf("WithPageSize(0): a page of %d, %v; want 50", len(page.Items), err)
 	}
 }

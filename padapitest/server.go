@@ -247,6 +247,9 @@ type config struct {
 	shape  Shape
 	log    logConfig
 	limits Timeouts
+	// pageSize is how many items a list page holds (pageSize unless
+	// WithPageSize sets another).
+	pageSize int
 	// onRecord, when set (by the package's tests), runs after each request
 	// is recorded, without the lock held.
 	onRecord func()
@@ -273,6 +276,17 @@ func WithAddr(addr string) Option {
 // reproducible.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) { c.clock = now }
+}
+
+// WithPageSize sets how many items a page of a list holds (default 50, as
+// the service pages). A smaller page lets a test cross page boundaries, and
+// page through a list, with a handful of items. A size below 1 keeps 50.
+func WithPageSize(n int) Option {
+	return func(c *config) {
+		if n >= 1 {
+			c.pageSize = n
+		}
+	}
 }
 
 // NewServer starts a fake for a test and closes it when the test ends.
@@ -331,7 +345,7 @@ func Listen(opts ...Option) (*Server, error) {
 // newServer makes a fake with opts applied, its state set up, listening
 // nowhere yet.
 func newServer(opts []Option) (*Server, error) {
-	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now, log: defaultLog, limits: DefaultTimeouts}
+	cfg := config{apiKey: DefaultAPIKey, addr: "127.0.0.1:0", clock: time.Now, log: defaultLog, limits: DefaultTimeouts, pageSize: pageSize}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
