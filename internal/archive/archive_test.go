@@ -79,9 +79,16 @@ type fixture struct {
 	ids  []padapi.ID
 }
 
+// fixturePage is how many items a page of the fixture's lists holds (the
+// service's 50): a test crosses a page boundary with a dozen pads instead
+// of 60. Each pad is about 20 files and folders, and creating one costs
+// the suite more than anything else does (on a disk with no journal,
+// where files were lately deleted, up to 3 ms).
+const fixturePage = 10
+
 func newFixture(t *testing.T, pads int, opts ...padapitest.Option) *fixture {
 	t.Helper()
-	srv := padapitest.NewServer(t, opts...)
+	srv := padapitest.NewServer(t, append([]padapitest.Option{padapitest.WithPageSize(fixturePage)}, opts...)...)
 	g := NewGate(nil)
 	f := &fixture{srv: srv, gate: g, dir: filepath.Join(t.TempDir(), "archive"), ids: seed(srv, pads)}
 	f.c = srv.Client(padapi.WithHTTPClient(&http.Client{Transport: g}))
@@ -91,9 +98,9 @@ func newFixture(t *testing.T, pads int, opts ...padapitest.Option) *fixture {
 
 // runDeadline bounds one Run of a test, so that a hung run fails the test
 // instead of the whole binary. It is generous on purpose: it stops hangs,
-// it measures nothing. TestSIGKILLAtRandomMomentsThenResume's 200-pad
-// reference run passed 30 s under -race on a 2-core machine running other
-// builds beside it (every file write is synced to disk).
+// it measures nothing. A 200-pad run once took 30 s under -race on a
+// 2-core machine running other builds beside it (every file write synced
+// to disk); the tests' largest is 60 pads.
 const runDeadline = 3 * time.Minute
 
 // run archives with opts (the fixture's gate set) within runDeadline.
@@ -169,13 +176,13 @@ func indexLines(t *testing.T, dir string) []entry {
 
 func TestFirstRunWritesEveryPad(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 60)
+	f := newFixture(t, 12)
 	sum := f.run(t, Options{})
-	if sum.Added != 60 || sum.Updated != 0 || sum.Failed != 0 || sum.Unchanged != 0 {
-		t.Fatalf("summary %+v, want 60 added", sum)
+	if sum.Added != 12 || sum.Updated != 0 || sum.Failed != 0 || sum.Unchanged != 0 {
+		t.Fatalf("summary %+v, want 12 added", sum)
 	}
 	// Per pad: get, events, 2 environments, 3 histories; plus 2 list pages.
-	if want := 60*7 + 2; sum.Requests != want {
+	if want := 12*7 + 2; sum.Requests != want {
 		t.Errorf("requests %d, want %d", sum.Requests, want)
 	}
 	verifyClean(t, f.dir)
@@ -200,7 +207,7 @@ func TestFirstRunWritesEveryPad(t *testing.T) {
 		t.Errorf("notes.md = %q", got[filepath.Join(pad, "notes.md")])
 	}
 	lines := indexLines(t, f.dir)
-	if len(lines) != 60 || lines[0].Title == "" || len(lines[0].Files) != 11 {
+	if len(lines) != 12 || lines[0].Title == "" || len(lines[0].Files) != 11 {
 		t.Fatalf("index: %d lines, first %+v", len(lines), lines[0])
 	}
 	raw, _ := os.ReadFile(filepath.Join(f.dir, indexName))
@@ -229,7 +236,7 @@ func TestNoHistorySkipsHistories(t *testing.T) {
 
 func TestRerunWithNothingChangedSendsOneRequest(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 60)
+	f := newFixture(t, 12)
 	f.run(t, Options{NoHistory: true})
 	before := tree(t, f.dir)
 	index, err := os.Stat(filepath.Join(f.dir, indexName))
@@ -247,7 +254,7 @@ func TestRerunWithNothingChangedSendsOneRequest(t *testing.T) {
 	if got := len(f.srv.Requests()) - n; got > 2 || sum.Requests != got {
 		t.Errorf("re-run sent %d requests (summary %d), want at most 2", got, sum.Requests)
 	}
-	if sum.Added+sum.Updated+sum.Failed != 0 || sum.Unchanged != 60 {
+	if sum.Added+sum.Updated+sum.Failed != 0 || sum.Unchanged != 12 {
 		t.Errorf("summary %+v", sum)
 	}
 	if diff := cmp.Diff(before, tree(t, f.dir)); diff != "" {
@@ -257,10 +264,10 @@ func TestRerunWithNothingChangedSendsOneRequest(t *testing.T) {
 
 func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 60)
+	f := newFixture(t, 12)
 	f.run(t, Options{NoHistory: true})
 	changed := map[string]bool{}
-	for i := 0; i < 60; i += 6 {
+	for i := 0; i < 12; i += 3 {
 		id := f.ids[i]
 		if _, err := f.c.Pads.Update(deadline(t), id, &padapi.PadUpdateParams{Notes: padapi.Ptr("changed")}); err != nil {
 			t.Fatal(err)
@@ -269,8 +276,8 @@ func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 	}
 	n := len(f.srv.Requests())
 	sum := f.run(t, Options{NoHistory: true})
-	if sum.Updated != 10 || sum.Added != 0 || sum.Unchanged != 50 {
-		t.Errorf("summary %+v, want 10 updated", sum)
+	if sum.Updated != 4 || sum.Added != 0 || sum.Unchanged != 8 {
+		t.Errorf("summary %+v, want 4 updated", sum)
 	}
 	fetched := map[string]bool{}
 	for _, r := range f.srv.Requests()[n:] {
@@ -282,7 +289,7 @@ func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 	if diff := cmp.Diff(changed, fetched); diff != "" {
 		t.Errorf("pads fetched (-want +got):\n%s", diff)
 	}
-	notes, err := os.ReadFile(filepath.Join(f.dir, padDir(f.ids[12]), "notes.md"))
+	notes, err := os.ReadFile(filepath.Join(f.dir, padDir(f.ids[6]), "notes.md"))
 	if err != nil || string(notes) != "changed\n" {
 		t.Errorf("notes of a changed pad: %q, %v", notes, err)
 	}
@@ -291,7 +298,7 @@ func TestChangedPadsAreFetchedAgainAndNoOther(t *testing.T) {
 
 func TestDeletedPadStaysMarked(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 55)
+	f := newFixture(t, 11)
 	f.run(t, Options{NoHistory: true})
 	gone := f.ids[3]
 	if err := f.c.Pads.Delete(deadline(t), gone); err != nil {
@@ -299,7 +306,7 @@ func TestDeletedPadStaysMarked(t *testing.T) {
 	}
 	var events []Progress
 	sum := f.run(t, Options{NoHistory: true, Progress: func(p Progress) { events = append(events, p) }})
-	if sum.Deleted != 1 || sum.Unchanged != 54 {
+	if sum.Deleted != 1 || sum.Unchanged != 10 {
 		t.Errorf("summary %+v, want 1 deleted", sum)
 	}
 	if !slices.ContainsFunc(events, func(p Progress) bool { return p.Kind == PadDeleted && p.Pad == gone }) {
@@ -320,7 +327,7 @@ func TestDeletedPadStaysMarked(t *testing.T) {
 	}
 	// The pad comes back: fetched again, no longer marked.
 	f.srv.AddPad(padapi.Pad{ID: gone, Title: "back", Language: "python", CreatedAt: base, UpdatedAt: base.Add(1000 * time.Hour)})
-	if sum := f.run(t, Options{NoHistory: true}); sum.Updated != 1 || sum.Unchanged != 54 {
+	if sum := f.run(t, Options{NoHistory: true}); sum.Updated != 1 || sum.Unchanged != 10 {
 		t.Errorf("the pad back: %+v", sum)
 	}
 	for _, e := range indexLines(t, f.dir) {
@@ -354,13 +361,13 @@ func TestAnIndexLine(t *testing.T) {
 
 func TestNewPadsBelowTheMarkAreFound(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 55)
+	f := newFixture(t, 11)
 	f.run(t, Options{NoHistory: true})
 	// A pad the list shows late, older than the mark: the total says one
 	// more than the archive holds, so the run lists to the end.
 	late := f.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: base.Add(-time.Hour)})
 	sum := f.run(t, Options{NoHistory: true})
-	if sum.Added != 1 || sum.Unchanged != 55 {
+	if sum.Added != 1 || sum.Unchanged != 11 {
 		t.Errorf("summary %+v", sum)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, padDir(late.ID))); err != nil {
@@ -466,7 +473,7 @@ func must(t *testing.T, err error) {
 
 func TestCancelledRunKeepsWhatIsDone(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 40)
+	f := newFixture(t, 20)
 	ctx, cancel := context.WithCancel(deadline(t))
 	defer cancel()
 	var once sync.Once
@@ -488,8 +495,8 @@ func TestCancelledRunKeepsWhatIsDone(t *testing.T) {
 	}
 	verifyClean(t, f.dir)
 	sum = f.run(t, Options{NoHistory: true})
-	if sum.Added != 40-len(lines) {
-		t.Errorf("the next run added %d, want %d", sum.Added, 40-len(lines))
+	if sum.Added != 20-len(lines) {
+		t.Errorf("the next run added %d, want %d", sum.Added, 20-len(lines))
 	}
 	verifyClean(t, f.dir)
 }
@@ -498,7 +505,7 @@ func TestDocumentsAreTheServicesBytes(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 1)
 	id := f.ids[0]
-	for i := range 60 { // two pages of events
+	for i := range 60 { // pages of events
 		f.srv.AddEvent(id, padapi.PadEvent{Kind: "ran", Message: fmt.Sprintf("run %d", i), CreatedAt: base.Add(time.Duration(i+2) * time.Minute)})
 	}
 	f.run(t, Options{})
@@ -547,11 +554,11 @@ func TestDocumentsAreTheServicesBytes(t *testing.T) {
 
 func TestAPadWithinTheOverlapIsFoundWithoutRelisting(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, 55)
+	f := newFixture(t, 11)
 	f.run(t, Options{NoHistory: true})
 	// The mark is the newest pad's updated_at; a pad the list shows late,
 	// a minute before it, is within the overlap of two minutes.
-	mark := base.Add(54 * time.Hour)
+	mark := base.Add(10 * time.Hour)
 	late := f.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: mark.Add(-time.Minute)})
 	n := len(f.srv.Requests())
 	relisted := false
@@ -573,7 +580,7 @@ func TestAPadWithinTheOverlapIsFoundWithoutRelisting(t *testing.T) {
 	}
 	// With no overlap to speak of, the same pad is below the mark: only
 	// the total finds it, by listing to the end.
-	g := newFixture(t, 55)
+	g := newFixture(t, 11)
 	g.run(t, Options{NoHistory: true})
 	g.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: mark.Add(-time.Minute)})
 	sum = g.run(t, Options{NoHistory: true, Overlap: time.Second, Progress: func(p Progress) { relisted = relisted || p.Kind == Relisting }})
