@@ -40,17 +40,16 @@ func lock(dir, name string) (func(), error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return func() { unlockClosing(fh) }, nil
+	return func() { release(fh) }, nil
 }
 
-// unlockClosing closes the lock file, which releases the flock once no
-// process holds a copy of it. A child this process is forking holds one
-// from the fork to its exec (O_CLOEXEC closes it only then), so a run that
-// took the lock right after would find it held. Holding ForkLock for
-// reading waits for any fork in progress (the parent keeps it until the
-// child has exec'd) and lets none start until the file is closed.
-func unlockClosing(fh *os.File) {
-	syscall.ForkLock.RLock()
-	defer syscall.ForkLock.RUnlock()
+// release unlocks the lock file, then closes it. A child this process is
+// forking holds a copy of the descriptor from the fork until its exec
+// closes it, and the kernel wakes the forking parent before that close:
+// a close alone left the lock held by the copy for that while, and a run
+// started at once found it held. An flock belongs to the open file, which
+// the copy shares, so unlocking through any copy frees it for all.
+func release(fh *os.File) {
+	_ = syscall.Flock(int(fh.Fd()), syscall.LOCK_UN)
 	fh.Close()
 }
