@@ -18,7 +18,14 @@ import (
 // deadlines), so what it checks is what timing cannot flip: the fake, whose
 // only limit is the 100ms header timeout, closes the stalled connection
 // before the test's own 30s read deadline, however busy the machine.
+//
+// It waits more than it works: the 100ms stalls, and the half second
+// net/http's server lingers after its 431 before it closes the connection
+// (rstAvoidanceDelay), which the fake's Close waits for. It runs beside
+// the other parallel tests: its server, its connections and the limits
+// it sets are its own.
 func TestTimeouts(t *testing.T) {
+	t.Parallel()
 	srv := padapitest.NewServer(t, padapitest.WithTimeouts(padapitest.Timeouts{ReadHeader: 100 * time.Millisecond, MaxHeaderBytes: 4 << 10}))
 	for _, base := range []string{srv.URL, srv.HistoryURL} {
 		addr := strings.TrimPrefix(base, "http://")

@@ -1,4 +1,4 @@
-// mcp_test.go: the built binary as an MCP server over stdio (main.go and the mcp command): startup, piped requests, per-call timeouts, never the key.
+// mcp_test.go: the built binary as an MCP server over stdio (main.go and the mcp command): startup, piped requests, never the key. Per-call timeouts are tested in fake time, in process (internal/cmd/mcp).
 
 package main
 
@@ -25,24 +25,6 @@ var (
 	mcpReadTools = []string{"get_organization", "get_organization_stats", "get_pad", "get_pad_code", "get_pad_history",
 		"get_pad_transcript", "get_question", "get_quota", "list_pad_events", "list_pads", "list_questions", "list_users"}
 )
-
-// --timeout bounds each tool call, and the session goes on after one
-// runs out. 2 s, not less: list_pads must answer within it too, and a
-// loopback connect alone took over 200 ms under -race on a busy machine.
-func TestMCPBinaryTimeoutPerCall(t *testing.T) {
-	t.Parallel() // a process of its own against a server of its own
-	s := newStub(t, map[string]http.HandlerFunc{
-		"GET /api/quota": hang,
-		"GET /api/pads":  reply(http.StatusOK, `{"status":"OK","pads":[],"total":0}`),
-	})
-	replies, _, _ := runMCPBinary(t, s.env(), []string{"--timeout", "2s"}, rpcline.Init(1), rpcline.Call(2, "get_quota", nil), rpcline.Call(3, "list_pads", nil))
-	if text, isErr := toolText(t, replies["2"]); !isErr || !strings.Contains(text, "--timeout") {
-		t.Errorf("get_quota past --timeout: %v %s", isErr, text)
-	}
-	if _, isErr := toolText(t, replies["3"]); isErr {
-		t.Errorf("list_pads after a timeout: %v", replies["3"])
-	}
-}
 
 // hostile is a service that echoes the key wherever it can: in error
 // bodies (as is and \u-escaped) and in the data of a success.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -94,15 +95,26 @@ func TestRunErrors(t *testing.T) {
 		{"only the key", map[string]string{"PAD_API_KEY": "k"}, 2, "PAD_BASE_URL is not set"},
 		{"wrong key", map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": "wrong-secret"}, 1, "401: Invalid API key"},
 		{"not a URL", map[string]string{"PAD_BASE_URL": "ftp://pad.example", "PAD_API_KEY": "k"}, 1, "need an absolute http or https URL"},
-		{"service down", map[string]string{"PAD_BASE_URL": down, "PAD_API_KEY": "k"}, 1, "connection refused"},
 	} {
-		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), env(tc.vars), &stdout, &stderr)
-		if code != tc.code || !strings.HasPrefix(stderr.String(), "quota: ") || !strings.Contains(stderr.String(), tc.want) {
-			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tc.name, code, stderr.String(), tc.code, tc.want)
-		}
-		if stdout.Len() != 0 || strings.Contains(stderr.String(), "wrong-secret") {
-			t.Errorf("%s: stdout %q, stderr %q", tc.name, stdout.String(), stderr.String())
-		}
+		checkRunError(t, tc.name, tc.vars, tc.code, tc.want)
+	}
+	// A refused connect is retried: the waits between the tries are fake
+	// (synctest). The dials are real, and refused at once.
+	synctest.Test(t, func(t *testing.T) {
+		checkRunError(t, "service down", map[string]string{"PAD_BASE_URL": down, "PAD_API_KEY": "k"}, 1, "connection refused")
+	})
+}
+
+// checkRunError runs the example with vars and checks that it exits code
+// with an error that holds want, and prints nothing else.
+func checkRunError(t *testing.T, name string, vars map[string]string, wantCode int, want string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), env(vars), &stdout, &stderr)
+	if code != wantCode || !strings.HasPrefix(stderr.String(), "quota: ") || !strings.Contains(stderr.String(), want) {
+		t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", name, code, stderr.String(), wantCode, want)
+	}
+	if stdout.Len() != 0 || strings.Contains(stderr.String(), "wrong-secret") {
+		t.Errorf("%s: stdout %q, stderr %q", name, stdout.String(), stderr.String())
 	}
 }

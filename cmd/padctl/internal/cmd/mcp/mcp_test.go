@@ -1,10 +1,18 @@
 package mcp_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/mcp"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest/rpcline"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
 )
@@ -35,4 +43,53 @@ func TestNewCmdMCPOptions(t *testing.T) {
 			t.Errorf("%v %v: writes %v deletes %v key %v loopback %v timeout %v", tc.args, tc.env, got.AllowWrites, got.AllowDeletes, got.HasKey, got.LoopbackService, got.Timeout)
 		}
 	}
+}
+
+// --timeout bounds each tool call, and the session goes on after one runs
+// out: get_quota against a service that never answers ends in an error
+// naming --timeout when the 2 s run out, and list_pads after it is
+// answered. The time is fake (synctest): the 2 s take none, so the bound
+// is exact, and the service is a transport that, like a service that never
+// answers, waits for the request's context to end (a goroutine reading a
+// real socket would not let the bubble's clock move).
+func TestMCPTimeoutPerCall(t *testing.T) {
+	service := cmdtest.RoundTrip(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Path == "/api/pads" {
+			return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}}, Request: r,
+				Body: io.NopCloser(strings.NewReader(`{"status":"OK","pads":[],"total":0}`))}, nil
+		}
+		<-r.Context().Done()
+		return nil, r.Context().Err()
+	})
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		env := map[string]string{"PAD_BASE_URL": "http://127.0.0.1:9", "PAD_API_KEY": cmdtest.TestKey}
+		r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, Transport: service, Stdin: strings.Join([]string{
+			rpcline.Init(1), rpcline.Call(2, "get_quota", nil), rpcline.Call(3, "list_pads", nil)}, "\n") + "\n"},
+			"mcp", "--timeout", "2s")
+		took := time.Since(start)
+		replies := map[string]string{}
+		for _, l := range cmdtest.Lines(r.Stdout) {
+			var m struct {
+				ID     json.RawMessage
+				Result struct {
+					IsError bool
+					Content []struct{ Text string }
+				}
+			}
+			if err := json.Unmarshal([]byte(l), &m); err != nil || len(m.Result.Content) != 1 {
+				continue
+			}
+			replies[string(m.ID)] = fmt.Sprint(m.Result.IsError, " ", m.Result.Content[0].Text)
+		}
+		if r.Code != 0 || took != 2*time.Second {
+			t.Errorf("exit %d after %v, want 0 after the 2s of get_quota\nstderr:\n%s", r.Code, took, r.Stderr)
+		}
+		if !strings.HasPrefix(replies["2"], "true ") || !strings.Contains(replies["2"], "--timeout") {
+			t.Errorf("get_quota past --timeout: %q", replies["2"])
+		}
+		if !strings.HasPrefix(replies["3"], "false ") {
+			t.Errorf("list_pads after a timeout: %q\nstdout:\n%s", replies["3"], r.Stdout)
+		}
+	})
 }

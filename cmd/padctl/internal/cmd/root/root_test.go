@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/root"
@@ -207,14 +209,17 @@ func TestInsecureHTTP(t *testing.T) {
 	}
 }
 
-// A server that accepts and never answers cannot cmdtest.Hang padctl: --timeout or
+// A service that never answers cannot hang padctl: --timeout or
 // PAD_TIMEOUT bounds the whole command, every attempt and the waits between
-// them included, not each attempt.
+// them included, not each attempt. The time is fake (synctest), so the
+// bound is exact and no machine's speed flips it; the service is a
+// transport that, like one that never answers, waits for the request's
+// context to end (a goroutine reading a real socket would not let the
+// bubble's clock move).
 func TestTimeout(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		env  map[string]string // added to the stub's
+		env  map[string]string // added to the key and base URL
 		args []string
 	}{
 		{"flag", nil, []string{"quota", "--timeout", "300ms"}},
@@ -222,34 +227,33 @@ func TestTimeout(t *testing.T) {
 		{"list", nil, []string{"pads", "list", "--all", "--timeout", "300ms"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			s := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/quota": cmdtest.Hang, "GET /api/pads": cmdtest.Hang})
-			env := s.Env()
-			maps.Copy(env, tc.env)
-			// The test's own deadline, should padctl's fail.
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			start := time.Now()
-			r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, Ctx: ctx}, tc.args...)
-			took := time.Since(start)
-			l := cmdtest.Lines(r.Stderr)
-			if r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[0], "padctl: timed out after 300ms: GET /api/") ||
-				l[1] != "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)." {
-				t.Errorf("exit %d, stderr:\n%s", r.Code, r.Stderr)
-			}
-			// One deadline for the command, not 300ms for each of four
-			// attempts and the backoff between them: the one attempt
-			// is cut, and none follows. The count is the check no
-			// machine's speed flips; the 5 s bound leaves a busy one
-			// room (900 ms did not always, with -race beside other
-			// builds) and is still far below the 30 s default.
-			if n := len(s.Requests()); n != 1 {
-				t.Errorf("%d requests, want 1: the deadline is the command's, not each attempt's", n)
-			}
-			if took < 300*time.Millisecond || took > 5*time.Second {
-				t.Errorf("took %v, want 300ms and a little", took)
-			}
-			t.Logf("returned after %v", took)
+			synctest.Test(t, func(t *testing.T) {
+				var requests atomic.Int32
+				hang := cmdtest.RoundTrip(func(r *http.Request) (*http.Response, error) {
+					requests.Add(1)
+					<-r.Context().Done()
+					return nil, r.Context().Err()
+				})
+				env := map[string]string{"PAD_BASE_URL": "http://127.0.0.1:9", "PAD_API_KEY": cmdtest.TestKey}
+				maps.Copy(env, tc.env)
+				start := time.Now()
+				r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, Transport: hang}, tc.args...)
+				took := time.Since(start)
+				l := cmdtest.Lines(r.Stderr)
+				if r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[0], "padctl: timed out after 300ms: GET /api/") ||
+					l[1] != "No answer in time: --timeout or PAD_TIMEOUT (default 30s) bounds the whole command, retries included (0 for none)." {
+					t.Errorf("exit %d, stderr:\n%s", r.Code, r.Stderr)
+				}
+				// One deadline for the command, not 300ms for each of
+				// four attempts and the backoff between them: the one
+				// attempt is cut, and none follows.
+				if n := requests.Load(); n != 1 {
+					t.Errorf("%d requests, want 1: the deadline is the command's, not each attempt's", n)
+				}
+				if took != 300*time.Millisecond {
+					t.Errorf("took %v, want 300ms", took)
+				}
+			})
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
@@ -47,14 +48,18 @@ func TestEveryUsageErrorExits2(t *testing.T) {
 func TestNetworkHints(t *testing.T) {
 	closed := cmdtest.NewStub(t, nil)
 	closed.Close()
-	r := cmdtest.Padctl(t, closed.Env(), "quota")
-	if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[1], "cannot connect: check the base URL's host and port") || r.Stdout != "" {
-		t.Errorf("connection refused: exit %d\nstdout %q\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	// A refused connect is retried: the waits between the tries are fake
+	// (synctest). The dials are real, and refused at once.
+	synctest.Test(t, func(t *testing.T) {
+		r := cmdtest.Padctl(t, closed.Env(), "quota")
+		if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[1], "cannot connect: check the base URL's host and port") || r.Stdout != "" {
+			t.Errorf("connection refused: exit %d\nstdout %q\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+		}
+	})
 	// A host that does not resolve, answered by the transport as the
 	// resolver would, so that the test needs no DNS.
 	env := map[string]string{"PAD_BASE_URL": "https://pads.invalid", "PAD_API_KEY": cmdtest.TestKey}
-	r = cmdtest.Invoke(t, cmdtest.Opts{Env: env, Transport: cmdtest.RoundTrip(func(*http.Request) (*http.Response, error) {
+	r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, Transport: cmdtest.RoundTrip(func(*http.Request) (*http.Response, error) {
 		return nil, &netDNSError
 	})}, "quota")
 	if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[1], "the host name does not resolve") {
