@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/padinterview/padapi/padapitest"
@@ -181,29 +182,81 @@ func main() {
 	}
 }
 
+// listedPackage is a line of `go list -deps -test ./...`.
+type listedPackage struct {
+	depOnly    bool   // not matched by ./..., only a dependency of a package that is
+	dir        string // the package's folder
+	module     string // the path of the module that holds it ("" for the standard library)
+	mainModule bool   // whether that module is this one
+}
+
+// modulePackages runs `go list -deps -test ./...` once for the tests that
+// read it (TestReadmeDependencies, TestReadmeArchitecture) and returns the
+// go tool and the packages the build links, the test binaries' included:
+// those matched by ./... and their dependencies.
+func modulePackages(t *testing.T) (goTool string, pkgs []listedPackage) {
+	t.Helper()
+	goList.once.Do(func() {
+		goList.tool, goList.err = exec.LookPath("go")
+		if goList.err != nil {
+			goList.err = fmt.Errorf("the go tool is needed to list the packages: %w", goList.err)
+			return
+		}
+		const format = "{{.DepOnly}}\t{{.Dir}}\t{{with .Module}}{{.Path}}\t{{.Main}}{{end}}"
+		out, err := exec.Command(goList.tool, "list", "-deps", "-test", "-f", format, "./...").Output()
+		if err != nil {
+			goList.err = fmt.Errorf("go list -deps -test ./...: %w", err)
+			return
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) != 3 && len(f) != 4 {
+				goList.err = fmt.Errorf("go list printed %q, want 3 or 4 fields", line)
+				return
+			}
+			p := listedPackage{depOnly: f[0] == "true", dir: f[1]}
+			if len(f) == 4 {
+				p.module, p.mainModule = f[2], f[3] == "true"
+			}
+			goList.pkgs = append(goList.pkgs, p)
+		}
+	})
+	if goList.err != nil {
+		t.Fatal(goList.err)
+	}
+	return goList.tool, goList.pkgs
+}
+
+// goList holds what modulePackages found, listed once for the process.
+var goList struct {
+	once sync.Once
+	tool string
+	pkgs []listedPackage
+	err  error
+}
+
 // TestReadmeDependencies checks README.md's dependency table against the
 // module graph: every module a package of this module links, its tests
 // included, has a row, and every row names a module the build lists
 // (`go list -m all`; a row may name one linked only on another system,
 // such as cobra's Windows-only mousetrap).
 func TestReadmeDependencies(t *testing.T) {
-	goTool, err := exec.LookPath("go")
+	t.Parallel() // it waits on the go tool
+	goTool, pkgs := modulePackages(t)
+	linked := map[string]bool{}
+	for _, p := range pkgs {
+		if p.module != "" && !p.mainModule {
+			linked[p.module] = true
+		}
+	}
+	out, err := exec.Command(goTool, "list", "-m", "-f", "{{.Path}}", "all").Output()
 	if err != nil {
-		t.Fatalf("the go tool is needed to list the modules: %v", err)
+		t.Fatalf("go list -m all: %v", err)
 	}
-	list := func(args ...string) map[string]bool {
-		out, err := exec.Command(goTool, args...).Output()
-		if err != nil {
-			t.Fatalf("go %s: %v", strings.Join(args, " "), err)
-		}
-		set := map[string]bool{}
-		for _, line := range strings.Fields(string(out)) {
-			set[line] = true
-		}
-		return set
+	known := map[string]bool{}
+	for _, line := range strings.Fields(string(out)) {
+		known[line] = true
 	}
-	linked := list("list", "-deps", "-test", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "./...")
-	known := list("list", "-m", "-f", "{{.Path}}", "all")
 
 	b, err := os.ReadFile("README.md")
 	if err != nil {
@@ -239,13 +292,13 @@ func TestReadmeDependencies(t *testing.T) {
 // TestReadmeArchitecture checks that README.md's Architecture section names
 // every package folder of the module, so the map matches the tree.
 func TestReadmeArchitecture(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go tool is needed to list the packages: %v", err)
-	}
-	out, err := exec.Command(goTool, "list", "-f", "{{.Dir}}", "./...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
+	t.Parallel() // it waits on the go tool
+	_, pkgs := modulePackages(t)
+	dirs := map[string]bool{}
+	for _, p := range pkgs {
+		if !p.depOnly {
+			dirs[p.dir] = true // each folder once, not once a test variant
+		}
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -260,7 +313,7 @@ func TestReadmeArchitecture(t *testing.T) {
 		t.Fatal("README.md has no Architecture section")
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
-	for _, dir := range strings.Fields(string(out)) {
+	for dir := range dirs {
 		rel, err := filepath.Rel(wd, dir)
 		if err != nil || rel == "." || strings.HasPrefix(rel, "examples") {
 			continue // the root is the section itself; examples/ is named whole
