@@ -718,6 +718,10 @@ func BenchmarkReplay(b *testing.B) {
 func randomHistory(seed uint64, entries, maxInsert int) *padapi.History {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	alphabet := []string{"a", "b", "é", "你", "👋", "🇫🇷", "\xff", "\n"}
+	units := make([]int, len(alphabet)) // the UTF-16 code units of each
+	for i, a := range alphabet {
+		units[i] = len(utf16.Encode([]rune(a)))
+	}
 	h := &padapi.History{}
 	size := 0
 	for i := range entries {
@@ -741,10 +745,12 @@ func randomHistory(seed uint64, entries, maxInsert int) *padapi.History {
 				size = 0
 			default:
 				var b strings.Builder
+				n := 0
 				for range rng.IntN(maxInsert + 1) {
-					b.WriteString(alphabet[rng.IntN(len(alphabet))])
+					i := rng.IntN(len(alphabet))
+					b.WriteString(alphabet[i])
+					n += units[i]
 				}
-				n := len(utf16.Encode([]rune(b.String())))
 				ops = append(ops, padapi.HistoryOp{Insert: b.String()})
 				pos, size = pos+n, size+n
 			}
@@ -961,12 +967,14 @@ func addHistorySeeds(f *testing.F) {
 // the text as UTF-16 code units, one operation after the other. ok is
 // false when an operation runs past the end.
 func refReplay(entries []padapi.HistoryEntry, until *time.Time) (text string, ok bool) {
-	var units []uint16
+	// Each entry copies the text into out, the other of two buffers kept
+	// from entry to entry: a copy an entry, without an allocation each.
+	var units, out []uint16
 	for _, e := range entries {
 		if until != nil && e.Time.After(*until) {
 			break
 		}
-		var out []uint16
+		out = out[:0]
 		pos := 0
 		for _, op := range e.Ops {
 			switch {
@@ -982,10 +990,12 @@ func refReplay(entries []padapi.HistoryEntry, until *time.Time) (text string, ok
 				}
 				pos += op.Delete
 			default:
-				out = append(out, utf16.Encode([]rune(op.Insert))...)
+				for _, r := range op.Insert { // invalid UTF-8 as U+FFFD, as []rune(op.Insert)
+					out = utf16.AppendRune(out, r)
+				}
 			}
 		}
-		units = append(out, units[pos:]...)
+		units, out = append(out, units[pos:]...), units
 	}
 	return string(utf16.Decode(units)), true
 }
