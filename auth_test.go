@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
 	"sync"
@@ -304,33 +305,36 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 		name     string
 		call     func(context.Context) (any, error)
 		reaches  bool // whether a request reaches a server that checks the key
-		deadline time.Duration
+		deadline bool // whether the call's deadline passes as the answer begins
 	}{
-		{"connection refused", getPad(refused, "x"), false, 0},
-		{"POST connection refused", create(refused), false, 0},
-		{"dropped connection", getPad(c, "drop"), true, 0},
-		{"truncated body", getPad(cut, "x"), false, 0},
-		{"TLS to a plain server", getPad(tlsToPlain, "x"), false, 0},
-		{"untrusted certificate", getPad(untrusted, "x"), false, 0},
-		// 1 s, not less: the key must reach the server before the
-		// deadline, and a loaded machine running -race took more than
-		// 30 ms to dial and send (the server never saw the key).
-		{"deadline", getPad(c, "stall"), true, time.Second},
-		{"400", getPad(c, "400"), true, 0},
-		{"401", getPad(c, "401"), true, 0},
-		{"403", getPad(c, "403"), true, 0},
-		{"404", getPad(c, "404"), true, 0},
-		{"429", getPad(c, "429"), true, 0},
-		{"503 exhausted", getPad(c, "503"), true, 0},
-		{"POST 500", create(c), true, 0},
-		{"decode error", getPad(c, "decode"), true, 0},
-		{"too large", getPad(c, "large"), true, 0},
-		{"redirect", getPad(c, "redirect"), true, 0},
+		{"connection refused", getPad(refused, "x"), false, false},
+		{"POST connection refused", create(refused), false, false},
+		{"dropped connection", getPad(c, "drop"), true, false},
+		{"truncated body", getPad(cut, "x"), false, false},
+		{"TLS to a plain server", getPad(tlsToPlain, "x"), false, false},
+		{"untrusted certificate", getPad(untrusted, "x"), false, false},
+		// The deadline passes once the answer has begun, so the key has
+		// reached the server however slow the machine (a fixed 30 ms
+		// did not suffice under -race on a loaded one).
+		{"deadline", getPad(c, "stall"), true, true},
+		{"400", getPad(c, "400"), true, false},
+		{"401", getPad(c, "401"), true, false},
+		{"403", getPad(c, "403"), true, false},
+		{"404", getPad(c, "404"), true, false},
+		{"429", getPad(c, "429"), true, false},
+		{"503 exhausted", getPad(c, "503"), true, false},
+		{"POST 500", create(c), true, false},
+		{"decode error", getPad(c, "decode"), true, false},
+		{"too large", getPad(c, "large"), true, false},
+		{"redirect", getPad(c, "redirect"), true, false},
 	}
 	for _, tt := range tests {
-		ctx, cancel := context.WithCancel(context.Background())
-		if tt.deadline > 0 {
-			ctx, cancel = context.WithTimeout(context.Background(), tt.deadline)
+		var ctx context.Context
+		var cancel context.CancelFunc
+		if tt.deadline {
+			ctx, cancel = newPassingDeadline()
+		} else {
+			ctx, cancel = context.WithCancel(context.Background())
 		}
 		before := sawKey.Load()
 		_, err := tt.call(ctx)
@@ -388,6 +392,40 @@ func TestKeyHygieneOnLoopback(t *testing.T) {
 				t.Errorf("log line holds %q: %s", p, line)
 			}
 		}
+	}
+}
+
+// passingDeadline is a context whose deadline passes as the client reads
+// the first byte of an answer (httptrace's GotFirstResponseByte), or at
+// waitLimit at the latest: from then on Done is closed and Err is
+// context.DeadlineExceeded, as for a context.WithTimeout whose time has
+// come. A real timeout would have to wait for the request to reach the
+// server on a loaded machine: a second and more of real time.
+type passingDeadline struct {
+	context.Context // the trace, for Value
+	at              time.Time
+	done            chan struct{}
+	once            sync.Once
+}
+
+// newPassingDeadline returns a passingDeadline and a func that ends it.
+func newPassingDeadline() (*passingDeadline, context.CancelFunc) {
+	d := &passingDeadline{at: time.Now().Add(waitLimit), done: make(chan struct{})}
+	d.Context = httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{GotFirstResponseByte: d.pass})
+	timer := time.AfterFunc(waitLimit, d.pass)
+	return d, func() { timer.Stop(); d.pass() }
+}
+
+func (d *passingDeadline) pass()                       { d.once.Do(func() { close(d.done) }) }
+func (d *passingDeadline) Deadline() (time.Time, bool) { return d.at, true }
+func (d *passingDeadline) Done() <-chan struct{}       { return d.done }
+
+func (d *passingDeadline) Err() error {
+	select {
+	case <-d.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }
 
