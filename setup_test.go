@@ -10,9 +10,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
 	"errors"
 	"io"
+	"math/big"
 	"mime"
 	"mime/multipart"
 	"net"
@@ -718,4 +725,49 @@ func setupMemory(tb testing.TB, opts ...padapi.Option) (*padapi.Client, *http.Se
 		http.NotFound(w, r)
 	})
 	return inMemory(tb, mux, opts...), mux
+}
+
+// ecdsaCert is a self-signed ECDSA P-256 certificate for the addresses of
+// httptest's own (127.0.0.1, ::1, example.com), made once a process. A
+// server that opens many TLS connections uses it through useECDSACert: a
+// P-256 handshake costs the server a small fraction of what httptest's
+// RSA 2048 certificate does, and what the tests look at (connections,
+// protocols, trust) does not depend on the key's kind.
+var ecdsaCert = sync.OnceValues(func() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{Organization: []string{"padapi test"}},
+		NotBefore:             time.Unix(0, 0),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+		DNSNames:              []string{"example.com"},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
+})
+
+// useECDSACert makes the unstarted server s present ecdsaCert once it
+// is started with StartTLS; s.Client() trusts it, as it trusts
+// httptest's own.
+func useECDSACert(t *testing.T, s *httptest.Server) {
+	t.Helper()
+	cert, err := ecdsaCert()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.TLS == nil {
+		s.TLS = &tls.Config{}
+	}
+	s.TLS.Certificates = []tls.Certificate{cert}
 }

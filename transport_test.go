@@ -74,6 +74,7 @@ func newTransportServer(t *testing.T, useTLS, h2 bool, hold func(n int64)) *tran
 	s.EnableHTTP2 = h2
 	s.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes
 	if useTLS {
+		useECDSACert(t, s.Server)
 		s.StartTLS()
 	} else {
 		s.Start()
