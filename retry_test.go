@@ -105,37 +105,43 @@ func TestGetRetriedOnConnectionError(t *testing.T) {
 	}
 }
 
+// TestRetriesExhausted: a call that gets 503 on every attempt ends, after
+// the default 3 retries, with the last answer's APIError. It runs in a
+// synctest bubble: the default backoff between the attempts (about half
+// a second) is fake time.
 func TestRetriesExhausted(t *testing.T) {
 	t.Parallel()
-	// Default retries and waits: the test shows what a caller gets out of
-	// the box (3 retries, so 4 attempts).
-	mt := httpmock.NewMockTransport()
-	c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: mt}))
-	var n atomic.Int32
-	mt.RegisterResponder(http.MethodGet, quotaURL, func(*http.Request) (*http.Response, error) {
-		i := n.Add(1)
-		return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy `+strconv.Itoa(int(i))+`"}`), nil
+	synctest.Test(t, func(t *testing.T) {
+		// Default retries and waits: the test shows what a caller gets out of
+		// the box (3 retries, so 4 attempts).
+		mt := httpmock.NewMockTransport()
+		c := newTestClient(t, testBase, testKey, padapi.WithHTTPClient(&http.Client{Transport: mt}))
+		var n atomic.Int32
+		mt.RegisterResponder(http.MethodGet, quotaURL, func(*http.Request) (*http.Response, error) {
+			i := n.Add(1)
+			return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"status":"ERROR","message":"busy `+strconv.Itoa(int(i))+`"}`), nil
+		})
+		_, err := c.Quota.Get(context.Background())
+		var apiErr *padapi.APIError
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("error = %v, want an *APIError", err)
+		}
+		if apiErr.StatusCode != 503 || apiErr.Attempts != 4 || apiErr.Message != "busy 4" || apiErr.Status != "ERROR" {
+			t.Errorf("error = %+v, want the 4th attempt's 503 \"busy 4\" with Attempts 4", apiErr)
+		}
+		if !errors.Is(err, padapi.ErrServer) {
+			t.Errorf("error %v does not match ErrServer", err)
+		}
+		if strings.Contains(err.Error(), "giving up") {
+			t.Errorf("error %q has go-retryablehttp's text", err)
+		}
+		if want := "padapi: GET /api/quota: 503: busy 4"; err.Error() != want {
+			t.Errorf("error text %q, want %q", err, want)
+		}
+		if got := mt.GetTotalCallCount(); got != 4 {
+			t.Errorf("%d calls, want 4", got)
+		}
 	})
-	_, err := c.Quota.Get(context.Background())
-	var apiErr *padapi.APIError
-	if !errors.As(err, &apiErr) {
-		t.Fatalf("error = %v, want an *APIError", err)
-	}
-	if apiErr.StatusCode != 503 || apiErr.Attempts != 4 || apiErr.Message != "busy 4" || apiErr.Status != "ERROR" {
-		t.Errorf("error = %+v, want the 4th attempt's 503 \"busy 4\" with Attempts 4", apiErr)
-	}
-	if !errors.Is(err, padapi.ErrServer) {
-		t.Errorf("error %v does not match ErrServer", err)
-	}
-	if strings.Contains(err.Error(), "giving up") {
-		t.Errorf("error %q has go-retryablehttp's text", err)
-	}
-	if want := "padapi: GET /api/quota: 503: busy 4"; err.Error() != want {
-		t.Errorf("error text %q, want %q", err, want)
-	}
-	if got := mt.GetTotalCallCount(); got != 4 {
-		t.Errorf("%d calls, want 4", got)
-	}
 }
 
 func TestRetryOff(t *testing.T) {
