@@ -1003,11 +1003,14 @@ func TestWithConcurrentPagesRefusesZero(t *testing.T) {
 }
 
 // TestConcurrentPagesFake: against the fake service, every sort reads the
-// same with 8 pages at once as page by page with List.
+// same with 8 pages at once as page by page with List. The fake pages 10
+// at a time: 86 pads are 9 pages, the last one short, as 420 are at the
+// service's 50.
 func TestConcurrentPagesFake(t *testing.T) {
 	t.Parallel()
-	srv := padapitest.NewServer(t)
-	srv.Seed(420)
+	const pads = 86
+	srv := padapitest.NewServer(t, padapitest.WithPageSize(10))
+	srv.Seed(pads)
 	ctx := context.Background()
 	one, eight := srv.Client(), srv.Client(padapi.WithConcurrentPages(8))
 	for _, sort := range []padapi.Sort{"", padapi.SortCreatedAsc, padapi.SortUpdatedDesc} {
@@ -1033,7 +1036,7 @@ func TestConcurrentPagesFake(t *testing.T) {
 			}
 			got = append(got, pad.ID)
 		}
-		if len(want) != 420 || !cmp.Equal(want, got) {
+		if len(want) != pads || !cmp.Equal(want, got) {
 			t.Errorf("sort %q: %d pads with 8 at once, %d page by page, or another order", sort, len(got), len(want))
 		}
 	}
