@@ -5,6 +5,7 @@ package padapi_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -134,14 +135,24 @@ func main() {
 	if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The build and the vet run side by side: each waits on its own
+	// processes, and the vet needs nothing the build makes.
 	bin := filepath.Join(dir, "sample")
-	for _, args := range [][]string{
+	var goErrs [2]error
+	var wg sync.WaitGroup
+	for i, args := range [][]string{
 		{"build", "-overlay", overlayFile, "-ldflags=-s -w", "-o", bin, "./testdata/readmesample"},
 		{"vet", "-overlay", overlayFile, "./testdata/readmesample"},
 	} {
-		if out, err := exec.Command(goTool, args...).CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s\nmain.go:\n%s\nmain_test.go:\n%s", args[0], err, out, main, test)
-		}
+		wg.Go(func() {
+			if out, err := exec.Command(goTool, args...).CombinedOutput(); err != nil {
+				goErrs[i] = fmt.Errorf("go %s: %v\n%s", args[0], err, out)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(goErrs[:]...); err != nil {
+		t.Fatalf("%v\nmain.go:\n%s\nmain_test.go:\n%s", err, main, test)
 	}
 
 	for _, tt := range []struct {
