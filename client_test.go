@@ -1280,18 +1280,23 @@ func TestHostileSilentServer(t *testing.T) {
 			wg.Wait()
 		}()
 		c := newTestClient(t, "http://"+l.Addr().String(), testKey, padapi.WithRetry(5, time.Millisecond, 5*time.Millisecond))
+		// The kinds of call wait out their deadlines side by side.
+		var calls sync.WaitGroup
 		for _, kind := range callKinds {
-			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-			done := make(chan error, 1)
-			go func() { done <- kind.call(ctx, c) }()
-			select {
-			case err := <-done:
-				checkDeadlineNamed(t, kind.name, err)
-			case <-time.After(waitLimit):
-				t.Errorf("%s: still running %v after a 100ms deadline", kind.name, waitLimit)
-			}
-			cancel()
+			calls.Go(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+				defer cancel()
+				done := make(chan error, 1)
+				go func() { done <- kind.call(ctx, c) }()
+				select {
+				case err := <-done:
+					checkDeadlineNamed(t, kind.name, err)
+				case <-time.After(waitLimit):
+					t.Errorf("%s: still running %v after a 100ms deadline", kind.name, waitLimit)
+				}
+			})
 		}
+		calls.Wait()
 	})
 }
 
