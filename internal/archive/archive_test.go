@@ -33,6 +33,10 @@ import (
 //   - run.go collect, time.Since(last) >= r.flushEvery to >: the two
 //     differ only when the clock reads exactly flushEvery after the last
 //     write; the index is then written at the next pad, or at the end.
+//   - run.go run, the results channel's capacity 2*Concurrency to
+//     2/Concurrency or 2+Concurrency, and store.go encodeIndex, the size
+//     hint len(line)+1 to -1: a capacity, which changes when a worker
+//     waits or a buffer grows, not what is written.
 //   - verify.go, the two string concatenations (p+": ", e.Dir+"/") to -:
 //     they do not compile (NOT VIABLE).
 //   - Mutants that make a run wait for ever (no workers, a Gate wait that

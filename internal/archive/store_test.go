@@ -27,3 +27,28 @@ func TestABadIndexLineIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestTheIndexIsWrittenOnlyWhenChanged: saveIndex writes the index when an
+// entry has changed since its last write, and not again until one does (a
+// run saves it after each batch of pads and once more at its end). Each
+// write replaces the file, so a write shows as a new file.
+func TestTheIndexIsWrittenOnlyWhenChanged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := openStore(dir, nil)
+	must(t, err)
+	defer st.close()
+	must(t, st.set(&entry{ID: "A", Dir: padDir("A")}))
+	must(t, st.saveIndex())
+	first, err := os.Stat(filepath.Join(dir, indexName))
+	must(t, err)
+	must(t, st.saveIndex())
+	if again, err := os.Stat(filepath.Join(dir, indexName)); err != nil || !os.SameFile(first, again) {
+		t.Errorf("the index was written again with nothing changed (%v)", err)
+	}
+	must(t, st.set(&entry{ID: "B", Dir: padDir("B")}))
+	must(t, st.saveIndex())
+	if again, err := os.Stat(filepath.Join(dir, indexName)); err != nil || os.SameFile(first, again) {
+		t.Errorf("the index was not written after a change (%v)", err)
+	}
+}
