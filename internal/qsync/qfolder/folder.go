@@ -42,6 +42,11 @@ const (
 	MaxFiles         = 1000
 )
 
+// limits are the limits Read checks, MaxQuestionBytes and MaxFiles
+// unless a test sets them smaller, to prove each at its edge with a few
+// small files rather than 16 MiB and a thousand.
+var limits = struct{ bytes, files int }{MaxQuestionBytes, MaxFiles}
+
 // Folder is one question folder as read.
 type Folder struct {
 	// Name is the folder's name in the library.
@@ -267,11 +272,11 @@ func (r *folderReader) check() {
 	case r.sawFiles && len(f.Q.Files) == 0:
 		r.problem(FilesDir, "empty: a multi-file question needs at least one file")
 	}
-	if r.total > MaxQuestionBytes {
-		r.problem("", "%d bytes of text, over the service's %d", r.total, MaxQuestionBytes)
+	if r.total > limits.bytes {
+		r.problem("", "%d bytes of text, over the service's %d", r.total, limits.bytes)
 	}
-	if len(f.Q.Files) > MaxFiles {
-		r.problem(FilesDir, "%d files, over the service's %d", len(f.Q.Files), MaxFiles)
+	if len(f.Q.Files) > limits.files {
+		r.problem(FilesDir, "%d files, over the service's %d", len(f.Q.Files), limits.files)
 	}
 }
 
@@ -298,7 +303,7 @@ func walkFiles(root *os.Root, folder, dir, rel string, files *[]padapi.QuestionF
 		case e.Type()&fs.ModeSymlink != 0:
 			problem(p, "a symlink (padctl follows none)")
 		case e.IsDir():
-			if len(*files) <= MaxFiles {
+			if len(*files) <= limits.files {
 				walkFiles(root, folder, p, r, files, total, problem)
 			}
 		case !e.Type().IsRegular():
@@ -344,15 +349,15 @@ func readRegular(root *os.Root, name string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
-	if st.Size() > MaxQuestionBytes {
-		return nil, fmt.Errorf("%d bytes, over the service's %d", st.Size(), MaxQuestionBytes)
+	if st.Size() > int64(limits.bytes) {
+		return nil, fmt.Errorf("%d bytes, over the service's %d", st.Size(), limits.bytes)
 	}
 	file, err := root.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	return io.ReadAll(io.LimitReader(file, MaxQuestionBytes+1))
+	return io.ReadAll(io.LimitReader(file, int64(limits.bytes)+1))
 }
 
 // parseJSON reads question.json's text into f, returning its problems,

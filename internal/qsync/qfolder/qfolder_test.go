@@ -579,21 +579,43 @@ func TestCompareFilesServiceSide(t *testing.T) {
 	}
 }
 
-// The folder's limits hold at their edges: MaxQuestionBytes of text and
-// MaxFiles files are fine, one more is a problem.
+// setLimits sets the limits Read checks to bytes and files for the test.
+func setLimits(t *testing.T, bytes, files int) {
+	old := limits
+	limits.bytes, limits.files = bytes, files
+	t.Cleanup(func() { limits = old })
+}
+
+// The limits Read checks are the service's, as the README says: 16 MiB
+// of text and 1 000 files per question.
+func TestReadLimitsAreTheService(t *testing.T) {
+	if MaxQuestionBytes != 16<<20 || MaxFiles != 1000 {
+		t.Errorf("MaxQuestionBytes %d, MaxFiles %d: want 16 MiB and 1 000", MaxQuestionBytes, MaxFiles)
+	}
+	if limits.bytes != MaxQuestionBytes || limits.files != MaxFiles {
+		t.Errorf("Read checks %d bytes and %d files, want MaxQuestionBytes and MaxFiles", limits.bytes, limits.files)
+	}
+}
+
+// The folder's limits hold at their edges: the limit's bytes of text and
+// its count of files are fine, one more is a problem. The limits are set
+// small (TestReadLimitsAreTheService checks the real ones), so that the
+// test writes 15 small files, not 2 000 and 32 MiB.
 func TestReadLimits(t *testing.T) {
+	const maxBytes, maxFiles = 64, 3
+	setLimits(t, maxBytes, maxFiles)
 	dir := t.TempDir()
 	qjson := `{"title": "T", "language": "go"}`
 	files := map[string]string{
 		"text/question.json":  qjson,
-		"text/description.md": strings.Repeat("x", MaxQuestionBytes-len(qjson)),
+		"text/description.md": strings.Repeat("x", maxBytes-len(qjson)),
 		"big/question.json":   qjson,
-		"big/description.md":  strings.Repeat("x", MaxQuestionBytes),
+		"big/description.md":  strings.Repeat("x", maxBytes),
 		"many/question.json":  qjson,
 		"more/question.json":  qjson,
 		"more/files/sub/last": "x",
 	}
-	for i := range MaxFiles {
+	for i := range maxFiles {
 		files[fmt.Sprintf("many/files/f%04d", i)] = "x"
 		files[fmt.Sprintf("more/files/f%04d", i)] = "x"
 	}
@@ -604,8 +626,8 @@ func TestReadLimits(t *testing.T) {
 		t.Fatalf("Read: %v", err)
 	}
 	want := []string{
-		fmt.Sprintf("big: %d bytes of text, over the service's %d", MaxQuestionBytes+len(qjson), MaxQuestionBytes),
-		fmt.Sprintf("more/files: %d files, over the service's %d", MaxFiles+1, MaxFiles),
+		fmt.Sprintf("big: %d bytes of text, over the service's %d", maxBytes+len(qjson), maxBytes),
+		fmt.Sprintf("more/files: %d files, over the service's %d", maxFiles+1, maxFiles),
 	}
 	if !cmp.Equal(bad.Problems, want) {
 		t.Errorf("problems:\n%q\nwant\n%q", bad.Problems, want)
