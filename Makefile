@@ -114,7 +114,7 @@ MUTATE_PKGS ?= ./internal/redact ./internal/qsync ./internal/qsync/qfolder ./int
 MUTATE_FLAGS ?= --workers 2 --timeout-coefficient 10
 # MUTATE_ARGS_<path> are one package's own gremlins flags, the path without
 # its ./ and with / as _. qsync: -tags mutate leaves out the race test of
-# two applies at once (200 real creates on every mutant), -E qfolder
+# two applies at once (24 real creates on every mutant), -E qfolder
 # leaves qfolder to its own run, and lock_other.go is not built on Linux
 # (see the comment at the top of internal/qsync/qsync_test.go).
 MUTATE_ARGS_internal_qsync ?= --tags mutate -E qfolder -E lock_other

@@ -32,8 +32,8 @@ func TestMain(m *testing.M) {
 //	gremlins unleash --tags mutate -E qfolder -E lock_other ./internal/qsync
 //	gremlins unleash ./internal/qsync/qfolder
 //
-// -tags mutate leaves out lock_race_test.go (two applies at once, ten
-// times: 200 real creates, the same on every mutant); the lock's
+// -tags mutate leaves out lock_race_test.go (two applies at once, four
+// times: 24 real creates, the same on every mutant); the lock's
 // mutants die in TestLockRefusesOrWaits. -E qfolder leaves qfolder to its
 // own run, with its own tests; lock_other.go is not built on Linux.
 //
