@@ -512,7 +512,10 @@ func TestQuestionsPullSafeNames(t *testing.T) {
 }
 
 func TestQuestionsBadFolder(t *testing.T) {
-	big := strings.Repeat("x", qfolder.MaxQuestionBytes+1)
+	// A file written as oversize is then made one byte over
+	// qfolder.MaxQuestionBytes, sparse: a write of 16 MiB cost more than
+	// the rest of the test.
+	const oversize = "(one byte over the limit)"
 	tests := []struct {
 		name  string
 		files map[string]string
@@ -528,7 +531,7 @@ func TestQuestionsBadFolder(t *testing.T) {
 		{"bad id", map[string]string{"a/question.json": `{"id": "../x", "title": "A", "language": "go"}`}, [2]string{}, "is not a question id"},
 		{"symlink", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`}, [2]string{"a/description.md", "/etc/passwd"}, "a/description.md: a symlink"},
 		{"symlinked folder", nil, [2]string{"a", "/etc"}, "a: a symlink"},
-		{"too big", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`, "a/starter.go": big}, [2]string{}, "over the service's"},
+		{"too big", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`, "a/starter.go": oversize}, [2]string{}, "a/starter.go: 16777217 bytes, over the service's"},
 		{"binary", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`, "a/files/x.bin": "\x00\x01\xff"}, [2]string{}, "not UTF-8 text"},
 		{"starter and files", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`, "a/starter.go": "x", "a/files/b.go": "y"}, [2]string{}, "not both"},
 		{"stray file", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`, "a/notes.txt": "x"}, [2]string{}, "a/notes.txt: unexpected"},
@@ -539,6 +542,13 @@ func TestQuestionsBadFolder(t *testing.T) {
 			e := newSyncEnv(t)
 			e.write(map[string]string{"ok/question.json": `{"title": "OK", "language": "go"}`})
 			e.write(tt.files)
+			for name, text := range tt.files {
+				if text == oversize {
+					if err := os.Truncate(filepath.Join(e.dir, filepath.FromSlash(name)), qfolder.MaxQuestionBytes+1); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			if tt.link[0] != "" {
 				if err := os.Symlink(tt.link[1], filepath.Join(e.dir, tt.link[0])); err != nil {
 					t.Fatal(err)
