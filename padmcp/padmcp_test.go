@@ -469,7 +469,7 @@ func TestMCPWrites(t *testing.T) {
 func TestMCPBounded(t *testing.T) {
 	srv := padapitest.NewServer(t)
 	line := "print('candidate code \"quoted\"')\t# ünïcödé\n"
-	long := strings.Repeat(line, 200<<10/len(line))
+	long := strings.Repeat(line, 130<<10/len(line)) // three reads of history
 	pad := srv.AddPad(padapi.Pad{Title: "long", Language: "python", Contents: long, Notes: strings.Repeat("note ", 10000)})
 	id := string(pad.ID)
 	m := newMCPTest(t, srv.Client(), Options{AllowLoopbackHistory: true})
@@ -508,11 +508,13 @@ func TestMCPBounded(t *testing.T) {
 		t.Errorf("read back %d bytes, want the %d of the file", got.Len(), len(long))
 	}
 
-	// A long event log: 3 000 events (the 10 000 of the target are
-	// BenchmarkMCPTranscript10k's, which times them) are more than either
-	// cap holds.
-	for i := range 3000 {
-		srv.AddEvent(pad.ID, padapi.PadEvent{Kind: "ran", UserName: "Ada", Message: fmt.Sprint("ran the code, time ", i)})
+	// A long event log: 450 events of about 400 bytes (the 10 000 of the
+	// target are BenchmarkMCPTranscript10k's, which times them) are more
+	// than either cap holds. 3 000 short ones were about as many bytes in 60
+	// pages, most of this test's time.
+	output := strings.Repeat("output ", 50)
+	for i := range 450 {
+		srv.AddEvent(pad.ID, padapi.PadEvent{Kind: "ran", UserName: "Ada", Message: fmt.Sprint("ran the code, time ", i, ": ", output)})
 	}
 	for _, maxBytes := range []int{0, maxTranscriptBytes} {
 		args := map[string]any{"id": id}
