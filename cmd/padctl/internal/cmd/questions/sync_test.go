@@ -654,10 +654,10 @@ func TestQuestionsApplyUnderFaults(t *testing.T) {
 			t.Parallel() // each seed has its own fake and folder
 			e := newSyncEnv(t)
 			syncScenario(t, e)
-			// 4 more creates to fault (20 were 160 more files a seed):
+			// 6 more creates to fault (20 were 140 more files a seed):
 			// with no pending create recorded, or none adopted, every
 			// seed still ends with a question made twice.
-			for i := range 4 {
+			for i := range 6 {
 				e.write(map[string]string{
 					fmt.Sprintf("more-%d/question.json", i): fmt.Sprintf(`{"title": "More %d", "language": "python"}`, i),
 					fmt.Sprintf("more-%d/starter.py", i):    fmt.Sprint("print(", i, ")\n"),
@@ -698,12 +698,13 @@ func TestQuestionsApplyUnderFaults(t *testing.T) {
 }
 
 // syncScenario sets up a folder pulled from the fake and then changed: one
-// question edited, one folder removed (pruned), one multi-file question
-// changed, and new folders of every shape.
+// question edited, one folder removed (pruned), one left as pulled, and
+// new folders of every shape (one of each: each more folder was a dozen
+// more files in each of the 13 runs of TestQuestionsApplyKilledAfterK).
 func syncScenario(t *testing.T, e *syncEnv) {
 	t.Helper()
 	e.srv.AddQuestion(padapi.Question{Title: "Elsewhere", Language: "ruby"}) // never pulled here
-	for i := range 4 {
+	for i := range 3 {
 		e.srv.AddQuestion(padapi.Question{Title: fmt.Sprint("Pulled ", i), Language: "python", Description: "d", Contents: "c"})
 	}
 	e.must("pull", syncOptions{})
@@ -724,9 +725,7 @@ func syncScenario(t *testing.T, e *syncEnv) {
 		t.Fatal(err)
 	}
 	e.write(sampleFolders)
-	for i := range 4 {
-		e.write(map[string]string{fmt.Sprintf("new-%d/question.json", i): fmt.Sprintf(`{"title": "New %d", "language": "go"}`, i)})
-	}
+	e.write(map[string]string{"new-0/question.json": `{"title": "New 0", "language": "go"}`})
 }
 
 // An apply killed after k requests, for every k, converges when run again.
