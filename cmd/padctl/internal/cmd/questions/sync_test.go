@@ -537,9 +537,12 @@ func TestQuestionsBadFolder(t *testing.T) {
 		{"stray file", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`, "a/notes.txt": "x"}, [2]string{}, "a/notes.txt: unexpected"},
 		{"two starters", map[string]string{"a/question.json": `{"title": "A", "language": "go"}`, "a/starter.go": "x", "a/starter.py": "y"}, [2]string{}, "a second starter"},
 	}
-	for _, tt := range tests {
+	// One temporary folder holds each case's library: a t.TempDir of its
+	// own was two more folders a case to make and remove.
+	root := t.TempDir()
+	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newSyncEnv(t)
+			e := &syncEnv{t: t, srv: padapitest.NewServer(t), dir: filepath.Join(root, fmt.Sprint(i))}
 			e.write(map[string]string{"ok/question.json": `{"title": "OK", "language": "go"}`})
 			e.write(tt.files)
 			for name, text := range tt.files {
