@@ -707,8 +707,10 @@ func TestQuestionsApplyUnderFaults(t *testing.T) {
 func syncScenario(t *testing.T, e *syncEnv) {
 	t.Helper()
 	e.srv.AddQuestion(padapi.Question{Title: "Elsewhere", Language: "ruby"}) // never pulled here
-	for i := range 3 {
-		e.srv.AddQuestion(padapi.Question{Title: fmt.Sprint("Pulled ", i), Language: "python", Description: "d", Contents: "c"})
+	// Only the one edited has more than a title and a language to write.
+	e.srv.AddQuestion(padapi.Question{Title: "Pulled 0", Language: "python", Description: "d", Contents: "c"})
+	for i := 1; i < 3; i++ {
+		e.srv.AddQuestion(padapi.Question{Title: fmt.Sprint("Pulled ", i), Language: "python"})
 	}
 	e.must("pull", syncOptions{})
 	if err := os.RemoveAll(filepath.Join(e.dir, "elsewhere")); err != nil {
