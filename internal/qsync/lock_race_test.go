@@ -20,10 +20,11 @@ import (
 
 // Two applies of the same 6 new folders at once create each question
 // once: the second waits for the first's lock, and then finds every id
-// written back. Without the lock both create all 6 on the first try (20
-// folders and 10 tries, as in issue 28's figures, wrote 1 000 files; 6
-// and 4 write 120). The applies run in a bubble: the second one's polls
-// of the lock take no real time.
+// written back. Without the lock (flock shared, not exclusive) the first
+// try already fails: 10 to 12 questions for the 6 folders, in 20 runs of
+// 20 (20 folders and 10 tries, as in issue 28's figures, wrote 1 000
+// files; 6 and 4 write 120). The applies run in a bubble: the second
+// one's polls of the lock take no real time.
 func TestConcurrentAppliesNeverCreateTwice(t *testing.T) {
 	const folders, tries = 6, 4
 	for try := range tries {
