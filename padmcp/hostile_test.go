@@ -77,9 +77,9 @@ func TestHostileKeyAtTheCut(t *testing.T) {
 
 // Issue 28 #5: however short or long the key, a result is never longer
 // than its cap, although [REDACTED] is longer than a short key. Each text
-// is the 64 KiB cap long (300 KiB was as much work again four times
-// over): a field's clip, a history's window and the 60 KiB quota error
-// all overflow once a key under 10 bytes is redacted.
+// is the 64 KiB cap long (300 KiB was nearly five times the work): a
+// field's clip, a history's window and the 60 KiB quota error all
+// overflow once a key under 10 bytes is redacted.
 func TestHostileShortKeyCap(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{4, 5, 7, 9, 10, 16, 40, 200} {
