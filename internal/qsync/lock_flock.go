@@ -45,7 +45,13 @@ func tryLock(dir string) (*lockFile, error) {
 	return &lockFile{f: f}, nil
 }
 
-// release drops the lock.
+// release drops the lock, then closes the folder. A child this process is
+// forking holds a copy of the descriptor until its exec closes it, after
+// the kernel has let the parent go on: closed alone, the folder stayed
+// locked by that copy for a moment, and an apply started at once found it
+// locked. An flock belongs to the open file, which the copy shares, so
+// unlocking through our descriptor frees it (as internal/archive does).
 func (l *lockFile) release() error {
+	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	return l.f.Close()
 }
