@@ -29,15 +29,17 @@ import (
 // that floor first (the test process's mark reset to its current RSS) and
 // logs it, so a figure near the floor is the test's, not padctl's.
 
-// runBounded runs the padctl binary (built once per run) with env and
-// stdin, within 20 s, and returns what it printed and its process state.
+// runBounded runs padctl (the test binary, see binary) with env and
+// stdin, within 30 s (a bound against hangs, not a measure: -race on a
+// loaded machine included), and returns what it printed and its process
+// state.
 func runBounded(t *testing.T, env map[string]string, stdin string, args ...string) (stdout, stderr string, ps *os.ProcessState) {
 	t.Helper()
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}

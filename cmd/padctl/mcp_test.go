@@ -4,13 +4,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -42,32 +40,16 @@ func hostile(t *testing.T) *stub {
 	})
 }
 
-// mcpBinary is padctl for the tests that run it (binary).
-var mcpBinary = binary
-
 // runMCPBinary pipes lines into padctl mcp, closes stdin at once, and
 // returns its replies by id ("<nil>" for id null), stdout and stderr.
 func runMCPBinary(t *testing.T, env map[string]string, args []string, lines ...string) (map[string]map[string]any, string, string) {
 	t.Helper()
-	bin, err := mcpBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{"mcp"}, args...)...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("padctl mcp: %v\nstderr:\n%s", err, stderr.String())
+	stdout, stderr, ps := runBounded(t, env, strings.Join(lines, "\n")+"\n", append([]string{"mcp"}, args...)...)
+	if ps.ExitCode() != 0 { // -1 (ps nil) when it did not start
+		t.Fatalf("padctl mcp: exit %d\nstderr:\n%s", ps.ExitCode(), stderr)
 	}
 	replies := map[string]map[string]any{}
-	sc := bufio.NewScanner(bytes.NewReader(stdout.Bytes()))
+	sc := bufio.NewScanner(strings.NewReader(stdout))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var m map[string]any
@@ -76,7 +58,7 @@ func runMCPBinary(t *testing.T, env map[string]string, args []string, lines ...s
 		}
 		replies[fmt.Sprint(m["id"])] = m
 	}
-	return replies, stdout.String(), stderr.String()
+	return replies, stdout, stderr
 }
 
 // toolText is the text of a tools/call reply, and whether it is an error.
@@ -155,7 +137,7 @@ func TestMCPBinary(t *testing.T) {
 // padctl mcp answers initialize soon after it starts (the target is
 // 50 ms; the bound here leaves room for a loaded machine and -race).
 func TestMCPBinaryStartup(t *testing.T) {
-	bin, err := mcpBinary()
+	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
 	}
