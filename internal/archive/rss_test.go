@@ -5,7 +5,6 @@ package archive
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -27,16 +25,10 @@ const maxPeakRSS = 100 << 20
 // what the parent reads: the fake, which holds the whole organization,
 // lives in the parent.
 func TestArchiveRSSChild(t *testing.T) {
-	dir := os.Getenv("ARCHIVE_RSS_DIR")
+	dir, c, g := childClient(t, "ARCHIVE_RSS")
 	if dir == "" {
 		t.Skip("run by BenchmarkArchivePeakRSS")
 	}
-	g := NewGate(nil)
-	c, err := padapi.NewClient(os.Getenv("ARCHIVE_RSS_URL"), os.Getenv("ARCHIVE_RSS_KEY"), padapi.WithHTTPClient(&http.Client{Transport: g}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	sum, err := Run(ctx, c, dir, Options{Concurrency: MaxConcurrency, Gate: g})
@@ -94,7 +86,7 @@ func peakRSSOfChild(b *testing.B, srv *padapitest.Server, dir string, added int)
 	ctx, cancel := context.WithTimeout(b.Context(), 20*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestArchiveRSSChild$", "-test.count=1", "-test.v=false")
-	cmd.Env = append(os.Environ(), "ARCHIVE_RSS_DIR="+dir, "ARCHIVE_RSS_URL="+srv.URL, "ARCHIVE_RSS_KEY="+srv.APIKey)
+	cmd.Env = childEnv("ARCHIVE_RSS", dir, srv)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("child: %v\n%s", err, out)

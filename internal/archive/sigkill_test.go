@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/padinterview/padapi"
 )
 
 // The child process of TestSIGKILLAtRandomMomentsThenResume: it archives
@@ -24,18 +22,13 @@ import (
 // (with the index written every 2 s, a run of a second never writes it,
 // and every run would start again from nothing).
 func TestArchiveChildProcess(t *testing.T) {
-	dir := os.Getenv("ARCHIVE_CHILD_DIR")
+	dir, c, g := childClient(t, "ARCHIVE_CHILD")
 	if dir == "" {
 		t.Skip("run by TestSIGKILLAtRandomMomentsThenResume")
 	}
-	g := NewGate(nil)
-	c, err := padapi.NewClient(os.Getenv("ARCHIVE_CHILD_URL"), os.Getenv("ARCHIVE_CHILD_KEY"), padapi.WithHTTPClient(&http.Client{Transport: g}))
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err = Run(ctx, c, dir, Options{Gate: g, flushEvery: 20 * time.Millisecond, Progress: func(p Progress) {
+	_, err := Run(ctx, c, dir, Options{Gate: g, flushEvery: 20 * time.Millisecond, Progress: func(p Progress) {
 		if p.Kind == PadDone {
 			os.Stdout.WriteString("done\n")
 		}
@@ -95,7 +88,7 @@ func (f *fixture) child(t *testing.T, dir string, after int) bool {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestArchiveChildProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "ARCHIVE_CHILD_DIR="+dir, "ARCHIVE_CHILD_URL="+f.srv.URL, "ARCHIVE_CHILD_KEY="+f.srv.APIKey)
+	cmd.Env = childEnv("ARCHIVE_CHILD", dir, f.srv)
 	out, err := cmd.StdoutPipe()
 	must(t, err)
 	must(t, cmd.Start())
