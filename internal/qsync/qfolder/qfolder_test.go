@@ -168,11 +168,7 @@ func TestWriterRefusesSymlinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "f"), filepath.Join(dir, "file")); err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWriter(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := openWriter(t, dir)
 	for _, name := range []string{"link/f", "link/new", "file", "../escape", "/abs", "a/../../b"} {
 		if err := w.WriteFile(name, "x"); err == nil {
 			t.Errorf("WriteFile(%q) wrote", name)
@@ -422,11 +418,7 @@ func TestReadReportsEveryProblem(t *testing.T) {
 
 func TestStateRoundTripAndUnclaimed(t *testing.T) {
 	dir := t.TempDir()
-	w, err := NewWriter(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := openWriter(t, dir)
 	st := &State{Questions: map[string]Record{"10": {Folder: "a"}, "9": {Folder: "b"}, "100": {}, "11": {}, "2": {Folder: "held"}}}
 	if err := w.Save(st); err != nil {
 		t.Fatal(err)
@@ -454,11 +446,7 @@ func TestStateRoundTripAndUnclaimed(t *testing.T) {
 
 func TestSyncWritesAndRemoves(t *testing.T) {
 	dir := t.TempDir()
-	w, err := NewWriter(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := openWriter(t, dir)
 	old := map[string]string{QuestionFile: "{}\n", "files/a/b.go": "b", "files/c.go": "c", "keep.md": "k"}
 	if err := w.Sync("q", nil, old); err != nil {
 		t.Fatal(err)

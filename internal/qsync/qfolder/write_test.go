@@ -43,15 +43,22 @@ func TestRenderNames(t *testing.T) {
 	}
 }
 
-// Sync writes question.json last: when a file fails to write, the folder's
-// question.json is still the old one.
-func TestSyncWritesQuestionJSONLast(t *testing.T) {
-	dir := t.TempDir()
+// openWriter is a Writer on dir, closed when the test ends.
+func openWriter(t *testing.T, dir string) *Writer {
+	t.Helper()
 	w, err := NewWriter(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// Sync writes question.json last: when a file fails to write, the folder's
+// question.json is still the old one.
+func TestSyncWritesQuestionJSONLast(t *testing.T) {
+	dir := t.TempDir()
+	w := openWriter(t, dir)
 	// A folder where starter.py must go ("s" sorts after "q"), and one
 	// where description.md must go (before it).
 	for _, name := range []string{"starter.py", "description.md"} {
@@ -74,11 +81,7 @@ func TestSyncWritesQuestionJSONLast(t *testing.T) {
 // Remove takes away the folders it empties up to stop, and no further.
 func TestRemoveStopsAtStop(t *testing.T) {
 	dir := t.TempDir()
-	w, err := NewWriter(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := openWriter(t, dir)
 	for _, name := range []string{"q/files/a/b/x", "other/y"} {
 		if err := w.WriteFile(name, "x"); err != nil {
 			t.Fatal(err)
