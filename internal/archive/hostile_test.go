@@ -324,3 +324,36 @@ func TestTheKeyNamesNoFile(t *testing.T) {
 		t.Errorf("the pad's other files were not archived")
 	}
 }
+
+// Issue 37 #3: a pad whose ID is a long prefix and then the key: its folder
+// name is cut and hashed, so the name check alone passes it, and the raw ID
+// went into index.jsonl. No file of the archive may hold the key: the pad
+// fails, named with the key masked, and the rest is archived.
+func TestTheKeyInALongIDIsInNoFile(t *testing.T) {
+	t.Parallel()
+	const key = "sk_live_0123456789abcdef"
+	r := redact.New(key)
+	f := newFixture(t, 1, padapitest.WithAPIKey(key))
+	long := f.srv.AddPad(padapi.Pad{ID: padapi.ID(strings.Repeat("a", 50) + key), Title: "t", Language: "python", CreatedAt: base})
+	f.srv.AddEnvironment(long.ID, padapi.PadEnvironment{Files: []padapi.FileContent{{Path: "k.py", Contents: "x"}}})
+	var events []Progress
+	ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
+	defer cancel()
+	sum, err := Run(ctx, f.c, f.dir, Options{Gate: f.gate, Redact: r.String, Progress: func(ev Progress) { events = append(events, ev) }})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if sum.Failed != 1 || sum.Added != 1 {
+		t.Errorf("summary %+v, want the pad whose ID holds the key failed and the other added", sum)
+	}
+	for name, content := range tree(t, f.dir) {
+		if r.Contains(name) || r.Contains(content) {
+			t.Errorf("%s holds the key", name)
+		}
+	}
+	for _, ev := range events {
+		if ev.Err != nil && r.Contains(ev.Err.Error()) || r.Contains(string(ev.Pad)) {
+			t.Errorf("an event shows the key: %+v", ev)
+		}
+	}
+}

@@ -48,6 +48,12 @@ func (r *run) archivePad(ctx context.Context, j job) result {
 // renames that over the pad's folder: a reader sees the old folder or the
 // new one, and a killed run leaves only a temporary folder.
 func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
+	// The ID goes into the index as it is: one that holds the key (cut
+	// and hashed, its folder name would not) is refused before anything
+	// is fetched or written.
+	if shown := r.o.Redact(string(p.ID)); shown != string(p.ID) {
+		return nil, fmt.Errorf("pad %s: %w", shown, safefile.ErrSecretName)
+	}
 	tr, err := r.fetch(ctx, p.ID)
 	if err != nil {
 		return nil, err

@@ -232,11 +232,17 @@ func (st *store) keep(e *entry, line []byte) {
 	st.index[e.ID], st.lines[e.ID] = e, line
 }
 
-// set puts e in the index, replacing what it held of the pad.
+// set puts e in the index, replacing what it held of the pad. Its line
+// passes the redactor like every other byte the archive writes: one the
+// redactor would change is refused, not written changed (its id and dir
+// must stay what they name).
 func (st *store) set(e *entry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err
+	}
+	if st.dir.Redact != nil && st.dir.Redact(string(line)) != string(line) {
+		return fmt.Errorf("pad %s: index line: %w", st.dir.Redact(string(e.ID)), safefile.ErrSecretName)
 	}
 	st.keep(e, line)
 	st.dirty = true

@@ -1,10 +1,14 @@
 package archive
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/safefile"
 )
 
 func TestABadIndexLineIsNamed(t *testing.T) {
@@ -50,5 +54,27 @@ func TestTheIndexIsWrittenOnlyWhenChanged(t *testing.T) {
 	must(t, st.saveIndex())
 	if again, err := os.Stat(filepath.Join(dir, indexName)); err != nil || os.SameFile(first, again) {
 		t.Errorf("the index was not written after a change (%v)", err)
+	}
+}
+
+// TestAnIndexLineThatHoldsTheKeyIsRefused: every byte of the index passes
+// the redactor; a line it would change is refused, and nothing of it is
+// kept to be written.
+func TestAnIndexLineThatHoldsTheKeyIsRefused(t *testing.T) {
+	t.Parallel()
+	const key = "sk_live_0123456789abcdef"
+	st, err := openStore(t.TempDir(), redact.New(key).String)
+	must(t, err)
+	defer st.close()
+	err = st.set(&entry{ID: "A", Title: "a " + key, Dir: padDir("A")})
+	if !errors.Is(err, safefile.ErrSecretName) || strings.Contains(err.Error(), key) {
+		t.Errorf("set: %v, want ErrSecretName without the key", err)
+	}
+	if len(st.lines) != 0 || st.dirty {
+		t.Errorf("the refused line was kept: %q", st.lines)
+	}
+	must(t, st.set(&entry{ID: "B", Title: "clean", Dir: padDir("B")}))
+	if len(st.lines) != 1 {
+		t.Errorf("a clean line was not kept")
 	}
 }
