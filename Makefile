@@ -96,7 +96,7 @@ export BENCH_SUMMARY
 # append a package here when its tests should kill what gremlins changes in
 # it. The target is 90 % test efficacy and 90 % mutator coverage; equivalent
 # mutants are listed in a comment in each package's tests. The tests run
-# with -short (GOFLAGS below): internal/archive's SIGKILL test, which kills
+# with -short (GOFLAGS below): internal/app/archive's SIGKILL test, which kills
 # 20 child processes, is skipped, and its crash-at-every-write test tries
 # fewer points; CI runs both in full once. And with -count=1: gremlins
 # times each mutant's tests out at its coverage run's time x the
@@ -104,7 +104,7 @@ export BENCH_SUMMARY
 # from the test cache when the package's tests ran before: in about a
 # second, so that nearly every mutant is reported TIMED OUT, and left out
 # of the efficacy and the coverage.
-MUTATE_PKGS ?= ./internal/redact ./internal/qsync ./internal/qsync/qfolder ./internal/archive
+MUTATE_PKGS ?= ./internal/lib/redact ./internal/app/qsync ./internal/app/qsync/qfolder ./internal/app/archive
 # --timeout-coefficient 10: gremlins gives each mutant's go test that many
 # times the coverage run's time, then kills go test (its test binary runs
 # on to its own -timeout). With a small one (gremlins' default is 3), a
@@ -116,9 +116,9 @@ MUTATE_FLAGS ?= --workers 2 --timeout-coefficient 10
 # its ./ and with / as _. qsync: -tags mutate leaves out the race test of
 # two applies at once (24 real creates on every mutant), -E qfolder
 # leaves qfolder to its own run, and lock_other.go is not built on Linux
-# (see the comment at the top of internal/qsync/qsync_test.go).
+# (see the comment at the top of internal/app/qsync/qsync_test.go).
 MUTATE_ARGS_internal_qsync ?= --tags mutate -E qfolder -E lock_other
-# internal/archive: lock_other.go is not built on Linux either.
+# internal/app/archive: lock_other.go is not built on Linux either.
 MUTATE_ARGS_internal_archive ?= -E lock_other
 mutate_args = $(MUTATE_ARGS_$(subst /,_,$(patsubst ./%,%,$(1))))
 GREMLINS_VERSION := v0.6.0

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/lib/redact"
 )
 
 // checkAPIKey reports what is wrong with a key without ever quoting it: the
@@ -30,7 +30,7 @@ func checkAPIKey(key string) error {
 type credential struct {
 	// header is the Authorization value the service expects.
 	header string
-	// red finds the key in every form internal/redact knows.
+	// red finds the key in every form internal/lib/redact knows.
 	red *redact.Redactor
 	// longest is how far past a cut to read so that a key the cut crosses
 	// is still found whole: a body may spell each character of the key as
@@ -44,7 +44,7 @@ func newCredential(key string) *credential {
 
 // scrubText returns s with the key, and any run of 8 bytes or more of it,
 // replaced by [REDACTED], in whatever form it takes (escaped, encoded,
-// upper-cased; see internal/redact). For text that is already decoded (a
+// upper-cased; see internal/lib/redact). For text that is already decoded (a
 // message, a code, an error) as well as for raw bytes.
 func (k *credential) scrubText(s string) string { return k.red.String(s) }
 

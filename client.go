@@ -25,11 +25,11 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hashicorp/go-retryablehttp"
 
-	"github.com/padinterview/padapi/internal/envelope"
-	"github.com/padinterview/padapi/internal/h2route"
-	"github.com/padinterview/padapi/internal/jsonerr"
-	"github.com/padinterview/padapi/internal/pathcheck"
-	"github.com/padinterview/padapi/internal/retrypolicy"
+	"github.com/padinterview/padapi/internal/lib/envelope"
+	"github.com/padinterview/padapi/internal/lib/h2route"
+	"github.com/padinterview/padapi/internal/lib/jsonerr"
+	"github.com/padinterview/padapi/internal/lib/pathcheck"
+	"github.com/padinterview/padapi/internal/lib/retrypolicy"
 )
 
 // Version is the version of this library, sent in the User-Agent header.

@@ -12,9 +12,9 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/padinterview/padapi/internal/envelope"
-	"github.com/padinterview/padapi/internal/isotime"
-	"github.com/padinterview/padapi/internal/jsonerr"
+	"github.com/padinterview/padapi/internal/lib/envelope"
+	"github.com/padinterview/padapi/internal/lib/isotime"
+	"github.com/padinterview/padapi/internal/lib/jsonerr"
 )
 
 // decodeOptions are the options of every decode: two things

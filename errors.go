@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/padinterview/padapi/internal/capread"
-	"github.com/padinterview/padapi/internal/jsonerr"
-	"github.com/padinterview/padapi/internal/retrypolicy"
+	"github.com/padinterview/padapi/internal/lib/capread"
+	"github.com/padinterview/padapi/internal/lib/jsonerr"
+	"github.com/padinterview/padapi/internal/lib/retrypolicy"
 )
 
 // Sentinel errors for errors.Is. The HTTP ones match an *APIError by its

@@ -6,7 +6,7 @@ import (
 	"crypto/tls"
 	"net/http"
 
-	"github.com/padinterview/padapi/internal/h2route"
+	"github.com/padinterview/padapi/internal/lib/h2route"
 )
 
 // WithTLSConfigForTest makes the client's own transport use cfg, so that a

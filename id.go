@@ -5,7 +5,7 @@ package padapi
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/padinterview/padapi/internal/jsonerr"
+	"github.com/padinterview/padapi/internal/lib/jsonerr"
 )
 
 // ID identifies a resource: a pad ("DM32JWG2"), a question or environment

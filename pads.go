@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/padinterview/padapi/internal/jsonerr"
+	"github.com/padinterview/padapi/internal/lib/jsonerr"
 )
 
 // Pad is a coding-interview pad.

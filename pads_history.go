@@ -17,8 +17,8 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/padinterview/padapi/internal/pathcheck"
-	"github.com/padinterview/padapi/internal/rope"
+	"github.com/padinterview/padapi/internal/lib/pathcheck"
+	"github.com/padinterview/padapi/internal/lib/rope"
 )
 
 // History is the edit history of a pad's file: every change the editor

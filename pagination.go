@@ -16,7 +16,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/padinterview/padapi/internal/pathcheck"
+	"github.com/padinterview/padapi/internal/lib/pathcheck"
 )
 
 // Page is one page of a list: at most 50 items, the total across all pages,

@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/padinterview/padapi/internal/capread"
-	"github.com/padinterview/padapi/internal/envelope"
-	"github.com/padinterview/padapi/internal/retrypolicy"
+	"github.com/padinterview/padapi/internal/lib/capread"
+	"github.com/padinterview/padapi/internal/lib/envelope"
+	"github.com/padinterview/padapi/internal/lib/retrypolicy"
 )
 
 // call is the state of one request across its attempts, kept in the

@@ -39,7 +39,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/lib/redact"
 )
 
 const (

@@ -1,5 +1,5 @@
 // transport.go: the dial check of the client's own transport (built by
-// internal/h2route), and the wrapper that reads a caller's.
+// internal/lib/h2route), and the wrapper that reads a caller's.
 
 package padapi
 

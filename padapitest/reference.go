@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/internal/shapes"
-	"github.com/padinterview/padapi/internal/shapes/reference"
+	"github.com/padinterview/padapi/internal/app/reference"
+	"github.com/padinterview/padapi/internal/lib/shapes"
 )
 
 // ReferenceShapes returns, as indented JSON, the shape of the fake's

@@ -12,15 +12,15 @@ import (
 	"testing"
 	"time"
 
-	shapespkg "github.com/padinterview/padapi/internal/shapes"
-	"github.com/padinterview/padapi/internal/shapes/reference"
+	"github.com/padinterview/padapi/internal/app/reference"
+	shapespkg "github.com/padinterview/padapi/internal/lib/shapes"
 	"github.com/padinterview/padapi/padapitest"
 )
 
-var update = flag.Bool("update", false, "rewrite internal/shapes/reference/reference.json from padapitest.ReferenceShapes")
+var update = flag.Bool("update", false, "rewrite internal/app/reference/reference.json from padapitest.ReferenceShapes")
 
 // goldenPath is the reference shapes padctl embeds.
-var goldenPath = filepath.Join("..", "internal", "shapes", "reference", "reference.json")
+var goldenPath = filepath.Join("..", "internal", "app", "reference", "reference.json")
 
 // computedReference returns padapitest.ReferenceShapes, as JSON and read.
 func computedReference(t *testing.T) ([]byte, map[string]shapespkg.Shape) {

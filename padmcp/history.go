@@ -16,7 +16,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/internal/cliarg"
+	"github.com/padinterview/padapi/internal/app/cliarg"
 )
 
 type padHistoryArgs struct {

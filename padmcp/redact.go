@@ -2,13 +2,13 @@
 
 package padmcp
 
-import "github.com/padinterview/padapi/internal/redact"
+import "github.com/padinterview/padapi/internal/lib/redact"
 
 // redacted stands for a secret wherever padmcp takes one out.
 const redacted = redact.Mark
 
 // newRedactor returns what takes secrets out of a text: the module's one
-// redactor (internal/redact), in every encoding it knows, and every run of
+// redactor (internal/lib/redact), in every encoding it knows, and every run of
 // 8 bytes or more of a secret.
 func newRedactor(secrets []string) func(string) string {
 	return redact.New(secrets...).String

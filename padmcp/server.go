@@ -31,7 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/padinterview/padapi/internal/advice"
+	"github.com/padinterview/padapi/internal/app/advice"
 	"regexp"
 	"strings"
 	"time"
@@ -297,7 +297,7 @@ func errorText(tool string, err error) string {
 }
 
 // errorAdvice is what to do about a failed call, or "": the module's one
-// error table (internal/advice) read, and phrased for a model that calls
+// error table (internal/app/advice) read, and phrased for a model that calls
 // tools.
 func errorAdvice(tool string, err error) string {
 	noun, list := "pad", "list_pads"

@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/padinterview/padapi/internal/advice"
+	"github.com/padinterview/padapi/internal/app/advice"
 	"regexp"
 	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/internal/archive"
-	"github.com/padinterview/padapi/internal/qsync"
+	"github.com/padinterview/padapi/internal/app/archive"
+	"github.com/padinterview/padapi/internal/app/qsync"
 	"github.com/spf13/cobra"
 )
 
@@ -203,7 +203,7 @@ func CommandAdvice(cmd *cobra.Command, err error, code int) string {
 }
 
 // Advice is what to do about err, or "" when there is nothing to say
-// beyond the error itself: the module's one error table (internal/advice)
+// beyond the error itself: the module's one error table (internal/app/advice)
 // read, and phrased for a person at a shell.
 func Advice(err error) string {
 	switch k := advice.Of(err); k {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/lib/redact"
 	"github.com/padinterview/padapi/padapitest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

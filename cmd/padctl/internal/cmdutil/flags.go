@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/internal/cliarg"
+	"github.com/padinterview/padapi/internal/app/cliarg"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

@@ -12,7 +12,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/lib/redact"
 )
 
 // IOStreams are where a command reads and writes, and whether each output

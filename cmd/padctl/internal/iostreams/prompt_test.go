@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/lib/redact"
 )
 
 // readSpy is a stdin that records what stderr showed when the first read

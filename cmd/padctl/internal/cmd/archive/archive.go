@@ -1,7 +1,7 @@
 // Package archive is padctl archive: the organization's whole interview
 // record kept in a local folder, incremental, resumable and safe to run
 // from cron, and padctl archive verify, which checks such a folder against
-// its index. The work is internal/archive's, which prints nothing; this
+// its index. The work is internal/app/archive's, which prints nothing; this
 // package parses the flags and renders the engine's progress and summary.
 package archive
 
@@ -15,8 +15,8 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	engine "github.com/padinterview/padapi/internal/archive"
-	"github.com/padinterview/padapi/internal/redact"
+	engine "github.com/padinterview/padapi/internal/app/archive"
+	"github.com/padinterview/padapi/internal/lib/redact"
 	"github.com/spf13/cobra"
 )
 

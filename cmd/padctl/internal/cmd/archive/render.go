@@ -6,7 +6,7 @@ import (
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	engine "github.com/padinterview/padapi/internal/archive"
+	engine "github.com/padinterview/padapi/internal/app/archive"
 )
 
 // redrawEvery is how often, at most, the progress line is redrawn.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	engine "github.com/padinterview/padapi/internal/archive"
+	engine "github.com/padinterview/padapi/internal/app/archive"
 	"github.com/spf13/cobra"
 )
 

@@ -18,8 +18,8 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
-	"github.com/padinterview/padapi/internal/shapes"
-	"github.com/padinterview/padapi/internal/shapes/reference"
+	"github.com/padinterview/padapi/internal/app/reference"
+	"github.com/padinterview/padapi/internal/lib/shapes"
 	"github.com/spf13/cobra"
 )
 

@@ -18,7 +18,7 @@ import (
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/doctor"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
-	"github.com/padinterview/padapi/internal/shapes"
+	"github.com/padinterview/padapi/internal/lib/shapes"
 	"github.com/padinterview/padapi/padapitest"
 )
 
@@ -164,7 +164,7 @@ func TestDoctorOutputIsBounded(t *testing.T) {
 	})
 	// The work is bounded by what is counted, not timed (a timing bound
 	// flips on a loaded machine): the warning below says shapes stopped
-	// recording at MaxPaths, and internal/shapes' TestAddBoundsThePaths
+	// recording at MaxPaths, and internal/lib/shapes' TestAddBoundsThePaths
 	// counts what it left out.
 	r := cmdtest.Padctl(t, srv.Env(), "doctor", "--shapes")
 	lines := cmdtest.Lines(r.Stdout)

@@ -15,8 +15,8 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/internal/redact"
-	"github.com/padinterview/padapi/internal/safefile"
+	"github.com/padinterview/padapi/internal/lib/redact"
+	"github.com/padinterview/padapi/internal/lib/safefile"
 	"github.com/spf13/cobra"
 )
 

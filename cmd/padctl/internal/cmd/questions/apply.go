@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
-	"github.com/padinterview/padapi/internal/qsync"
+	"github.com/padinterview/padapi/internal/app/qsync"
 	"github.com/spf13/cobra"
 )
 

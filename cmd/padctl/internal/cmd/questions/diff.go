@@ -10,8 +10,8 @@ import (
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/internal/qsync"
-	"github.com/padinterview/padapi/internal/qsync/qfolder"
+	"github.com/padinterview/padapi/internal/app/qsync"
+	"github.com/padinterview/padapi/internal/app/qsync/qfolder"
 	"github.com/spf13/cobra"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
-	"github.com/padinterview/padapi/internal/qsync"
-	"github.com/padinterview/padapi/internal/qsync/qfolder"
+	"github.com/padinterview/padapi/internal/app/qsync"
+	"github.com/padinterview/padapi/internal/app/qsync/qfolder"
 	"github.com/spf13/cobra"
 )
 

@@ -1,7 +1,7 @@
 // Package questions is padctl questions: list, show, create, change and
 // delete questions; pull, diff and apply a question library kept in a
 // folder (sync.go, pull.go, diff.go, apply.go), rendering the plans and
-// events of the sync engine, internal/qsync.
+// events of the sync engine, internal/app/qsync.
 package questions
 
 import (

@@ -1,5 +1,5 @@
 // sync.go: what questions pull, diff and apply share: their options, the
-// engine (internal/qsync, which prints nothing) and the folder's lock.
+// engine (internal/app/qsync, which prints nothing) and the folder's lock.
 
 package questions
 
@@ -13,8 +13,8 @@ import (
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/internal/qsync"
-	"github.com/padinterview/padapi/internal/redact"
+	"github.com/padinterview/padapi/internal/app/qsync"
+	"github.com/padinterview/padapi/internal/lib/redact"
 	"github.com/spf13/cobra"
 )
 

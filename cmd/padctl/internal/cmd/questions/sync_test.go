@@ -27,9 +27,9 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	"github.com/padinterview/padapi/internal/qsync"
-	"github.com/padinterview/padapi/internal/qsync/qfolder"
-	"github.com/padinterview/padapi/internal/safefile"
+	"github.com/padinterview/padapi/internal/app/qsync"
+	"github.com/padinterview/padapi/internal/app/qsync/qfolder"
+	"github.com/padinterview/padapi/internal/lib/safefile"
 	"github.com/padinterview/padapi/padapitest"
 	"github.com/spf13/cobra"
 )

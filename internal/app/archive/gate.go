@@ -1,0 +1,126 @@
+// gate.go: Gate, the run's one door to the service.
+
+package archive
+
+import (
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/padinterview/padapi/internal/lib/retrypolicy"
+)
+
+// maxPause bounds the pause one 429 answer can ask for; the run's context
+// bounds it too.
+const maxPause = 10 * time.Minute
+
+// Gate is an http.RoundTripper that every request of an archive run goes
+// through, history documents included: it lets at most a fixed number of
+// requests out at once (Options.Concurrency), and when the service answers
+// 429 with Retry-After it pauses every request, not only the one that was
+// refused: no request leaves while a pause is in force. It counts the
+// requests it lets out.
+//
+// A Gate serves one run at a time. It takes effect when the client sends
+// through it:
+//
+//	g := archive.NewGate(nil)
+//	c, err := padapi.FromEnv(padapi.WithHTTPClient(&http.Client{Transport: g}))
+//	sum, err := archive.Run(ctx, c, dir, archive.Options{Gate: g})
+type Gate struct {
+	base     http.RoundTripper
+	requests atomic.Int64
+
+	mu      sync.Mutex
+	slots   chan struct{} // one token per request in flight
+	until   time.Time     // no request leaves before this
+	onPause func(time.Duration)
+}
+
+// NewGate returns a Gate that sends through base; nil means a copy of
+// http.DefaultTransport that keeps as many idle connections per host as
+// Options.Concurrency allows (16). It lets 4 requests out at once until
+// Run sets the run's concurrency.
+func NewGate(base http.RoundTripper) *Gate {
+	if base == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = MaxConcurrency
+		base = t
+	}
+	return &Gate{base: base, slots: make(chan struct{}, DefaultConcurrency)}
+}
+
+// Requests returns how many requests the gate has let out.
+func (g *Gate) Requests() int { return int(g.requests.Load()) }
+
+// configure sets how many requests go out at once and whom to tell of a
+// pause. Run calls it before any request of the run.
+func (g *Gate) configure(n int, onPause func(time.Duration)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.slots, g.onPause = make(chan struct{}, n), onPause
+}
+
+// RoundTrip waits for a free slot and for the end of any pause, then sends
+// r through the base transport. A 429 answer with a Retry-After starts (or
+// extends) the pause for every request.
+func (g *Gate) RoundTrip(r *http.Request) (*http.Response, error) {
+	g.mu.Lock()
+	slots := g.slots
+	g.mu.Unlock()
+	ctx := r.Context()
+	select {
+	case slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-slots }()
+	if err := g.wait(r); err != nil {
+		return nil, err
+	}
+	g.requests.Add(1)
+	resp, err := g.base.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+		if d, ok := retrypolicy.RetryAfter(resp); ok {
+			g.pause(d)
+		}
+	}
+	return resp, err
+}
+
+// wait returns once no pause is in force, or with the request's context's
+// error.
+func (g *Gate) wait(r *http.Request) error {
+	for {
+		g.mu.Lock()
+		d := time.Until(g.until)
+		g.mu.Unlock()
+		if d <= 0 {
+			return nil
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return r.Context().Err()
+		}
+	}
+}
+
+// pause holds every request back for d from now (at most maxPause).
+func (g *Gate) pause(d time.Duration) {
+	d = min(d, maxPause)
+	g.mu.Lock()
+	until := time.Now().Add(d)
+	extended := until.After(g.until)
+	if extended {
+		g.until = until
+	}
+	onPause := g.onPause
+	g.mu.Unlock()
+	if extended && onPause != nil {
+		onPause(d)
+	}
+}

@@ -1,0 +1,213 @@
+// pad.go: one pad fetched whole and written as one folder.
+
+package archive
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/lib/safefile"
+)
+
+// The names of a pad folder's own files and folders.
+const (
+	padFile   = "pad.json"
+	eventFile = "events.json"
+	notesFile = "notes.md"
+	envsDir   = "environments"
+	histDir   = "history"
+)
+
+// archivePad fetches one pad and writes its folder, trying again when the
+// service said 429 (the Gate has paused every request meanwhile).
+func (r *run) archivePad(ctx context.Context, j job) result {
+	var err error
+	for range maxAttempts {
+		var e *entry
+		if e, err = r.fetchPad(ctx, j.pad); err == nil {
+			return result{job: j, entry: e}
+		}
+		if !errors.Is(err, padapi.ErrRateLimited) || ctx.Err() != nil {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return result{job: j, err: err}
+}
+
+// fetchPad fetches pad p whole, writes it under a temporary folder, and
+// renames that over the pad's folder: a reader sees the old folder or the
+// new one, and a killed run leaves only a temporary folder.
+func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
+	// The ID goes into the index as it is: one that holds the key (cut
+	// and hashed, its folder name would not) is refused before anything
+	// is fetched or written.
+	if shown := r.o.Redact(string(p.ID)); shown != string(p.ID) {
+		return nil, fmt.Errorf("pad %s: %w", shown, safefile.ErrSecretName)
+	}
+	tr, err := r.fetch(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	if err := r.st.alive(); err != nil {
+		return nil, err
+	}
+	tmp, err := r.st.lazy.MkdirTemp(padsDir)
+	if err != nil {
+		return nil, err
+	}
+	err = r.writePad(ctx, tmp, p.ID, tr, files)
+	if err == nil {
+		err = r.st.alive()
+	}
+	if err == nil {
+		err = r.st.lazy.Rename(tmp, padDir(p.ID))
+	}
+	if err != nil {
+		if r.st.alive() == nil {
+			_ = r.st.lazy.RemoveAll(tmp)
+		}
+		return nil, err
+	}
+	return &entry{
+		ID: p.ID, Title: r.o.Redact(p.Title), State: r.o.Redact(p.State), UpdatedAt: p.UpdatedAt,
+		Dir: padDir(p.ID), Files: files,
+	}, nil
+}
+
+// writePad writes pad id, as fetched in tr, into the temporary folder
+// tmp, noting each file's digest in files.
+func (r *run) writePad(ctx context.Context, tmp string, id padapi.ID, tr *fetched, files map[string]string) error {
+	out, err := r.st.lazy.Sub(tmp)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	w := &padWriter{run: r, out: out, dir: padDir(id), pad: id, files: files, taken: map[string]bool{}}
+	if err := w.write(ctx, tr); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// padWriter writes one pad's files into its temporary folder.
+type padWriter struct {
+	run   *run
+	out   *safefile.Dir // the temporary folder
+	dir   string        // the pad's folder, relative to DIR, for events
+	pad   padapi.ID
+	files map[string]string // name in the folder -> SHA-256, hex
+	taken map[string]bool   // names written, case-folded
+}
+
+func (w *padWriter) write(ctx context.Context, tr *fetched) error {
+	if err := w.put(padFile, string(tr.padJSON)); err != nil {
+		return err
+	}
+	if err := w.put(eventFile, string(tr.events)); err != nil {
+		return err
+	}
+	notes := tr.pad.Notes
+	if notes != "" && !strings.HasSuffix(notes, "\n") {
+		notes += "\n" // as pads export writes it
+	}
+	if err := w.put(notesFile, notes); err != nil {
+		return err
+	}
+	for _, env := range tr.envs {
+		if err := w.environment(ctx, env); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// environment writes one environment: its JSON as the service sent it,
+// each file's final text, and each file's edit-history document.
+func (w *padWriter) environment(ctx context.Context, fe fetchedEnv) error {
+	name := safefile.Name(string(fe.env.ID), histDir, envsDir)
+	if err := w.put(path.Join(envsDir, name+".json"), string(fe.body)); err != nil {
+		return err
+	}
+	for _, f := range fe.env.Files {
+		file, ok := w.claim(name, f.Path)
+		if !ok {
+			continue
+		}
+		if err := w.put(file, f.Contents); err != nil {
+			w.skip(file, err)
+			continue
+		}
+		if w.run.o.NoHistory || f.History == "" || f.Binary {
+			continue
+		}
+		if err := w.history(ctx, path.Join(histDir, file+".json"), f.History); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claim returns where file p of environment folder env goes, or false
+// (and a FileSkipped event) when p is not a path inside the folder, or
+// another file of the pad has that name, case aside.
+func (w *padWriter) claim(env, p string) (string, bool) {
+	name := path.Join(env, p)
+	switch {
+	case p == "" || !fs.ValidPath(p) || strings.ContainsAny(p, "\\\x00"):
+		w.skip(name, fmt.Errorf("file %q: not a path inside the folder", p))
+		return "", false
+	case w.taken[strings.ToLower(name)]:
+		w.skip(name, fmt.Errorf("file %q: another file of the pad has this name", p))
+		return "", false
+	}
+	w.taken[strings.ToLower(name)] = true
+	return name, true
+}
+
+// history fetches an edit-history document and writes it at name as the
+// service sent it. A link the library refuses, or one the service no
+// longer has, is skipped; any other failure fails the pad.
+func (w *padWriter) history(ctx context.Context, name, link string) error {
+	var resp padapi.Response
+	_, err := w.run.c.Pads.History(padapi.WithResponse(ctx, &resp), link)
+	if errors.Is(err, padapi.ErrInvalidArgument) || errors.Is(err, padapi.ErrNotFound) {
+		w.skip(name, err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return w.put(name, string(resp.Body))
+}
+
+// put redacts text and writes it at name in the pad's folder.
+func (w *padWriter) put(name, text string) error {
+	if err := w.run.st.alive(); err != nil {
+		return err
+	}
+	clean := w.run.o.Redact(text)
+	if clean != text {
+		w.run.emit(Progress{Kind: Redacted, Pad: w.pad, Path: path.Join(w.dir, name)})
+	}
+	if err := w.out.Create(name, []byte(clean)); err != nil {
+		return fmt.Errorf("%s: %w", w.dir, err)
+	}
+	sum := sha256.Sum256([]byte(clean))
+	w.files[name] = hex.EncodeToString(sum[:])
+	return nil
+}
+
+func (w *padWriter) skip(name string, err error) {
+	w.run.emit(Progress{Kind: FileSkipped, Pad: w.pad, Path: path.Join(w.dir, name), Err: err})
+}

@@ -1,0 +1,245 @@
+package safefile
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/padinterview/padapi/internal/lib/redact"
+)
+
+func open(t *testing.T) (*Dir, string) {
+	t.Helper()
+	dir := t.TempDir()
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, dir
+}
+
+func TestWriteFileMakesFoldersAndReplaces(t *testing.T) {
+	d, dir := open(t)
+	for _, text := range []string{"one", "two"} {
+		if err := d.WriteFile("a/b/c.txt", []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "a/b/c.txt"))
+		if err != nil || string(got) != text {
+			t.Fatalf("read %q, %v; want %q", got, err, text)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "a/b"))
+	if len(entries) != 1 {
+		t.Errorf("folder holds %d entries, want 1 (no temporary file left)", len(entries))
+	}
+}
+
+func TestWriteFileRefusesWhatIsNotAFile(t *testing.T) {
+	d, dir := open(t)
+	outside := t.TempDir()
+	must(t, os.Symlink(outside, filepath.Join(dir, "link")))
+	must(t, os.Symlink(filepath.Join(outside, "f"), filepath.Join(dir, "flink")))
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o644))
+	for _, name := range []string{"link/x", "flink", "fifo", "file/x", "../x", "/abs", "a/../../x", "", ".", `a\b`} {
+		if err := d.WriteFile(name, []byte("k")); err == nil {
+			t.Errorf("WriteFile(%q) = nil, want an error", name)
+		}
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("something was written outside: %v", entries)
+	}
+}
+
+func TestWriteFileReplacesAHardLinkWithoutWritingThroughIt(t *testing.T) {
+	d, dir := open(t)
+	victim := filepath.Join(t.TempDir(), "victim")
+	must(t, os.WriteFile(victim, []byte("keep"), 0o644))
+	must(t, os.Link(victim, filepath.Join(dir, "f")))
+	must(t, d.WriteFile("f", []byte("new")))
+	if got, _ := os.ReadFile(victim); string(got) != "keep" {
+		t.Errorf("the linked file now holds %q", got)
+	}
+}
+
+func TestRenameReplacesAFolderWhole(t *testing.T) {
+	d, dir := open(t)
+	must(t, d.WriteFile("pads/x/old.txt", []byte("old")))
+	tmp, err := d.MkdirTemp("pads")
+	must(t, err)
+	if !strings.HasPrefix(filepath.Base(tmp), TempPrefix) {
+		t.Errorf("temporary folder %q lacks the prefix", tmp)
+	}
+	must(t, d.WriteFile(tmp+"/new.txt", []byte("new")))
+	must(t, d.Rename(tmp, "pads/x"))
+	entries, _ := os.ReadDir(filepath.Join(dir, "pads/x"))
+	if len(entries) != 1 || entries[0].Name() != "new.txt" {
+		t.Errorf("pads/x holds %v, want only new.txt", entries)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "pads")); len(entries) != 1 {
+		t.Errorf("pads holds %v, want only x", entries)
+	}
+}
+
+func TestReadFileAndRemoveRefuseLinks(t *testing.T) {
+	d, dir := open(t)
+	outside := filepath.Join(t.TempDir(), "secret")
+	must(t, os.WriteFile(outside, []byte("s"), 0o644))
+	must(t, os.Symlink(outside, filepath.Join(dir, "l")))
+	if _, err := d.ReadFile("l"); err == nil {
+		t.Error("ReadFile followed a link")
+	}
+	if err := d.Remove("l"); err == nil {
+		t.Error("Remove took a link")
+	}
+	must(t, d.Remove("missing"))
+	must(t, d.RemoveAll("missing"))
+}
+
+func TestName(t *testing.T) {
+	long := strings.Repeat("a", 70)
+	for _, c := range []struct{ id, want string }{
+		{"abc-1_2", "abc-1_2"},
+		{"ABC", "%41%42%43"},
+		{"..", "%2e%2e"},
+		{"a/b", "a%2fb"},
+		{"notes.md", "notes%2emd"},
+		{"history", "%68istory"},
+	} {
+		if got := Name(c.id, "history"); got != c.want {
+			t.Errorf("Name(%q) = %q, want %q", c.id, got, c.want)
+		}
+	}
+	if got := Name(long); len(got) > maxNameLen || !strings.Contains(got, "~") || got == Name(long+"b") {
+		t.Errorf("Name(long) = %q", got)
+	}
+	if got := Name(""); got == "" || strings.ContainsAny(got, "/.") {
+		t.Errorf("Name(\"\") = %q", got)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCreateWritesOnlyANewFile(t *testing.T) {
+	d, dir := open(t)
+	if err := d.Create("a/b/new.txt", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a/b/new.txt")); err != nil || string(b) != "one" {
+		t.Fatalf("new.txt: %q, %v", b, err)
+	}
+	if err := d.Create("a/b/new.txt", []byte("two")); err == nil {
+		t.Error("Create over a file: no error")
+	}
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Create("link", []byte("x")); err == nil {
+		t.Error("Create through a link: no error")
+	}
+	if err := d.Create("link/x", []byte("x")); err == nil {
+		t.Error("Create below a link: no error")
+	}
+	if _, err := os.Stat(outside); !os.IsNotExist(err) {
+		t.Errorf("written through the link: %v", err)
+	}
+	if err := d.Create("../x", nil); err == nil {
+		t.Error("Create ../x: no error")
+	}
+}
+
+func TestSubOpensARealFolderOnly(t *testing.T) {
+	d, dir := open(t)
+	if err := d.MkdirAll("a/b"); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := d.Sub("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if err := sub.WriteFile("b/c.txt", []byte("c")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a/b/c.txt")); err != nil || string(b) != "c" {
+		t.Fatalf("c.txt: %q, %v", b, err)
+	}
+	if err := sub.WriteFile("../escape.txt", nil); err == nil {
+		t.Error("a Sub wrote above itself")
+	}
+	if err := os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"link", "missing", "a/b/c.txt", ".."} {
+		if s, err := d.Sub(name); err == nil {
+			s.Close()
+			t.Errorf("Sub(%q): no error", name)
+		}
+	}
+}
+
+// Issue 28 #13: no name a write makes holds the key, as written or as
+// Name escapes it, in any encoding the redactor knows; the refusal names
+// the file with the key masked, and writes nothing.
+func TestSecretNameRefused(t *testing.T) {
+	const key = "padctl-secret-Qz7Xw9Kp3Lm"
+	r := redact.New(key)
+	d, dir := open(t)
+	d.Redact = r.String
+	hexKey := hex.EncodeToString([]byte(key))
+	for _, name := range []string{
+		key, "env/" + key + ".py", Name(key), Name(strings.ToUpper(key)), Name(key[5:]) + "/main.py",
+		"src/" + url.PathEscape(strings.ToUpper(key)), hexKey, strings.ToUpper(hexKey), "a/" + strings.ToLower(key) + "/b",
+		Name(key + strings.Repeat("x", 60)), base64.StdEncoding.EncodeToString([]byte(key)),
+	} {
+		for what, write := range map[string]func() error{
+			"WriteFile": func() error { return d.WriteFile(name, []byte("x")) },
+			"Create":    func() error { return d.Create(name, []byte("x")) },
+			"MkdirAll":  func() error { return d.MkdirAll(name) },
+			"Rename":    func() error { return d.Rename("old", name) },
+		} {
+			err := write()
+			if !errors.Is(err, ErrSecretName) || !strings.Contains(err.Error(), redact.Mark) || r.Contains(err.Error()) {
+				t.Errorf("%s(%q) = %v, want ErrSecretName naming the file without the key", what, name, err)
+			}
+		}
+	}
+	err := d.MkdirAll("s")
+	var sub *Dir
+	if err == nil {
+		sub, err = d.Sub("s")
+	}
+	if err == nil {
+		err = sub.WriteFile("x/"+key, nil)
+	}
+	if !errors.Is(err, ErrSecretName) {
+		t.Errorf("a Sub's write under the key: %v", err)
+	}
+	// A name without the key is written as before, and nothing else was.
+	if err := d.WriteFile(Name("ABC123")+"/main.py", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	_ = filepath.WalkDir(dir, func(p string, _ fs.DirEntry, _ error) error {
+		names = append(names, p)
+		return nil
+	})
+	if len(names) != 4 {
+		t.Errorf("files in the folder: %q, want the folder, s, %%41%%42%%43123 and main.py", names)
+	}
+}
