@@ -1627,3 +1627,27 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Errorf("the fake got %d requests, want one per call (%d)", n, calls)
 	}
 }
+
+// TestFromEnvNamesTheVariable: FromEnv without a key says which variable to
+// set, as an ErrInvalidArgument, and with one builds a client for the base
+// URL the environment names.
+func TestFromEnvNamesTheVariable(t *testing.T) {
+	t.Setenv("PAD_API_KEY", "")
+	t.Setenv("PAD_BASE_URL", "")
+	_, err := padapi.FromEnv()
+	if !errors.Is(err, padapi.ErrInvalidArgument) || !strings.Contains(fmt.Sprint(err), "PAD_API_KEY") {
+		t.Fatalf("FromEnv without a key: %v, want ErrInvalidArgument naming PAD_API_KEY", err)
+	}
+
+	srv := padapitest.NewServer(t)
+	t.Setenv("PAD_API_KEY", srv.APIKey)
+	t.Setenv("PAD_BASE_URL", srv.URL)
+	c, err := padapi.FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Quota.Get(t.Context()); err != nil {
+		t.Fatalf("a client from the environment cannot read the fake's quota: %v", err)
+	}
+}
