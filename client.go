@@ -33,7 +33,7 @@ import (
 )
 
 // Version is the version of this library, sent in the User-Agent header.
-const Version = "0.3.0"
+const Version = "0.5.0"
 
 // Defaults, changeable with options.
 const (
@@ -156,7 +156,7 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithUserAgent puts ua in front of the User-Agent header
-// ("ua padapi-go/0.3.0 go/1.26"), so the service's operators can tell
+// ("ua padapi-go/0.5.0 go/1.26"), so the service's operators can tell
 // callers apart.
 func WithUserAgent(ua string) Option {
 	return func(c *config) {

@@ -20,8 +20,9 @@
 // one live responses have (see WithShape). Each follows one source:
 //
 //   - LiveShape (the default) follows the answers recorded from the live
-//     service (API-REFERENCE.md, "Differences between the documented
-//     examples and live responses", and testdata/recorded): pads carry
+//     service (the module's docs/api-notes.md lists each difference from
+//     the documented examples with its evidence; testdata/recorded holds
+//     the recorded shapes): pads carry
 //     state, type, team, question_ids, pad_environment_ids and
 //     active_environment_id, their events as a link, and null for empty
 //     language, contents, notes, history and drawing; the quota carries
