@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"maps"
 	"net/http"
 	"os"
@@ -831,5 +833,62 @@ func TestDocsLinks(t *testing.T) {
 	}
 	if links < 20 {
 		t.Errorf("checked %d links, want the docs' 20 or more", links)
+	}
+}
+
+// TestDocsPointToExampleFiles: while the module is unpublished, pkg.go.dev
+// shows nothing and go doc prints no examples, so the README links each
+// example_test.go file of the repository and no page says pkg.go.dev shows
+// them.
+func TestDocsPointToExampleFiles(t *testing.T) {
+	readme := readFile(t, "README.md")
+	examples := 0
+	for _, name := range trackedFiles(t) {
+		if filepath.Base(name) != "example_test.go" {
+			continue
+		}
+		examples++
+		if !strings.Contains(readme, "]("+filepath.ToSlash(name)+")") {
+			t.Errorf("README.md does not link %s", name)
+		}
+	}
+	if examples < 3 {
+		t.Errorf("found %d example_test.go files, want the 3 or more the repository has", examples)
+	}
+	for _, name := range docFiles(t) {
+		if m := regexp.MustCompile(`(?i)pkg\.go\.dev (shows|lists|has)`).FindString(readFile(t, name)); m != "" {
+			t.Errorf("%s says %q: the module is not published, so pkg.go.dev shows nothing yet", name, m)
+		}
+	}
+}
+
+// TestPadmcpDocWarnsAboutStdio: padmcp's package documentation, which
+// shows mcp.StdioTransport, says what go-sdk's stdio transport does with a
+// closed stdin and points to padctl mcp's relay, as docs/mcp.md does.
+func TestPadmcpDocWarnsAboutStdio(t *testing.T) {
+	fset := token.NewFileSet()
+	var doc strings.Builder
+	files, err := filepath.Glob(filepath.Join("padmcp", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Doc != nil {
+			doc.WriteString(f.Doc.Text())
+		}
+	}
+	for name, text := range map[string]string{"padmcp's package doc": doc.String(), "docs/mcp.md": readFile(t, filepath.Join("docs", "mcp.md"))} {
+		for _, want := range []string{"StdioTransport", "stdin", "padctl mcp", "relay"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s does not mention %q: it must warn about go-sdk's stdio transport with a closed stdin and point to padctl mcp's relay", name, want)
+			}
+		}
 	}
 }
