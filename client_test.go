@@ -1556,7 +1556,7 @@ func TestCreateAnsweredWithoutStatus(t *testing.T) {
 // reads and creates mixed, against the fake with an unlimited quota. Run
 // under -race it checks the client's shared state; then every call must have
 // succeeded with one request each, and the fake must hold exactly the pads
-// that the creates returned. (The README's run had 5000 calls; 1000, over
+// that the creates returned. (docs/reliability.md's v3 run had 5000 calls; 1000, over
 // 15 a goroutine, race the same state and fit a loaded runner's -race run.)
 func TestConcurrentCalls(t *testing.T) {
 	t.Parallel()
