@@ -679,7 +679,8 @@ var testName = regexp.MustCompile("`((?:Test|Fuzz|Benchmark)[A-Z0-9]\\w*)`")
 
 // TestReliabilityPromisesNameTests: each promise of docs/reliability.md
 // ends with the tests that prove it, and every test, fuzz target or
-// benchmark named there or in docs/performance.md exists.
+// benchmark named there, in docs/performance.md or as the evidence of a
+// fact in docs/api-notes.md exists.
 func TestReliabilityPromisesNameTests(t *testing.T) {
 	funcs := testFuncs(t)
 	rel := readFile(t, filepath.Join("docs", "reliability.md"))
@@ -706,7 +707,7 @@ func TestReliabilityPromisesNameTests(t *testing.T) {
 			t.Errorf("a promise names no test after its dash: %.120s", item)
 		}
 	}
-	for _, name := range []string{filepath.Join("docs", "reliability.md"), filepath.Join("docs", "performance.md")} {
+	for _, name := range []string{filepath.Join("docs", "reliability.md"), filepath.Join("docs", "performance.md"), filepath.Join("docs", "api-notes.md")} {
 		for _, m := range testName.FindAllStringSubmatch(readFile(t, name), -1) {
 			if !funcs[m[1]] {
 				t.Errorf("%s names %s, which no _test.go file declares", name, m[1])
