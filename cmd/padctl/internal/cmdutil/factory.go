@@ -84,6 +84,10 @@ type Factory struct {
 	// command runs.
 	Timeout    time.Duration
 	TimeoutErr error
+	// PagesAtOnce, when above 0, is how many pages of a list the client
+	// fetches at once (padapi.WithConcurrentPages): a list command sets
+	// it from --concurrency before the client is made.
+	PagesAtOnce int
 
 	cancel   context.CancelFunc
 	api      *padapi.Client
@@ -120,6 +124,9 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	}
 	if f.Flags.Insecure {
 		opts = append(opts, padapi.WithInsecureHTTP())
+	}
+	if f.PagesAtOnce > 0 {
+		opts = append(opts, padapi.WithConcurrentPages(f.PagesAtOnce))
 	}
 	if limit := f.Getenv("PAD_LIST_LIMIT"); limit != "" {
 		n, err := strconv.Atoi(limit)

@@ -102,7 +102,7 @@ func NewCmdPads(f *cmdutil.Factory) *cobra.Command {
   padctl pads list --sort updated --limit 10
   padctl pads list --all | awk -F'\t' '$5 == "ended"'
   padctl pads list --all --json > pads.json`
-	get := cmdutil.NewCmdGet(f, "get ID", "Show one pad", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
+	get := cmdutil.NewCmdGet(f, "get PAD_ID", "Show one pad", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
 		return c.Pads.Get
 	}, nil)
 	get.Example = `  padctl pads get ABC123
@@ -292,7 +292,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Co
 	var fo flags
 	var end bool
 	cmd := &cobra.Command{
-		Use:   "update ID",
+		Use:   "update PAD_ID",
 		Short: "Change a pad; only the flags given are sent",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
