@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/padinterview/padapi/internal/app/advice"
+	"slices"
 	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/app/advice"
 	"github.com/padinterview/padapi/internal/app/archive"
 	"github.com/padinterview/padapi/internal/app/qsync"
 	"github.com/spf13/cobra"
@@ -200,6 +201,11 @@ func CommandAdvice(cmd *cobra.Command, err error, code int) string {
 			"wait a minute, then look with '%s' before creating it again, or you may get two.", noun, list)
 	case errors.Is(err, padapi.ErrNotFound) && cmd.CommandPath() == "padctl pads env":
 		return "pads env takes an environment ID, not a pad ID: 'padctl pads get PAD_ID' lists a pad's environments (its pad_environment_ids)."
+	case errors.Is(err, padapi.ErrNotFound) && takesID(cmd) && cmd.Parent() != nil && hasSub(cmd.Parent(), "list"):
+		// The ID is wrong, or what it named is gone: the group's list
+		// shows the IDs there are.
+		noun := cmd.Parent().Name()
+		return fmt.Sprintf("Check the ID: '%s list' shows your %s.", cmd.Parent().CommandPath(), noun)
 	case errors.Is(err, padapi.ErrForbidden) && strings.HasPrefix(cmd.CommandPath(), "padctl org"):
 		return "Organization commands need an organization owner's API key."
 	}
@@ -251,4 +257,15 @@ func networkHint(k advice.Kind) string {
 		return "TLS failed: the certificate is not valid for this host, or a proxy intercepts TLS."
 	}
 	return ""
+}
+
+// takesID reports whether cmd's usage line names an ID argument (ID,
+// PAD_ID, ENV_ID, ...).
+func takesID(cmd *cobra.Command) bool {
+	return slices.ContainsFunc(argNames(cmd), func(n string) bool { return n == "ID" || strings.HasSuffix(n, "_ID") })
+}
+
+// hasSub reports whether cmd has a subcommand called name.
+func hasSub(cmd *cobra.Command, name string) bool {
+	return slices.ContainsFunc(cmd.Commands(), func(c *cobra.Command) bool { return c.Name() == name })
 }

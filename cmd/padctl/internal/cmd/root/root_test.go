@@ -175,6 +175,12 @@ func TestConfigurationErrors(t *testing.T) {
 		{map[string]string{"PAD_API_KEY": `bad"` + cmdtest.TestKey, "PAD_BASE_URL": s.URL}, nil, "API key has a character that is not allowed"},
 		{map[string]string{"PAD_API_KEY": cmdtest.TestKey, "PAD_BASE_URL": s.URL, "PAD_TIMEOUT": "soon"}, nil, `PAD_TIMEOUT="soon"`},
 		{s.Env(), []string{"--base-url", "ftp://pad.example.com"}, "need an absolute http or https URL"},
+		// No scheme: the one the library accepts is suggested, http://
+		// for a loopback host, https:// for any other.
+		{s.Env(), []string{"--base-url", "127.0.0.1:8189"}, "--base-url 127.0.0.1:8189: a base URL starts with its scheme: did you mean http://127.0.0.1:8189?"},
+		{map[string]string{"PAD_API_KEY": cmdtest.TestKey, "PAD_BASE_URL": "pad.example.com"}, nil, "PAD_BASE_URL pad.example.com: a base URL starts with its scheme: did you mean https://pad.example.com?"},
+		// The peers' variable, set instead of padctl's.
+		{map[string]string{"CODERPAD_API_KEY": cmdtest.TestKey}, nil, "no API key: CODERPAD_API_KEY is set, but padctl reads PAD_API_KEY"},
 	} {
 		args := append([]string{"quota"}, tc.args...)
 		r := cmdtest.Padctl(t, tc.env, args...)
