@@ -330,7 +330,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"pads", "list"}, cmdutil.ExitRateLimited, "padctl: GET /api/pads: 429: Too Many Requests", "try again in 1m0s."},
 		// A 429 on anything but a pad create is throttling, not the quota.
 		{[]string{"pads", "update", "ABC", "--end"}, cmdutil.ExitRateLimited, "padctl: PUT /api/pads/ABC: 429: Over quota", "throttling"},
-		{[]string{"pads", "get", "NOPE"}, cmdutil.ExitError, "padctl: GET /api/pads/NOPE: 404: Pad not found", ""},
+		{[]string{"pads", "get", "NOPE"}, cmdutil.ExitError, "padctl: GET /api/pads/NOPE: 404: Pad not found", "Check the ID: 'padctl pads list' shows your pads."},
 		{[]string{"org"}, cmdutil.ExitError, "padctl: GET /api/organization: 403: Forbidden", "Organization commands need an organization owner's API key."},
 		{[]string{"questions", "get", "1"}, cmdutil.ExitError, "padctl: GET /api/questions/1: 401: Invalid API key", "The service rejected the API key: check PAD_API_KEY or --api-key."},
 	} {
