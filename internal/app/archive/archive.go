@@ -27,12 +27,16 @@
 // each pad the archive does not hold at that updated_at, and stops at the
 // first pad older than the high-water mark less Options.Overlap (default
 // two minutes, for the list's lag and clock skew), once the list's total
-// agrees with what the archive holds; when it does not (a pad was deleted,
-// or one was missed), it lists to the end and marks the pads gone. The
-// mark is the newest updated_at of the last run that completed with no
-// failure; a run cut short or with a failure leaves it as it was (so while
-// a pad fails on every run, each run reads the list further down, up to
-// its end when the failing pad is below the mark).
+// agrees with what the archive holds. Completeness is decided by identity,
+// not by count: a run lists every pad (a full walk) when the total
+// disagrees, on Options.Full, and when the last full walk is FullEvery (a
+// day) old; a full walk fetches every pad the archive lacks, wherever it
+// sits in the list, and marks the pads gone. Between full walks, a run
+// with nothing changed sends one request, or two. The mark is the newest
+// updated_at of the last run that completed with no failure; a run cut
+// short or with a failure leaves it as it was (so while a pad fails on
+// every run, each run reads the list further down, up to its end when the
+// failing pad is below the mark).
 //
 // Resumable: a pad's folder is built under a temporary name and renamed
 // into place whole, so it is complete or absent; its index line is written
@@ -65,6 +69,10 @@ const (
 // DefaultOverlap is how far below the high-water mark a run keeps listing.
 const DefaultOverlap = 2 * time.Minute
 
+// FullEvery is how old the last full walk of the list may be before a run
+// lists every pad again (see Options.Full).
+const FullEvery = 24 * time.Hour
+
 // Options choose what Run archives and how.
 type Options struct {
 	// Mine archives the caller's own pads instead of the organization's.
@@ -77,6 +85,12 @@ type Options struct {
 	// Overlap is how far below the high-water mark a run keeps listing
 	// (0: DefaultOverlap).
 	Overlap time.Duration
+	// Full lists every pad, whatever the totals say: a pad deleted and
+	// another one listed late below the high-water mark leave the totals
+	// as they were, and only a walk of the whole list finds them. A run
+	// does so anyway when the last full walk is FullEvery old, and when
+	// the list's total disagrees with what the archive holds.
+	Full bool
 	// Progress, when not nil, is told of each event, one call at a time.
 	Progress func(Progress)
 	// Redact is applied to every text before it is written (the API key

@@ -36,6 +36,10 @@ type marker struct {
 	// HighWater is the newest updated_at of the last run that completed
 	// with no failure: every pad older than it (less the overlap) is held.
 	HighWater *time.Time `json:"high_water,omitempty"`
+	// LastFull is when the last run that listed every pad began: a run
+	// lists every pad again, to find those gone or missed whatever the
+	// totals say, once it is FullEvery old.
+	LastFull *time.Time `json:"last_full,omitempty"`
 }
 
 // entry is one line of the index.
