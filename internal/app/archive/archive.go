@@ -16,7 +16,13 @@
 //	DIR/pads/<pad>/environments/<env>.json  each environment, as the service sent it
 //	DIR/pads/<pad>/history/<env>/PATH.json  each file's edit-history document, as sent
 //
-// <pad> and <env> are the IDs as safefile.Name maps them; pad.json,
+// <pad> is the pad's ID wherever that is a safe name: letters of either
+// case, digits, '-' and '_' as they are (DIR/pads/DM32JWG2), any other
+// byte %xx, and when another pad of the archive has an ID that differs
+// only in case, every letter of the later one %xx too, so that no two
+// folders share a name on a disk that ignores case. An archive written
+// with the earlier names (every upper-case letter %xx) has its folders
+// renamed on its next run. <env> is the ID as safefile.Name maps it; pad.json,
 // events.json, notes.md and <env>/PATH are the names padctl pads export
 // gives them for one pad. The documents are the service's bytes
 // (padapi.WithResponse), passed through Options.Redact and nothing else. An index line holds the pad's id, title, state, updated_at

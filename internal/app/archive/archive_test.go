@@ -355,7 +355,7 @@ func TestAnIndexLine(t *testing.T) {
 	line := string(raw)
 	env := nameOf(f.srv.Environments("Q1")[0].ID)
 	for _, want := range []string{
-		`{"id":"Q1","title":"\u003cGo\u003e \u0026 more","state":"ended","updated_at":"2026-01-01T00:00:00Z","dir":"pads/%511","files":{`,
+		`{"id":"Q1","title":"\u003cGo\u003e \u0026 more","state":"ended","updated_at":"2026-01-01T00:00:00Z","dir":"pads/Q1","files":{`,
 		`"` + env + `/main.py":"`, `"environments/` + env + `.json":"`, `"events.json":"`, `"notes.md":"`, `"pad.json":"`,
 	} {
 		if !strings.Contains(line, want) {

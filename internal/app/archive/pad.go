@@ -58,6 +58,7 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	dir := r.st.dirFor(p.ID)
 	files := map[string]string{}
 	if err := r.st.alive(); err != nil {
 		return nil, err
@@ -66,12 +67,12 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = r.writePad(ctx, tmp, p.ID, tr, files)
+	err = r.writePad(ctx, tmp, dir, p.ID, tr, files)
 	if err == nil {
 		err = r.st.alive()
 	}
 	if err == nil {
-		err = r.st.lazy.Rename(tmp, padDir(p.ID))
+		err = r.st.lazy.Rename(tmp, dir)
 	}
 	if err != nil {
 		if r.st.alive() == nil {
@@ -81,19 +82,19 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	}
 	return &entry{
 		ID: p.ID, Title: r.o.Redact(p.Title), State: r.o.Redact(p.State), UpdatedAt: p.UpdatedAt,
-		Dir: padDir(p.ID), Files: files,
+		Dir: dir, Files: files,
 	}, nil
 }
 
 // writePad writes pad id, as fetched in tr, into the temporary folder
-// tmp, noting each file's digest in files.
-func (r *run) writePad(ctx context.Context, tmp string, id padapi.ID, tr *fetched, files map[string]string) error {
+// tmp (which becomes its folder dir), noting each file's digest in files.
+func (r *run) writePad(ctx context.Context, tmp, dir string, id padapi.ID, tr *fetched, files map[string]string) error {
 	out, err := r.st.lazy.Sub(tmp)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	w := &padWriter{run: r, out: out, dir: padDir(id), pad: id, files: files, taken: map[string]bool{}}
+	w := &padWriter{run: r, out: out, dir: dir, pad: id, files: files, taken: map[string]bool{}}
 	if err := w.write(ctx, tr); err != nil {
 		return err
 	}

@@ -110,6 +110,13 @@ const archiveLong = `Keep a local, complete copy of the organization's interview
   DIR/pads/PAD/history/ENV/PATH.json      each file's edit history (not with
                                           --no-history)
 
+PAD is the pad's ID (DIR/pads/DM32JWG2): letters of either case, digits, '-'
+and '_' stay as they are, any other byte is written %xx; when two pads' IDs
+differ only in case, the one archived later has every letter written %xx,
+so that no two folders share a name on a disk that ignores case. An archive
+written by an earlier padctl (every upper-case letter %xx) has its folders
+renamed on its next run.
+
 DIR must be new, empty, or an archive padctl made. A run lists the pads
 newest first and stops at the pads it already holds, so a run with nothing
 changed sends one or two requests; a changed pad is fetched again whole.
