@@ -51,8 +51,8 @@ type Gate struct {
 
 // NewGate returns a Gate that sends through base; nil means a copy of
 // http.DefaultTransport that keeps as many idle connections per host as
-// Options.Concurrency allows (16). It lets 4 requests out at once until
-// Run sets the run's concurrency.
+// Options.Concurrency allows (16). It lets DefaultConcurrency (8) requests
+// out at once until Run sets the run's concurrency.
 func NewGate(base http.RoundTripper) *Gate {
 	if base == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()

@@ -366,20 +366,31 @@ func (st *store) setDeleted(id padapi.ID) error {
 // folders the index does not name (written by a run killed before its
 // index was: they are fetched again).
 func (st *store) reconcile() error {
+	// One read of DIR/pads tells which folders there are: a stat of each
+	// would open DIR/pads once per pad (os.Root resolves each path a part
+	// at a time), a thousand opens on a run with nothing to do.
+	entries, err := fs.ReadDir(st.dir.FS(), padsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	folders := map[string]bool{} // the folders of DIR/pads, not links
+	for _, e := range entries {
+		folders[e.Name()] = e.IsDir()
+	}
+	isDir := func(dir string) bool { return folders[path.Base(dir)] }
 	held := map[string]int{} // each folder the index names, case-folded
 	for _, e := range st.index {
 		held[folded(e.Dir)]++
 	}
 	for _, id := range slices.Sorted(maps.Keys(st.index)) {
 		e := st.index[id]
-		if st.isDir(e.Dir) {
+		if isDir(e.Dir) {
 			continue
 		}
 		// A run killed while it moved folders (migrate) left the folder
 		// under its new name: the index follows it, unless another pad
-		// has that name, case aside (a disk that ignores case would
-		// show that pad's folder).
-		if want := padDir(id); want != e.Dir && held[folded(want)] == 0 && st.isDir(want) {
+		// has that name, case aside.
+		if want := padDir(id); want != e.Dir && held[folded(want)] == 0 && isDir(want) {
 			if err := st.setDir(id, want); err != nil {
 				return err
 			}
@@ -397,13 +408,6 @@ func (st *store) reconcile() error {
 	for _, e := range st.index {
 		named[path.Base(e.Dir)] = true
 	}
-	entries, err := fs.ReadDir(st.dir.FS(), padsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	for _, e := range entries {
 		if !named[e.Name()] {
 			if err := st.dir.RemoveAll(path.Join(padsDir, e.Name())); err != nil {
@@ -412,12 +416,6 @@ func (st *store) reconcile() error {
 		}
 	}
 	return nil
-}
-
-// isDir reports whether dir, relative to DIR, is a folder.
-func (st *store) isDir(dir string) bool {
-	fi, err := st.dir.Lstat(dir)
-	return err == nil && fi.IsDir()
 }
 
 // migrate gives each pad folder its readable name, padDir, where no
