@@ -39,7 +39,7 @@ type ExportOptions struct {
 func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Command {
 	o := &ExportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export PAD_ID --dir DIR",
+		Use:   "export PAD_ID DIR",
 		Short: "Write an interview's transcript to a directory",
 		Long: `Write everything the service keeps about one interview to DIR (created if
 missing; files already there are replaced):
@@ -69,10 +69,20 @@ digits, '-' and '_' stay; any other byte is written %xx (so "." is %2e and
 would be "history", or that another environment already has, is changed so
 that no two environments, and no environment and DIR's own files, share a
 name.`,
-		Example: `  padctl pads export ABC123 --dir interview
-  padctl pads export ABC123 --dir interview --history`,
-		Args: cobra.ExactArgs(1),
+		Example: `  padctl pads export ABC123 interview
+  padctl pads export ABC123 interview --history`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// DIR is an argument, as for archive and questions pull;
+			// --dir DIR, the earlier spelling, still works.
+			switch {
+			case len(args) == 2 && o.Dir != "" && o.Dir != args[1]:
+				return cmdutil.UsageErrorf("two folders: %s and --dir %s: give DIR once", args[1], o.Dir)
+			case len(args) == 2:
+				o.Dir = args[1]
+			case o.Dir == "":
+				return cmdutil.UsageErrorf("pads export needs a DIR to write into: padctl pads export PAD_ID DIR")
+			}
 			o.IO, o.Client, o.Ctx, o.ID = f.IOStreams, f.Client, cmd.Context(), padapi.ID(args[0])
 			o.Redact = redact.New(f.Keys()...)
 			if runF != nil {
@@ -81,9 +91,8 @@ name.`,
 			return exportRun(o)
 		},
 	}
-	cmd.Flags().StringVar(&o.Dir, "dir", "", "write into `DIR`")
+	cmd.Flags().StringVar(&o.Dir, "dir", "", "write into `DIR` (the same as the DIR argument)")
 	cmd.Flags().BoolVar(&o.History, "history", false, "also replay each file's edit history into DIR/history/")
-	_ = cmd.MarkFlagRequired("dir")
 	_ = cmd.MarkFlagDirname("dir")
 	return cmd
 }
