@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/lib/safefile"
 )
@@ -180,8 +181,7 @@ func (w *padWriter) claim(env, p string) (string, bool) {
 // service sent it. A link the library refuses, or one the service no
 // longer has, is skipped; any other failure fails the pad.
 func (w *padWriter) history(ctx context.Context, name, link string) error {
-	var resp padapi.Response
-	_, err := w.run.c.Pads.History(padapi.WithResponse(ctx, &resp), link)
+	doc, err := historyDocument(ctx, w.run.c, link)
 	if errors.Is(err, padapi.ErrInvalidArgument) || errors.Is(err, padapi.ErrNotFound) {
 		w.skip(name, err)
 		return nil
@@ -189,7 +189,29 @@ func (w *padWriter) history(ctx context.Context, name, link string) error {
 	if err != nil {
 		return err
 	}
-	return w.put(name, string(resp.Body))
+	return w.put(name, string(doc))
+}
+
+// historyDocument returns the edit-history document at link as the
+// service sent it, checked as JSON (issue 37 #7: stored as sent, never
+// decoded into operations).
+//
+// It is the seam for the library's "copy a history body while validating
+// it as JSON" (engineer hist, this round): until that lands, the library
+// has no call that fetches a history link without decoding it, so this
+// asks Pads.History (which applies the link checks, the size cap and the
+// context) and keeps the bytes it read (WithResponse). When it lands,
+// this function becomes that copy, streamed to the file, and its callers
+// stay as they are.
+func historyDocument(ctx context.Context, c *padapi.Client, link string) ([]byte, error) {
+	var resp padapi.Response
+	if _, err := c.Pads.History(padapi.WithResponse(ctx, &resp), link); err != nil {
+		return nil, err
+	}
+	if !jsontext.Value(resp.Body).IsValid() {
+		return nil, fmt.Errorf("history document: not JSON")
+	}
+	return resp.Body, nil
 }
 
 // put redacts text and writes it at name in the pad's folder.
