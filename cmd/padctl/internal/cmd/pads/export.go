@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/app/archive"
 	"github.com/padinterview/padapi/internal/lib/redact"
 	"github.com/padinterview/padapi/internal/lib/safefile"
 	"github.com/spf13/cobra"
@@ -115,8 +115,8 @@ type exporter struct {
 // exportRun writes pad o.ID's transcript into o.Dir, through safefile. A
 // file that cannot be written safely is skipped and named on stderr; the
 // export then fails once the rest is written. pad.json and events.json are
-// the service's answers as it sent them (padapi.WithResponse and
-// Client.DoAll), indented: null stays null and fields padapi does not know
+// the service's answers as it sent them (padapi.WithResponse, and the
+// archive engine's EventsJSON), indented: null stays null and fields padapi does not know
 // stay.
 func exportRun(o *ExportOptions) error {
 	c, err := o.Client()
@@ -128,7 +128,7 @@ func exportRun(o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	events, err := rawEvents(o.Ctx, c, o.ID)
+	events, err := archive.EventsJSON(o.Ctx, c, o.ID)
 	if err != nil {
 		return err
 	}
@@ -153,37 +153,13 @@ func exportRun(o *ExportOptions) error {
 	return nil
 }
 
-// rawEvents returns pad id's whole event log, oldest first, as one JSON
-// array of the events as the service sent them. The typed list method
-// checks the ID and says what it would ask for (padapi.WithDryRun); the
-// library follows the pages, within its bounds.
-func rawEvents(ctx context.Context, c *padapi.Client, id padapi.ID) ([]byte, error) {
-	var req padapi.Request
-	if _, err := c.Pads.ListEvents(padapi.WithDryRun(ctx, &req), id, &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}); !errors.Is(err, padapi.ErrDryRun) {
-		return nil, err
-	}
-	arr := []byte("[")
-	n := 0
-	for item, err := range c.DoAll(ctx, req.Path, "events", req.Query) {
-		if err != nil {
-			return nil, err
-		}
-		if n > 0 {
-			arr = append(arr, ',')
-		}
-		arr = append(arr, item...)
-		n++
-	}
-	return append(arr, ']'), nil
-}
-
 // environments writes each environment's files, and with --history each
 // file's replayed history: the environments the pad lists, each once, one
 // after the other. An ID the library refuses came from the service: that
 // environment is skipped, the rest written.
 func (e *exporter) environments(c *padapi.Client, pad *padapi.Pad) error {
 	dirs := envDirs{}
-	for _, id := range envIDs(pad) {
+	for _, id := range archive.Environments(pad) {
 		env, err := c.Pads.Environment(e.o.Ctx, id)
 		switch {
 		case e.o.Ctx.Err() != nil:
@@ -229,29 +205,6 @@ func (e *exporter) environment(c *padapi.Client, pad *padapi.Pad, env *padapi.Pa
 		}
 	}
 	return nil
-}
-
-// envIDs returns the environments pad lists, each once, in the order it
-// first lists them: its pad_environment_ids, then its active environment
-// when that is not among them.
-func envIDs(pad *padapi.Pad) []padapi.ID {
-	var ids []padapi.ID
-	seen := map[padapi.ID]bool{}
-	for _, id := range append(slices.Clone(pad.PadEnvironmentIDs), ptrID(pad.ActiveEnvironmentID)) {
-		if id != "" && !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
-// ptrID is *id, or "" for nil.
-func ptrID(id *padapi.ID) padapi.ID {
-	if id == nil {
-		return ""
-	}
-	return *id
 }
 
 // saveJSON writes a JSON document of the service's at name, indented, its
