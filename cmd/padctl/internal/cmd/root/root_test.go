@@ -81,7 +81,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"questions", "update", "1"}, "nothing to change"},
 		{[]string{"questions", "create", "--contents", "x", "--contents-file", "y"}, "[contents contents-file] were all set"},
 		{[]string{"questions", "create", "--title", "t", "--language", "go", "--file", "/does/not/exist"}, "--file: open /does/not/exist"},
-		{[]string{"pads", "export", "ABC"}, `required flag(s) "dir" not set`},
+		{[]string{"pads", "export", "ABC"}, "needs a DIR"},
 	} {
 		cmdtest.CheckUsageError(t, tc.args, cmdtest.Padctl(t, s.Env(), tc.args...), tc.want)
 	}
