@@ -22,6 +22,16 @@ type body struct {
 	data        []byte
 }
 
+// jsonBody is v as a JSON body (application/json): the routes added in
+// v5 take JSON, not forms. A text that is not UTF-8 is refused.
+func jsonBody(v any) (*body, error) {
+	b, err := marshal(v)
+	if err != nil {
+		return nil, argError("the body cannot be JSON: " + err.Error())
+	}
+	return &body{contentType: "application/json", data: b}, nil
+}
+
 // form collects the fields of a request body in the order they are set.
 type form struct {
 	names, values []string
