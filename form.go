@@ -63,18 +63,6 @@ func (f *form) setBool(name string, v *bool) {
 	}
 }
 
-// setID sets name when id is not nil, and refuses an empty ID.
-func (f *form) setID(name string, id *ID) error {
-	if id == nil {
-		return nil
-	}
-	if *id == "" {
-		return argError(name + " is an empty ID")
-	}
-	f.set(name, string(*id))
-	return nil
-}
-
 // encode returns the body: form-encoded, or multipart/form-data when the
 // form carries a file.
 func (f *form) encode() *body {
