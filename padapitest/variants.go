@@ -419,7 +419,7 @@ func (s *Server) Variants(qid padapi.ID) []padapi.QuestionVariant {
 
 // SetUser sets what GET /api/user answers for the key. A new fake answers
 // the organization's first user's name, allow_pad_creation true and
-// analytics_id "padapitest-user-1".
+// analytics_id "analytics-1".
 func (s *Server) SetUser(u padapi.User) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -432,7 +432,7 @@ func (s *Server) getUser(*http.Request) (any, error) {
 		u := *s.keyUser
 		return u, nil
 	}
-	u := padapi.User{AllowPadCreation: true, AnalyticsID: "padapitest-user-1"}
+	u := padapi.User{AllowPadCreation: true, AnalyticsID: "analytics-1"}
 	if name := s.user().Name; name != "" {
 		u.Name = &name
 	}

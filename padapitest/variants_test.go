@@ -20,7 +20,7 @@ func checkV5(t *testing.T, srv *padapitest.Server, c *padapi.Client, qid padapi.
 	ctx := context.Background()
 
 	u, err := c.User.Get(ctx)
-	if err != nil || u.Name == nil || *u.Name != "Olivia Owner" || !u.AllowPadCreation || u.AnalyticsID != "padapitest-user-1" {
+	if err != nil || u.Name == nil || *u.Name != "Olivia Owner" || !u.AllowPadCreation || u.AnalyticsID != "analytics-1" {
 		t.Errorf("User.Get: %+v, %v", u, err)
 	}
 	srv.SetUser(padapi.User{AnalyticsID: "a-2"})
