@@ -32,4 +32,7 @@ func UnmarshalForTest(data []byte, v any) error { return unmarshal(data, v) }
 
 // TransportsForTest returns the two transports the client's own is made
 // of: h1 for HTTP/1.1, h2 for the HTTP/2 router's connections.
-func TransportsForTest() (h1, h2 *http.Transport) { return h2route.Transports(nil, unwanted) }
+func TransportsForTest() (h1, h2 *http.Transport) {
+	r := h2route.NewTransport(nil)
+	return r.H1, r.H2
+}
