@@ -650,7 +650,9 @@ func (out outcome) refusal(resp *http.Response) (bool, error) {
 	out.record(resp, snippet)
 	e := errorFromBody(resp, snippet, out.k)
 	e.Method, e.Path, e.Attempts, e.quota = out.method, out.path, out.attempts, out.quota
-	e.outcomeUnknown = out.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
+	// A create answered with a 5xx, a 1xx or a redirect (a gateway's 303
+	// See Other after forwarding it) may have been carried out.
+	e.outcomeUnknown = out.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200 || resp.StatusCode/100 == 3)
 	return false, e
 }
 
