@@ -123,7 +123,7 @@
 //   - Stats count the pads created in [start_time, end_time) per owner
 //     email, computed from the state; the default window is the 7 days up to
 //     now.
-//   - The routes added in v5 (API-REFERENCE.md, "Added for v5"): a
+//   - The routes added in v5 (docs/api-notes.md): a
 //     question's variants at /api/questions/ID/variants (JSON bodies;
 //     one variant per language or project template, ProjectTemplateIDs;
 //     a language change clears the starter unless contents comes with
