@@ -99,7 +99,7 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	if f.api != nil {
 		return f.api, nil
 	}
-	baseURL := cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
+	baseURL := f.BaseURL()
 	apiKey := cmp.Or(f.Flags.APIKey.Get(), f.Getenv("PAD_API_KEY"))
 	if f.TimeoutErr != nil {
 		return nil, f.TimeoutErr
@@ -140,6 +140,16 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	}
 	f.api = c
 	return c, nil
+}
+
+// BaseURL returns the service's base URL as the flags and the environment
+// give it (the client checks it), or "" with --fake, whose service lives
+// only as long as the command.
+func (f *Factory) BaseURL() string {
+	if f.Flags.Fake {
+		return ""
+	}
+	return cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
 }
 
 // StartFake starts the in-process fake service behind --fake, seeded so

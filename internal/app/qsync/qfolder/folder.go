@@ -100,6 +100,12 @@ func (e *BadFolderError) Error() string {
 	return "bad question folder:\n  " + strings.Join(e.Problems, "\n  ")
 }
 
+// Lines returns the problems, one a line, after a heading: a caller that
+// prints errors on one line prints this one a problem a line.
+func (e *BadFolderError) Lines() []string {
+	return append([]string{"bad question folder:"}, e.Problems...)
+}
+
 // Read reads and checks the whole library in dir: every problem is
 // reported at once, as a *BadFolderError, before anything is sent. A
 // missing dir is an empty library when missingOK is set.

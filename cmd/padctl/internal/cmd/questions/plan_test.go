@@ -1,0 +1,193 @@
+package questions_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/internal/app/qsync/qfolder"
+)
+
+// tree returns every file below dir with its text.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Issue 37 #15 and issue 38 #10: a folder pulled from one service and
+// organization refuses diff, apply and pull against another (exit 2,
+// nothing sent that changes anything, nothing written), naming both, one
+// problem a line; --force plans anyway, and apply --force records the new
+// origin.
+func TestQuestionsOriginRefused(t *testing.T) {
+	a, envA := fake(t)
+	a.AddQuestion(padapi.Question{Title: "Seven", Language: "go", Contents: "package main", OrganizationName: "Acme"})
+	dir := filepath.Join(t.TempDir(), "lib")
+	cmdtest.Ok(t, cmdtest.Padctl(t, envA, "questions", "pull", dir))
+	st := readText(t, filepath.Join(dir, qfolder.StateFile))
+	if !strings.Contains(st, `"base_url": "`+strings.ToLower(a.URL)+`"`) || !strings.Contains(st, `"organization": "Acme"`) {
+		t.Fatalf("the state file records no origin:\n%s", st)
+	}
+	before := tree(t, dir)
+
+	b, envB := fake(t)
+	b.AddQuestion(padapi.Question{Title: "Seven at Globex", Language: "go", Contents: "package main", OrganizationName: "Globex"})
+	for _, args := range [][]string{{"diff"}, {"apply"}, {"pull"}, {"apply", "--dry-run"}} {
+		r := cmdtest.Padctl(t, envB, append(append([]string{"questions"}, args...), dir)...)
+		lines := cmdtest.Lines(r.Stderr)
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Stderr, a.URL) || !strings.Contains(r.Stderr, b.URL) || len(lines) < 4 {
+			t.Errorf("%v against another service: exit %d, stderr:\n%s", args, r.Code, r.Stderr)
+		}
+		for _, l := range lines {
+			if len(l) > 200 {
+				t.Errorf("%v: a line of %d characters: %q", args, len(l), l)
+			}
+		}
+	}
+	for _, req := range b.Requests() {
+		if req.Method != http.MethodGet {
+			t.Errorf("a refused run sent %s %s", req.Method, req.Path)
+		}
+	}
+	if after := tree(t, dir); len(after) != len(before) || after[filepath.Join(dir, qfolder.StateFile)] != st {
+		t.Errorf("a refused run changed the folder")
+	}
+
+	if r := cmdtest.Padctl(t, envB, "questions", "diff", "--force", dir); r.Code != 1 {
+		t.Errorf("diff --force: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	cmdtest.Ok(t, cmdtest.Padctl(t, envB, "questions", "apply", "--force", dir))
+	st = readText(t, filepath.Join(dir, qfolder.StateFile))
+	if !strings.Contains(st, `"organization": "Globex"`) || !strings.Contains(st, strings.ToLower(b.URL)) {
+		t.Errorf("apply --force did not record the new origin:\n%s", st)
+	}
+}
+
+// Issue 37 #15: diff exits as kubectl diff does: 0 no changes, 1 changes,
+// 2 a bad folder, 7 when an API or network error kept it from planning;
+// --help says so.
+func TestQuestionsDiffExitCodes(t *testing.T) {
+	srv, env := fake(t)
+	dir := filepath.Join(t.TempDir(), "lib")
+	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+	if r := cmdtest.Padctl(t, env, "questions", "diff", dir); r.Code != 1 || !strings.Contains(r.Stderr, "'padctl questions apply "+dir+"'") {
+		t.Errorf("diff with a change: exit %d, stderr %q (want the hint to name DIR)", r.Code, r.Stderr)
+	}
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "apply", dir))
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "diff", dir))
+	srv.FailNext("GET /api/questions", 10, http.StatusInternalServerError, "")
+	if r := cmdtest.Padctl(t, env, "questions", "diff", dir); r.Code != cmdutil.ExitNoPlan {
+		t.Errorf("diff with the service failing: exit %d, want 7\n%s", r.Code, r.Stderr)
+	}
+	srv.FailNext("GET /api/questions", 0, 0, "")
+	env2 := map[string]string{"PAD_BASE_URL": "http://127.0.0.1:1", "PAD_API_KEY": srv.APIKey}
+	if r := cmdtest.Padctl(t, env2, "questions", "diff", "--force", dir); r.Code != cmdutil.ExitNoPlan {
+		t.Errorf("diff with the service unreachable: exit %d, want 7\n%s", r.Code, r.Stderr)
+	}
+	writeFiles(t, dir, map[string]string{"b/question.json": `{`, "c/question.json": `{"title": ""}`})
+	r := cmdtest.Padctl(t, env, "questions", "diff", dir)
+	if r.Code != cmdutil.ExitUsage {
+		t.Errorf("diff of a bad folder: exit %d, want 2", r.Code)
+	}
+	// Several problems: one a line.
+	for _, want := range []string{"\n  b/question.json:1:", "\n  c/question.json: title is missing", "\n  c/question.json: language is missing"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("diff of a bad folder: stderr\n%s\nwant the line %q", r.Stderr, want)
+		}
+	}
+	help := cmdtest.Padctl(t, env, "questions", "diff", "--help").Stdout
+	for _, want := range []string{"0 when nothing would change", "1 when", "7 when an API or network error", "NO_COLOR", "--force"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("diff --help lacks %q", want)
+		}
+	}
+}
+
+// Issue 38 #9: diff --json and apply --json print the plan (and apply's
+// results) as JSON.
+func TestQuestionsPlanJSON(t *testing.T) {
+	_, env := fake(t)
+	dir := filepath.Join(t.TempDir(), "lib")
+	writeFiles(t, dir, map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+	var plan struct {
+		Dir     string
+		Changes bool
+		Steps   []struct {
+			Action, Folder, ID, Title string
+			Changes                   []struct{ Field, File, Folder string }
+		}
+		Summary map[string]int
+		Results []struct{ Action, Folder, ID string }
+		Applied map[string]int
+	}
+	decode := func(r cmdtest.Result) {
+		t.Helper()
+		plan.Steps, plan.Results = nil, nil
+		if err := json.Unmarshal([]byte(r.Stdout), &plan); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, r.Stdout)
+		}
+	}
+	r := cmdtest.Padctl(t, env, "questions", "diff", "--json", dir)
+	decode(r)
+	if r.Code != 1 || !plan.Changes || plan.Dir != dir || len(plan.Steps) != 1 || plan.Steps[0].Action != "create" || plan.Summary["create"] != 1 {
+		t.Errorf("diff --json: exit %d, %+v", r.Code, plan)
+	}
+	r = cmdtest.Padctl(t, env, "questions", "apply", "--json", dir)
+	decode(r)
+	if r.Code != 0 || len(plan.Results) != 1 || plan.Results[0].Action != "create" || plan.Results[0].ID == "" || plan.Applied["create"] != 1 {
+		t.Errorf("apply --json: exit %d, %+v\n%s", r.Code, plan, r.Stdout)
+	}
+	writeFiles(t, dir, map[string]string{"a/question.json": `{"id": ` + plan.Results[0].ID + `, "title": "B", "language": "go"}`})
+	r = cmdtest.Padctl(t, env, "questions", "diff", "--json", dir)
+	decode(r)
+	if len(plan.Steps) != 1 || plan.Steps[0].Action != "update" || len(plan.Steps[0].Changes) != 1 || plan.Steps[0].Changes[0].Folder != "B" || plan.Steps[0].Changes[0].File != "question.json" {
+		t.Errorf("diff --json of an update: %+v", plan)
+	}
+}
+
+// Issue 38 #16: the diff is coloured on a terminal, not when piped nor
+// with NO_COLOR set.
+func TestQuestionsDiffColour(t *testing.T) {
+	srv, env := fake(t)
+	srv.AddQuestion(padapi.Question{Title: "A", Language: "go", Contents: "package main", Description: "one\n"})
+	dir := filepath.Join(t.TempDir(), "lib")
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "pull", dir))
+	name := filepath.Join(dir, "a", "description.md")
+	if err := os.WriteFile(name, []byte("two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tty := cmdtest.Invoke(t, cmdtest.Opts{Env: env, TTY: true}, "questions", "diff", dir)
+	if !strings.Contains(tty.Stdout, "\x1b[31m-one\x1b[0m") || !strings.Contains(tty.Stdout, "\x1b[32m+two\x1b[0m") {
+		t.Errorf("on a terminal, no colour:\n%q", tty.Stdout)
+	}
+	noColor := map[string]string{"NO_COLOR": "1"}
+	for k, v := range env {
+		noColor[k] = v
+	}
+	for name, r := range map[string]cmdtest.Result{
+		"piped":    cmdtest.Invoke(t, cmdtest.Opts{Env: env}, "questions", "diff", dir),
+		"NO_COLOR": cmdtest.Invoke(t, cmdtest.Opts{Env: noColor, TTY: true}, "questions", "diff", dir),
+	} {
+		if strings.Contains(r.Stdout, "\x1b[") || !strings.Contains(r.Stdout, "-one") {
+			t.Errorf("%s: %q", name, r.Stdout)
+		}
+	}
+}
