@@ -191,3 +191,34 @@ func TestQuestionsDiffColour(t *testing.T) {
 		}
 	}
 }
+
+// redirectCreate forwards a create to the service, which makes it, and
+// answers 303 See Other, as a gateway may.
+type redirectCreate struct{ base http.RoundTripper }
+
+func (g redirectCreate) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := g.base.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPost {
+		return resp, err
+	}
+	resp.Body.Close()
+	return &http.Response{StatusCode: http.StatusSeeOther, Status: "303 See Other", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Location": {"/api/questions"}}, Body: http.NoBody, Request: r}, nil
+}
+
+// Issue 37 #9: a create answered 303 exits 4 and keeps its pending
+// record; the next apply adopts the question: 1 folder, 1 question.
+func TestQuestionsCreateAnswered303NotTwice(t *testing.T) {
+	e := newSyncEnv(t)
+	e.write(map[string]string{"bare/question.json": `{"title": "Bare", "language": "go"}`})
+	e.base = redirectCreate{&http.Transport{DisableKeepAlives: true}}
+	if code, out, errs := e.run("apply", syncOptions{}, -1); code != exitUnknown || !strings.Contains(readText(t, filepath.Join(e.dir, "bare/question.json")), "pending_create") {
+		t.Fatalf("apply answered 303: exit %d\n%s%s", code, out, errs)
+	}
+	e.base = nil
+	e.must("apply", syncOptions{})
+	if n := len(e.srv.Questions()); n != 1 {
+		t.Errorf("1 folder, a 303 and two applies: %d questions", n)
+	}
+	e.converged(0)
+}
