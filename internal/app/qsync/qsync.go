@@ -155,7 +155,7 @@ const DefaultMaxHeldBytes = 256 << 20
 // ErrTooMuchHeld is the error (matched with errors.Is) of a plan whose
 // service sent more text for the questions the plan must keep than
 // Options.MaxHeldBytes allows.
-var ErrTooMuchHeld = errors.New("qsync: byte budget reached")
+var ErrTooMuchHeld = errors.New("the plan's byte budget is spent")
 
 // newRemote returns an empty remote.
 func newRemote() *remote { return &remote{byID: map[string]*padapi.Question{}} }
@@ -178,8 +178,8 @@ func (r *remote) add(q *padapi.Question, limit int64) error {
 		n += int64(len(in.Instructions) + 16)
 	}
 	if r.held+n > limit {
-		return fmt.Errorf("%w: the service's questions this plan must keep hold more than %d MiB of text (Options.MaxHeldBytes) after %d of them",
-			ErrTooMuchHeld, limit>>20, len(r.order))
+		return fmt.Errorf("%w: the service's questions a plan must keep hold more than its %d MiB of text (after %d of them); "+
+			"a diff or apply keeps only the questions the folder holds or may have created, a pull every question it writes", ErrTooMuchHeld, limit>>20, len(r.order))
 	}
 	r.held += n
 	r.byID[id] = kept

@@ -453,7 +453,7 @@ func TestRemoteByteBudget(t *testing.T) {
 		t.Errorf("kept %+v", r.byID["1"])
 	}
 	err := r.add(&padapi.Question{ID: "2", Description: big}, 1300)
-	if !errors.Is(err, ErrTooMuchHeld) || !strings.Contains(err.Error(), "MaxHeldBytes") || len(r.order) != 1 {
+	if !errors.Is(err, ErrTooMuchHeld) || !strings.Contains(err.Error(), "byte budget") || len(r.order) != 1 {
 		t.Errorf("over the budget: %v, %d kept", err, len(r.order))
 	}
 }
