@@ -60,6 +60,12 @@ type Options struct {
 	// origin and checked against the one recorded: "" neither records nor
 	// checks one.
 	BaseURL string
+	// CacheFile, when set, is the folder's read cache: a file outside
+	// the folder where a read records what it read of each question
+	// folder with its files' sizes and times, so that the next read takes
+	// the folders that did not change from it rather than reading their
+	// files (qfolder.ReadCached). Losing it costs time, nothing else.
+	CacheFile string
 	// MaxHeldBytes bounds the text a plan keeps of the service's
 	// questions (DefaultMaxHeldBytes when 0): a diff or apply keeps only
 	// the questions the folder holds or may have created, a pull those it
@@ -77,6 +83,8 @@ type Syncer struct {
 	dir  string
 	o    Options
 	lock *lockFile
+	// cacheStats are the last read's.
+	cacheStats qfolder.CacheStats
 	// sleep waits d or until ctx ends; a test may replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -125,9 +133,11 @@ func (e *BadFolderError) Unwrap() error { return e.Err }
 // Lines returns the problems, one a line.
 func (e *BadFolderError) Lines() []string { return strings.Split(e.Err.Error(), "\n") }
 
-// read reads and checks the whole folder.
+// read reads and checks the whole folder, through the read cache when
+// Options.CacheFile names one.
 func (s *Syncer) read(missingOK bool) (*qfolder.Library, error) {
-	lib, err := qfolder.Read(s.dir, missingOK)
+	lib, stats, err := qfolder.ReadCached(s.dir, missingOK, s.o.CacheFile)
+	s.cacheStats = stats
 	if err != nil {
 		return nil, &BadFolderError{err}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
@@ -221,4 +222,56 @@ func TestQuestionsCreateAnswered303NotTwice(t *testing.T) {
 		t.Errorf("1 folder, a 303 and two applies: %d questions", n)
 	}
 	e.converged(0)
+}
+
+// ageTree sets the time of everything below dir to an hour ago.
+func ageTree(t *testing.T, dir string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Issue 40 #4: pull and diff keep a read cache outside the folder (below
+// $XDG_CACHE_HOME); an edit is seen whether it comes right after a pull
+// (within the file system's time granularity) or later, whatever the
+// size of the file.
+func TestQuestionsReadCache(t *testing.T) {
+	srv, env := fake(t)
+	cacheHome := t.TempDir()
+	env["XDG_CACHE_HOME"] = cacheHome
+	srv.AddQuestion(padapi.Question{Title: "A", Language: "go", Contents: "package a"})
+	dir := filepath.Join(t.TempDir(), "lib")
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "pull", dir))
+	starter := filepath.Join(dir, "a", "starter.go")
+	edit := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(starter, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("package b") // the same size, right after the pull
+	if r := cmdtest.Padctl(t, env, "questions", "diff", dir); r.Code != 1 || !strings.Contains(r.Stdout, "+package b") {
+		t.Errorf("an edit right after a pull: exit %d\n%s", r.Code, r.Stdout)
+	}
+	edit("package a")
+	ageTree(t, dir)
+	for range 2 { // the first records the folder, the second takes it from the cache
+		cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "diff", dir))
+	}
+	caches, _ := filepath.Glob(filepath.Join(cacheHome, "padctl", "questions", "*.json"))
+	if len(caches) != 1 {
+		t.Fatalf("read caches %v, want 1", caches)
+	}
+	edit("package c") // the same size, a new time
+	if r := cmdtest.Padctl(t, env, "questions", "diff", dir); r.Code != 1 || !strings.Contains(r.Stdout, "+package c") {
+		t.Errorf("an edit of a cached folder: exit %d\n%s", r.Code, r.Stdout)
+	}
 }

@@ -5,8 +5,11 @@ package questions
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -35,6 +38,9 @@ type SyncOptions struct {
 	// BaseURL is the service's base URL, recorded in the folder as its
 	// origin and checked against the one recorded ("" for neither).
 	BaseURL string
+	// CacheFile is the folder's read cache (see qsync.Options.CacheFile),
+	// "" for none.
+	CacheFile string
 	// JSON prints diff's plan and apply's results as JSON.
 	JSON bool
 	// Color colours diff's plan (stdout is a terminal, and NO_COLOR is
@@ -70,12 +76,35 @@ func syncRunE(f *cmdutil.Factory, o *SyncOptions, runF, run func(*SyncOptions) e
 	return func(cmd *cobra.Command, args []string) error {
 		o.Ctx, o.Dir, o.Timeout = cmd.Context(), args[0], f.Timeout
 		o.BaseURL, o.JSON, o.Color = f.BaseURL(), f.Flags.JSON, f.IOStreams.ColorEnabled(f.Getenv)
+		o.CacheFile = readCachePath(f.Getenv, o.Dir)
 		o.Redact = redact.New(f.Keys()...).String
 		if runF != nil {
 			return runF(o)
 		}
 		return run(o)
 	}
+}
+
+// readCachePath returns where the read cache of the question folder dir
+// lives: below the user's cache directory ($XDG_CACHE_HOME, or
+// $HOME/.cache, or %LocalAppData%), named by the folder's absolute path,
+// so that nothing is added to a folder kept in Git. It is "" (no cache)
+// when there is no such directory.
+func readCachePath(getenv func(string) string, dir string) string {
+	base := getenv("XDG_CACHE_HOME")
+	if base == "" {
+		if home := getenv("HOME"); home != "" {
+			base = filepath.Join(home, ".cache")
+		} else {
+			base = getenv("LocalAppData")
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if base == "" || !filepath.IsAbs(base) || err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(base, "padctl", "questions", hex.EncodeToString(sum[:12])+".json")
 }
 
 // addSettle adds --settle, whose default comes from PAD_SETTLE.
@@ -110,7 +139,7 @@ func newSyncer(o *SyncOptions) (*syncer, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := qsync.New(c, o.Dir, qsync.Options{Settle: o.Settle, Prune: o.Prune, Force: o.Force, IDs: o.IDs, Redact: o.Redact, BaseURL: o.BaseURL})
+	e := qsync.New(c, o.Dir, qsync.Options{Settle: o.Settle, Prune: o.Prune, Force: o.Force, IDs: o.IDs, Redact: o.Redact, BaseURL: o.BaseURL, CacheFile: o.CacheFile})
 	return &syncer{o: o, e: e}, nil
 }
 
