@@ -52,7 +52,7 @@ func TestQuestionsDiffMemoryFollowsTheFolder(t *testing.T) {
 		t.Skip("under -race the memory is the detector's shadow too; the plain run holds the bound")
 	}
 	const pages, perPage = 20, 50
-	text := strings.Repeat("x", 200<<10)
+	text := strconv.Quote(strings.Repeat("x", 200<<10))
 	var s *cmdtest.Stub
 	s = cmdtest.NewStub(t, map[string]http.HandlerFunc{
 		"GET /api/questions": func(w http.ResponseWriter, r *http.Request) {
@@ -65,7 +65,7 @@ func TestQuestionsDiffMemoryFollowsTheFolder(t *testing.T) {
 					b.WriteString(",")
 				}
 				// The folder holds question 7: it is the one kept.
-				fmt.Fprintf(&b, `{"id":%d,"title":"Q","language":"go","organization_name":"Org","description":%q,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}`,
+				fmt.Fprintf(&b, `{"id":%d,"title":"Q","language":"go","organization_name":"Org","description":%s,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}`,
 					(n-1)*perPage+i+1, text)
 			}
 			next := ""
