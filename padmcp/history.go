@@ -51,7 +51,7 @@ func timeArg(name, v string) (time.Time, error) {
 // historyFile finds the file get_pad_history reads: the environment's
 // (default the active one), and the file at path (default the first).
 func (ts *toolset) historyFile(ctx context.Context, a padHistoryArgs) (*padapi.Pad, *padapi.PadEnvironment, *padapi.FileContent, error) {
-	p, err := ts.c.Pads.Get(ctx, padapi.ID(a.ID))
+	p, err := ts.client(ctx).Pads.Get(ctx, padapi.ID(a.ID))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -67,7 +67,7 @@ func (ts *toolset) historyFile(ctx context.Context, a padHistoryArgs) (*padapi.P
 	case !slices.Contains(ids, envID):
 		return nil, nil, nil, argError("environment_id", "%s is not one of pad %s's environments %v", envID, a.ID, ids)
 	}
-	env, err := ts.c.Pads.Environment(ctx, envID)
+	env, err := ts.client(ctx).Pads.Environment(ctx, envID)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -129,7 +129,7 @@ func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.
 	if err := ts.historyLinkAllowed(ctx, link); err != nil {
 		return "", err
 	}
-	h, err := ts.c.Pads.History(ctx, link)
+	h, err := ts.client(ctx).Pads.History(ctx, link)
 	if err != nil {
 		return "", err
 	}

@@ -30,7 +30,7 @@ func getOrganization(ts *toolset) serverTool {
 	return newTool(ts, spec[noArgs]{kind: read, out: []string{"name", "id", "user_count", "default_language", "single_sign_on_supported", "teams", "users", "users_shown"}, tool: &mcp.Tool{Name: "get_organization", Title: "Get the organization",
 		Description: "The caller's organization: name, default language, sign-on, teams, and its first 100 users (list_users has them all). Needs an owner's key."}},
 		func(ctx context.Context, _ noArgs) (any, error) {
-			o, err := ts.c.Organization.Get(ctx)
+			o, err := ts.client(ctx).Organization.Get(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -72,7 +72,7 @@ func getOrganizationStats(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
-			st, err := ts.c.Organization.Stats(ctx, opts)
+			st, err := ts.client(ctx).Organization.Stats(ctx, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -91,7 +91,7 @@ func listUsers(ts *toolset) serverTool {
 			if a.Email != "" {
 				opts = &padapi.OrganizationUserListOptions{Email: a.Email}
 			}
-			users, err := ts.c.Organization.ListUsers(ctx, opts)
+			users, err := ts.client(ctx).Organization.ListUsers(ctx, opts)
 			if err != nil {
 				return nil, err
 			}

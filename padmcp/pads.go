@@ -16,6 +16,18 @@ type listPadsArgs struct {
 	Sort   string `json:"sort,omitempty" jsonschema:"order of the list: created or updated, optionally followed by ,asc or ,desc (created_at,desc and the like work too); default created (newest first)"`
 	Page   int    `json:"page,omitempty" jsonschema:"1-based page number, 50 pads a page; take it from next_page"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"paging cursor, when a previous next_page gave one"`
+	Skip   int    `json:"skip,omitempty" jsonschema:"with filters: pads of the page to pass over, from next_page"`
+	padFilterArgs
+}
+
+// padListResult is list_pads' result.
+type padListResult struct {
+	Total        int            `json:"total" jsonschema:"the service's count of the caller's pads, all pages, before any filter"`
+	Pads         []padRow       `json:"pads" jsonschema:"the page's pads (with filters: those that pass, up to 50)"`
+	NextPage     map[string]any `json:"next_page" jsonschema:"the arguments of the next page; null on the last"`
+	NextPageNote string         `json:"next_page_note,omitempty" jsonschema:"why there is no next_page although the service gave one"`
+	Walked       int            `json:"walked,omitempty" jsonschema:"with filters: how many pads were read"`
+	Note         string         `json:"note,omitempty" jsonschema:"with filters: why the walk stopped before a page of answers was full"`
 }
 
 type padIDArgs struct {
@@ -84,29 +96,45 @@ func sortArg(v string) (padapi.Sort, error) {
 	return s, nil
 }
 
-// listPads is list_pads: one page of pads.
+// listPads is list_pads: one page of pads, or with filters the pads that
+// pass them, read while the list streams.
 func listPads(ts *toolset) serverTool {
-	return newTool(ts, spec[listPadsArgs]{kind: read, out: []string{"total", "pads", "next_page", "next_page_note"}, schema: listSchema, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
+	return newTool(ts, spec[listPadsArgs]{kind: read, schema: func(s *jsonschema.Schema) {
+		listSchema(s)
+		s.Properties["skip"].Minimum = padapi.Ptr(0.0)
+		s.Properties["skip"].Maximum = padapi.Ptr(float64(filteredPage))
+	}, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
 		Description: "One page (50) of the caller's pads as compact rows: id, title, language, state, owner, times. " +
-			"next_page holds the arguments for the next page (null on the last). Lists lag about a minute behind get_pad."}},
-		func(ctx context.Context, a listPadsArgs) (any, error) {
+			"With owner, state, language or a created/updated window, the next 50 pads that pass, read page by page " +
+			"(stopping early where the order allows). next_page holds the arguments for the next page (null on the last). " +
+			"Lists lag about a minute behind get_pad."}},
+		func(ctx context.Context, a listPadsArgs) (*padListResult, error) {
+			f, err := a.filter()
+			if err != nil {
+				return nil, err
+			}
+			if f.any() {
+				return ts.filteredList(ctx, a, f)
+			}
+			if a.Skip != 0 {
+				return nil, argError("skip", "goes with the filters next_page names, not alone")
+			}
 			sort, err := sortArg(a.Sort)
 			if err != nil {
 				return nil, err
 			}
-			page, err := ts.c.Pads.List(ctx, &padapi.PadListOptions{Sort: sort, Page: a.Page, Cursor: a.Cursor})
+			opts := padapi.ListOptions{Sort: sort, Page: a.Page, Cursor: a.Cursor}
+			lo := padapi.PadListOptions(opts)
+			page, err := ts.client(ctx).Pads.List(ctx, &lo)
 			if err != nil {
 				return nil, err
 			}
-			rows := make([]map[string]any, len(page.Items))
+			out := &padListResult{Total: page.Total, Pads: make([]padRow, len(page.Items))}
 			for i := range page.Items {
-				rows[i] = ts.padRow(&page.Items[i])
+				out.Pads[i] = ts.padRow(&page.Items[i])
 			}
-			next, note := nextArgs(page.NextPage, nil)
-			out := map[string]any{"total": page.Total, "pads": rows, "next_page": next}
-			if note != "" {
-				out["next_page_note"] = note
-			}
+			next, ok := page.Next(opts)
+			out.NextPage, out.NextPageNote = nextArgs(next, ok, nil)
 			return out, nil
 		})
 }
@@ -117,11 +145,11 @@ func getPad(ts *toolset) serverTool {
 		Description: "One pad: title, language, state, participants, notes, the editor's contents, its environments and links. " +
 			"Long contents and notes are cut; get_pad_code and get_pad_history read files in full."}},
 		func(ctx context.Context, a padIDArgs) (any, error) {
-			p, err := ts.c.Pads.Get(ctx, padapi.ID(a.ID))
+			p, err := ts.client(ctx).Pads.Get(ctx, padapi.ID(a.ID))
 			if err != nil {
 				return nil, err
 			}
-			row := ts.padRow(p)
+			row := ts.padRowMap(p)
 			row["participants"] = p.Participants
 			row["private"] = p.Private
 			row["execution_enabled"] = p.ExecutionEnabled
@@ -141,7 +169,9 @@ func listPadEvents(ts *toolset) serverTool {
 	return newTool(ts, spec[padEventsArgs]{kind: read, out: []string{"total", "events", "next_page", "next_page_note"}, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
 		Description: "One page (50) of what happened in a pad, oldest first: who joined and left, what ran. next_page continues."}},
 		func(ctx context.Context, a padEventsArgs) (any, error) {
-			page, err := ts.c.Pads.ListEvents(ctx, padapi.ID(a.ID), &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc, Page: a.Page})
+			opts := padapi.ListOptions{Sort: padapi.SortCreatedAsc, Page: a.Page}
+			eo := padapi.PadEventListOptions(opts)
+			page, err := ts.client(ctx).Pads.ListEvents(ctx, padapi.ID(a.ID), &eo)
 			if err != nil {
 				return nil, err
 			}
@@ -149,7 +179,8 @@ func listPadEvents(ts *toolset) serverTool {
 			for i := range page.Items {
 				rows[i] = ts.eventLine(&page.Items[i])
 			}
-			next, note := nextArgs(page.NextPage, map[string]any{"id": a.ID})
+			n, more := page.Next(opts)
+			next, note := nextArgs(n, more, map[string]any{"id": a.ID})
 			out := map[string]any{"total": page.Total, "events": rows, "next_page": next}
 			if note != "" {
 				out["next_page_note"] = note
@@ -167,7 +198,7 @@ func getPadCode(ts *toolset) serverTool {
 		Description: "The final code of every file in each of a pad's environments (one per language or question it used). " +
 			"Long files are cut with a marker; get_pad_history reads one file from any offset."}},
 		func(ctx context.Context, a padIDArgs) (any, error) {
-			t, err := ts.c.Pads.Transcript(ctx, padapi.ID(a.ID))
+			t, err := ts.client(ctx).Pads.Transcript(ctx, padapi.ID(a.ID))
 			if err != nil {
 				return nil, err
 			}
@@ -195,7 +226,7 @@ func getPadTranscript(ts *toolset) serverTool {
 		},
 		limit: func(a padTranscriptArgs) int { return ts.transcriptLimit(a.MaxBytes) }},
 		func(ctx context.Context, a padTranscriptArgs) (any, error) {
-			t, err := ts.c.Pads.Transcript(ctx, padapi.ID(a.ID))
+			t, err := ts.client(ctx).Pads.Transcript(ctx, padapi.ID(a.ID))
 			if err != nil {
 				return nil, err
 			}
@@ -220,13 +251,13 @@ func createPad(ts *toolset) serverTool {
 				p.QuestionID = padapi.Ptr(padapi.ID(a.QuestionID))
 			}
 			if a.DryRun {
-				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Create(ctx, p); return err })
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.client(ctx).Pads.Create(ctx, p); return err })
 			}
-			pad, err := ts.c.Pads.Create(ctx, p)
+			pad, err := ts.client(ctx).Pads.Create(ctx, p)
 			if err != nil {
 				return nil, err
 			}
-			row := ts.padRow(pad)
+			row := ts.padRowMap(pad)
 			row["url"] = pad.URL
 			return map[string]any{"created": row}, nil
 		})
@@ -245,9 +276,12 @@ func updatePad(ts *toolset) serverTool {
 				return nil, argError("title", "nothing to change: give at least one of title, language, contents, notes")
 			}
 			if a.DryRun {
-				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error {
+					_, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
+					return err
+				})
 			}
-			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
+			pad, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {
 				return nil, err
 			}
@@ -257,15 +291,23 @@ func updatePad(ts *toolset) serverTool {
 
 // endPad is end_pad.
 func endPad(ts *toolset) serverTool {
-	return newTool(ts, spec[endPadArgs]{kind: write, tool: &mcp.Tool{Name: "end_pad", Title: "End a pad",
+	return newTool(ts, spec[endPadArgs]{kind: write, confirm: func(a endPadArgs) string {
+		if a.DryRun {
+			return ""
+		}
+		return fmt.Sprintf("End pad %s? The candidate can no longer edit it, and it cannot be undone.", a.ID)
+	}, tool: &mcp.Tool{Name: "end_pad", Title: "End a pad",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: padapi.Ptr(true), IdempotentHint: true},
 		Description: "End a pad: the interview is over, and the candidate can no longer edit. It cannot be undone. dry_run sends nothing."}},
 		func(ctx context.Context, a endPadArgs) (any, error) {
 			p := &padapi.PadUpdateParams{Ended: padapi.Ptr(true)}
 			if a.DryRun {
-				return ts.dryRun(ctx, map[string]string{"ended": "true"}, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
+				return ts.dryRun(ctx, map[string]string{"ended": "true"}, func(ctx context.Context) error {
+					_, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
+					return err
+				})
 			}
-			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
+			pad, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {
 				return nil, err
 			}
@@ -275,11 +317,13 @@ func endPad(ts *toolset) serverTool {
 
 // deletePad is delete_pad.
 func deletePad(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: remove, plain: true, tool: &mcp.Tool{Name: "delete_pad", Title: "Delete a pad",
+	return newTool(ts, spec[padIDArgs]{kind: remove, plain: true, confirm: func(a padIDArgs) string {
+		return fmt.Sprintf("Delete pad %s with its code, events and history? It cannot be undone.", a.ID)
+	}, tool: &mcp.Tool{Name: "delete_pad", Title: "Delete a pad",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
 		Description: "Delete a pad with its code, events and history. It cannot be undone: ask the user first."}},
 		func(ctx context.Context, a padIDArgs) (any, error) {
-			if err := ts.c.Pads.Delete(ctx, padapi.ID(a.ID)); err != nil {
+			if err := ts.client(ctx).Pads.Delete(ctx, padapi.ID(a.ID)); err != nil {
 				return nil, err
 			}
 			return map[string]any{"deleted": a.ID}, nil

@@ -4,6 +4,7 @@ package padmcp
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -69,7 +70,9 @@ func (ts *toolset) listQuestions(ctx context.Context, a listQuestionsArgs) (any,
 	var note string
 	total := 0
 	for range searchPages {
-		p, err := ts.c.Questions.List(ctx, &padapi.QuestionListOptions{Sort: sort, Page: page})
+		opts := padapi.ListOptions{Sort: sort, Page: page}
+		qo := padapi.QuestionListOptions(opts)
+		p, err := ts.client(ctx).Questions.List(ctx, &qo)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +82,8 @@ func (ts *toolset) listQuestions(ctx context.Context, a listQuestionsArgs) (any,
 				rows = append(rows, ts.questionRow(&p.Items[i]))
 			}
 		}
-		next, note = nextArgs(p.NextPage, extra)
+		n, more := p.Next(opts)
+		next, note = nextArgs(n, more, extra)
 		if search == "" || next == nil || len(rows) >= 50 {
 			break
 		}
@@ -100,7 +104,7 @@ func getQuestion(ts *toolset) serverTool {
 	return newTool(ts, spec[questionIDArgs]{kind: read, out: []string{"id", "title", "language", "shared", "is_draft", "used", "updated_at", "owner_email", "author_name", "take_home", "created_at", "description", "contents", "solution", "candidate_instructions", "test_cases", "custom_files"}, tool: &mcp.Tool{Name: "get_question", Title: "Get a question",
 		Description: "One question of the library: its description, candidate instructions, starting code, solution and test cases. Long texts are cut."}},
 		func(ctx context.Context, a questionIDArgs) (any, error) {
-			q, err := ts.c.Questions.Get(ctx, padapi.ID(a.ID))
+			q, err := ts.client(ctx).Questions.Get(ctx, padapi.ID(a.ID))
 			if err != nil {
 				return nil, err
 			}
@@ -154,9 +158,9 @@ func createQuestion(ts *toolset) serverTool {
 				Description: field(fields, "description", a.Description), Contents: field(fields, "contents", a.Contents),
 				Solution: field(fields, "solution", a.Solution)}
 			if a.DryRun {
-				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Questions.Create(ctx, p); return err })
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.client(ctx).Questions.Create(ctx, p); return err })
 			}
-			q, err := ts.c.Questions.Create(ctx, p)
+			q, err := ts.client(ctx).Questions.Create(ctx, p)
 			if err != nil {
 				return nil, err
 			}
@@ -178,9 +182,12 @@ func updateQuestion(ts *toolset) serverTool {
 				return nil, argError("title", "nothing to change: give at least one of title, language, description, contents, solution")
 			}
 			if a.DryRun {
-				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Questions.Update(ctx, padapi.ID(a.ID), p); return err })
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error {
+					_, err := ts.client(ctx).Questions.Update(ctx, padapi.ID(a.ID), p)
+					return err
+				})
 			}
-			q, err := ts.c.Questions.Update(ctx, padapi.ID(a.ID), p)
+			q, err := ts.client(ctx).Questions.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {
 				return nil, err
 			}
@@ -190,11 +197,13 @@ func updateQuestion(ts *toolset) serverTool {
 
 // deleteQuestion is delete_question.
 func deleteQuestion(ts *toolset) serverTool {
-	return newTool(ts, spec[questionIDArgs]{kind: remove, plain: true, tool: &mcp.Tool{Name: "delete_question", Title: "Delete a question",
+	return newTool(ts, spec[questionIDArgs]{kind: remove, plain: true, confirm: func(a questionIDArgs) string {
+		return fmt.Sprintf("Delete question %s from the library? It cannot be undone.", a.ID)
+	}, tool: &mcp.Tool{Name: "delete_question", Title: "Delete a question",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
 		Description: "Delete a question from the library. It cannot be undone: ask the user first."}},
 		func(ctx context.Context, a questionIDArgs) (any, error) {
-			if err := ts.c.Questions.Delete(ctx, padapi.ID(a.ID)); err != nil {
+			if err := ts.client(ctx).Questions.Delete(ctx, padapi.ID(a.ID)); err != nil {
 				return nil, err
 			}
 			return map[string]any{"deleted": a.ID}, nil

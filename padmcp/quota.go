@@ -17,7 +17,7 @@ func getQuota(ts *toolset) serverTool {
 		Description: "The monthly pad quota: pads used, the limit and pads remaining (null when the plan is unlimited or the service does not say), " +
 			"and whether a create may succeed. Advisory: create_pad's answer is the authority."}},
 		func(ctx context.Context, _ noArgs) (any, error) {
-			q, err := ts.c.Quota.Get(ctx)
+			q, err := ts.client(ctx).Quota.Get(ctx)
 			if err != nil {
 				return nil, err
 			}

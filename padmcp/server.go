@@ -34,6 +34,7 @@ import (
 	"github.com/padinterview/padapi/internal/app/advice"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,6 +62,15 @@ type Options struct {
 	// padapi.Client does not hand its key back, so padmcp cannot find it
 	// itself). Empty strings are ignored.
 	Secrets []string
+	// Lockdown treats text written by people (candidates' code, history,
+	// event messages, notes, titles) as untrusted: it reaches the model
+	// only inside a data block, a text of its own that starts with the
+	// data notice and fences the JSON it holds. Prompts always do so.
+	Lockdown bool
+	// Accounts names further clients a call may act as: every tool then
+	// takes an optional account argument naming one, list_accounts lists
+	// them, and a call without account uses NewServer's client.
+	Accounts map[string]*padapi.Client
 	// AllowLoopbackHistory lets get_pad_history follow history links to
 	// loopback and private hosts and over plain http, as a client of a
 	// local fake service needs (padapitest, padfake). Leave it false
@@ -136,7 +146,9 @@ type toolset struct {
 	c      *padapi.Client
 	opts   Options
 	redact func(string) string
-	slots  chan struct{} // a token per call in flight
+
+	mu    sync.Mutex
+	slots map[*mcp.ServerSession]chan struct{} // per session, a token per call in flight
 }
 
 // newToolset returns the tools' shared state, opts' defaults filled in.
@@ -147,7 +159,30 @@ func newToolset(c *padapi.Client, opts Options) *toolset {
 	case opts.MaxResultBytes < minResultBytes:
 		opts.MaxResultBytes = minResultBytes
 	}
-	return &toolset{c: c, opts: opts, redact: newRedactor(opts.Secrets), slots: make(chan struct{}, maxInFlight)}
+	return &toolset{c: c, opts: opts, redact: newRedactor(opts.Secrets), slots: map[*mcp.ServerSession]chan struct{}{}}
+}
+
+// sessionSlots are the slots of ss's calls in flight, made on its first
+// call and dropped when it ends: each session has maxInFlight of its own,
+// so that one client of a server shared over HTTP cannot starve the
+// others.
+func (ts *toolset) sessionSlots(ss *mcp.ServerSession) chan struct{} {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ch, ok := ts.slots[ss]; ok {
+		return ch
+	}
+	ch := make(chan struct{}, maxInFlight)
+	ts.slots[ss] = ch
+	if ss != nil {
+		go func() {
+			ss.Wait()
+			ts.mu.Lock()
+			delete(ts.slots, ss)
+			ts.mu.Unlock()
+		}()
+	}
+	return ch
 }
 
 // enabled reports whether a tool of kind k is served.
@@ -180,9 +215,14 @@ func (ts *toolset) middleware(disabled map[string]kind) mcp.Middleware {
 					"which the user sets in the assistant's configuration. Nothing was sent to the service.",
 					call.Params.Name, k.option())), nil
 			}
+			ctx, refused := ts.takeAccount(ctx, call.Params)
+			if refused != "" {
+				return errorResult(refused), nil
+			}
+			slots := ts.sessionSlots(call.Session)
 			select {
-			case ts.slots <- struct{}{}:
-				defer func() { <-ts.slots }()
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
@@ -257,21 +297,46 @@ var errNoClient = errors.New("no API key is configured, so no tool can reach the
 
 // render writes v as compact JSON, HTML left unescaped, the secrets
 // redacted, at most n bytes: a longer rendering is cut with a marker
-// (tools cut their long fields first, so this is the last resort). whole
-// reports whether nothing was cut.
-func (ts *toolset) render(v any, n int) (text string, whole bool) {
+// (tools cut their long fields first, so this is the last resort). With
+// notice, an object without a "notice" member gets the data notice as its
+// first member. whole reports whether nothing was cut.
+func (ts *toolset) render(v any, notice bool, n int) (text string, whole bool) {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return "padmcp could not render the result: " + err.Error(), false
 	}
-	s := ts.redact(strings.TrimSuffix(b.String(), "\n"))
+	s := strings.TrimSuffix(b.String(), "\n")
+	if notice {
+		s = withNotice(s)
+	}
+	s = ts.redact(s)
 	if len(s) <= n {
 		return s, true
 	}
 	marker := fmt.Sprintf("\n[result truncated at %d bytes: ask for less, such as a later page or one file]", n)
 	return cutUTF8(s, n-len(marker)) + marker, false
+}
+
+// withNotice returns the JSON object s with the data notice as its first
+// member, unless it has a notice of its own; anything else as it is.
+func withNotice(s string) string {
+	if !strings.HasPrefix(s, "{") {
+		return s
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &members) != nil {
+		return s
+	}
+	if _, has := members["notice"]; has {
+		return s
+	}
+	head, _ := json.Marshal(dataNotice)
+	if len(members) == 0 {
+		return `{"notice":` + string(head) + `}`
+	}
+	return `{"notice":` + string(head) + "," + s[1:]
 }
 
 // cutUTF8 returns s cut to at most n bytes, at a character boundary.

@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -80,10 +78,30 @@ func padState(p *padapi.Pad) string {
 }
 
 // padRow is a pad in a list.
-func (ts *toolset) padRow(p *padapi.Pad) map[string]any {
-	return map[string]any{"id": ts.clip(string(p.ID), rowBytes, "cut"), "title": ts.clip(p.Title, rowBytes, "cut"),
-		"language": ts.clip(p.Language, rowBytes, "cut"), "state": ts.clip(padState(p), rowBytes, "cut"),
-		"owner_email": ts.clip(p.OwnerEmail, rowBytes, "cut"), "created_at": p.CreatedAt, "updated_at": p.UpdatedAt, "ended_at": p.EndedAt}
+type padRow struct {
+	ID         string     `json:"id" jsonschema:"the pad's ID"`
+	Title      string     `json:"title" jsonschema:"the pad's title"`
+	Language   string     `json:"language" jsonschema:"the pad's language"`
+	State      string     `json:"state" jsonschema:"the pad's state, such as open or ended"`
+	OwnerEmail string     `json:"owner_email" jsonschema:"the owner's email, as the service sent it"`
+	CreatedAt  time.Time  `json:"created_at" jsonschema:"when the pad was created"`
+	UpdatedAt  time.Time  `json:"updated_at" jsonschema:"when the pad last changed"`
+	EndedAt    *time.Time `json:"ended_at" jsonschema:"when the pad was ended; null while open"`
+}
+
+// padRow is p as a row of a list.
+func (ts *toolset) padRow(p *padapi.Pad) padRow {
+	return padRow{ID: ts.clip(string(p.ID), rowBytes, "cut"), Title: ts.clip(p.Title, rowBytes, "cut"),
+		Language: ts.clip(p.Language, rowBytes, "cut"), State: ts.clip(padState(p), rowBytes, "cut"),
+		OwnerEmail: ts.clip(p.OwnerEmail, rowBytes, "cut"), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, EndedAt: p.EndedAt}
+}
+
+// padRowMap is p's row as a map, for the results not yet of a type of
+// their own.
+func (ts *toolset) padRowMap(p *padapi.Pad) map[string]any {
+	r := ts.padRow(p)
+	return map[string]any{"id": r.ID, "title": r.Title, "language": r.Language, "state": r.State,
+		"owner_email": r.OwnerEmail, "created_at": r.CreatedAt, "updated_at": r.UpdatedAt, "ended_at": r.EndedAt}
 }
 
 // eventLine is an event as one line: time, kind, who, message.
@@ -194,37 +212,33 @@ func envIDs(p *padapi.Pad) []padapi.ID {
 	return ids
 }
 
-// nextArgs are the arguments that fetch the page after one whose next_page
-// link is next: its page, cursor and sort, with extra; nil on the last
-// page. A cursor over cursorBytes is not handed on (it is the service's
-// text, and a model reads it verbatim): note says so instead.
-func nextArgs(next string, extra map[string]any) (args map[string]any, note string) {
-	if next == "" {
-		return nil, ""
-	}
-	u, err := url.Parse(next)
-	if err != nil {
+// nextArgs are the arguments that fetch the page next names (from the
+// library's Page.Next; ok false on the last page): its page, cursor and
+// sort, with extra; nil on the last page. A cursor over cursorBytes is not
+// handed on (it is the service's text, and a model reads it verbatim):
+// note says so instead.
+func nextArgs(next padapi.ListOptions, ok bool, extra map[string]any) (args map[string]any, note string) {
+	if !ok {
 		return nil, ""
 	}
 	args = map[string]any{}
 	for k, v := range extra {
 		args[k] = v
 	}
-	q := u.Query()
-	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 0 {
-		args["page"] = n
+	if next.Page > 0 {
+		args["page"] = next.Page
 	}
-	switch c := q.Get("cursor"); {
+	switch c := next.Cursor; {
 	case len(c) > cursorBytes:
 		return nil, fmt.Sprintf("the service's next_page cursor is %d bytes, over the %d this tool hands on: no further page", len(c), cursorBytes)
 	case c != "":
 		args["cursor"] = c
 	}
-	if s := q.Get("sort"); slices.Contains(sortValues, s) {
-		args["sort"] = s
-	}
-	if len(args) == len(extra) {
+	if next.Page <= 0 && next.Cursor == "" {
 		return nil, "" // a link without paging: nothing a tool can take
+	}
+	if slices.Contains(sortValues, string(next.Sort)) {
+		args["sort"] = string(next.Sort)
 	}
 	return args, ""
 }
