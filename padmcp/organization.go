@@ -29,16 +29,20 @@ const (
 func getOrganization(ts *toolset) serverTool {
 	return newTool(ts, spec[noArgs]{kind: read, out: []string{"name", "id", "user_count", "default_language", "single_sign_on_supported", "teams", "users", "users_shown"}, tool: &mcp.Tool{Name: "get_organization", Title: "Get the organization",
 		Description: "The caller's organization: name, default language, sign-on, teams, and its first 100 users (list_users has them all). Needs an owner's key."}},
-		func(ctx context.Context, _ noArgs) (any, error) {
-			o, err := ts.client(ctx).Organization.Get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			users := o.Users[:min(len(o.Users), orgUsers)]
-			return map[string]any{"name": o.Name, "id": o.ID, "user_count": o.UserCount, "default_language": o.DefaultLanguage,
-				"single_sign_on_supported": o.SingleSignOnSupported, "teams": o.Teams, "users": ts.userRows(users),
-				"users_shown": len(users)}, nil
-		})
+		func(ctx context.Context, _ noArgs) (any, error) { return ts.organizationView(ctx) })
+}
+
+// organizationView is the organization as get_organization and
+// pad://organization show it.
+func (ts *toolset) organizationView(ctx context.Context) (map[string]any, error) {
+	o, err := ts.client(ctx).Organization.Get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	users := o.Users[:min(len(o.Users), orgUsers)]
+	return map[string]any{"name": ts.clip(o.Name, rowBytes, "cut"), "id": o.ID, "user_count": o.UserCount, "default_language": o.DefaultLanguage,
+		"single_sign_on_supported": o.SingleSignOnSupported, "teams": o.Teams, "users": ts.userRows(users),
+		"users_shown": len(users)}, nil
 }
 
 // statsWindow reads get_organization_stats' window: both ends or neither,

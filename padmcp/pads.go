@@ -198,12 +198,12 @@ func getPadCode(ts *toolset) serverTool {
 		Description: "The final code of every file in each of a pad's environments (one per language or question it used). " +
 			"Long files are cut with a marker; get_pad_history reads one file from any offset."}},
 		func(ctx context.Context, a padIDArgs) (any, error) {
-			t, err := ts.client(ctx).Pads.Transcript(ctx, padapi.ID(a.ID))
+			budget := ts.opts.MaxResultBytes - reserve
+			t, err := ts.transcript(ctx, a.ID, budget, false)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"pad_id": t.Pad.ID,
-				"environments": ts.envViews(a.ID, t.Environments, t.Pad.ActiveEnvironmentID, ts.opts.MaxResultBytes-reserve)}, nil
+			return map[string]any{"pad_id": t.Pad.ID, "environments": ts.envViews(a.ID, t, budget)}, nil
 		})
 }
 
@@ -217,7 +217,7 @@ func (ts *toolset) transcriptLimit(maxBytes int) int {
 
 // getPadTranscript is get_pad_transcript: everything about one interview.
 func getPadTranscript(ts *toolset) serverTool {
-	return newTool(ts, spec[padTranscriptArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "participants", "created_at", "ended_at", "notes", "events_total", "events", "events_truncated", "environments"}, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
+	return newTool(ts, spec[padTranscriptArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "participants", "created_at", "ended_at", "notes", "events_total", "events", "events_truncated", "environments", "environments_omitted"}, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
 		Description: "Everything about one interview in one answer: the pad, its event log (oldest first) and the final code of its files, " +
 			"cut to max_bytes with markers saying how to read the rest."},
 		schema: func(s *jsonschema.Schema) {
@@ -226,11 +226,12 @@ func getPadTranscript(ts *toolset) serverTool {
 		},
 		limit: func(a padTranscriptArgs) int { return ts.transcriptLimit(a.MaxBytes) }},
 		func(ctx context.Context, a padTranscriptArgs) (any, error) {
-			t, err := ts.client(ctx).Pads.Transcript(ctx, padapi.ID(a.ID))
+			budget := ts.transcriptLimit(a.MaxBytes) - reserve
+			t, err := ts.transcript(ctx, a.ID, budget, true)
 			if err != nil {
 				return nil, err
 			}
-			return ts.transcriptView(a.ID, t, ts.transcriptLimit(a.MaxBytes)-reserve), nil
+			return ts.transcriptView(a.ID, t, budget), nil
 		})
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -42,6 +43,19 @@ func (ts *toolset) clip(s string, n int, how string) string {
 		cut = i + utf8.RuneLen(r)
 	}
 	return s[:cut] + fmt.Sprintf("\n[truncated: %d of %d bytes shown; %s]", cut, len(s), how)
+}
+
+// clipOf is clip for a text that was already cut to kept from size bytes
+// as the service sent it: the marker counts the size sent.
+func (ts *toolset) clipOf(kept string, size, n int, how string) string {
+	if size == len(kept) {
+		return ts.clip(kept, n, how)
+	}
+	s := ts.clip(kept, n, how)
+	if i := strings.LastIndex(s, "\n[truncated: "); i >= 0 {
+		s = s[:i]
+	}
+	return s + fmt.Sprintf("\n[truncated: %d of %d bytes shown; %s]", len(s), size, how)
 }
 
 // jsonLen is the length of s as a JSON string's contents.
@@ -135,7 +149,8 @@ func (ts *toolset) userRows(users []padapi.OrganizationUser) []map[string]any {
 
 // envViews shows environments and their files in budget bytes, shared out
 // between the files; a cut file's marker says how to read the rest.
-func (ts *toolset) envViews(padID string, envs []padapi.PadEnvironment, active *padapi.ID, budget int) []map[string]any {
+func (ts *toolset) envViews(padID string, t *padTranscript, budget int) []map[string]any {
+	envs, active := t.Environments, t.Pad.ActiveEnvironmentID
 	files := 0
 	for _, e := range envs {
 		files += len(e.Files)
@@ -148,14 +163,14 @@ func (ts *toolset) envViews(padID string, envs []padapi.PadEnvironment, active *
 	for i, e := range envs {
 		fs := make([]map[string]any, len(e.Files))
 		for j, f := range e.Files {
-			fv := map[string]any{"path": ts.clip(f.Path, rowBytes, "cut"), "bytes": len(f.Contents), "has_history": f.History != ""}
+			fv := map[string]any{"path": ts.clip(f.Path, rowBytes, "cut"), "bytes": t.size(e.ID, &f), "has_history": f.History != ""}
 			switch {
 			case f.Binary:
 				fv["binary"] = true
 			case per < 64:
 				fv["contents_omitted"] = fmt.Sprintf("too many files to show; get_pad_history {id: %q, environment_id: %q, path: %q}", padID, e.ID, f.Path)
 			default:
-				fv["contents"] = ts.clip(f.Contents, per, fmt.Sprintf("get_pad_history {id: %q, environment_id: %q, path: %q, offset: N} reads from byte N", padID, e.ID, f.Path))
+				fv["contents"] = ts.clipOf(f.Contents, t.size(e.ID, &f), per, fmt.Sprintf("get_pad_history {id: %q, environment_id: %q, path: %q, offset: N} reads from byte N", padID, e.ID, f.Path))
 			}
 			fs[j] = fv
 		}
@@ -166,7 +181,7 @@ func (ts *toolset) envViews(padID string, envs []padapi.PadEnvironment, active *
 
 // transcriptView fits a transcript into budget bytes: the pad, then the
 // files (at most half the budget), then as many events as fit.
-func (ts *toolset) transcriptView(id string, t *padapi.Transcript, budget int) map[string]any {
+func (ts *toolset) transcriptView(id string, t *padTranscript, budget int) map[string]any {
 	p := t.Pad
 	notes := ts.clip(p.Notes, min(fieldBytes, budget/8), "the notes are cut here")
 	title := ts.clip(p.Title, rowBytes, "cut")
@@ -174,22 +189,28 @@ func (ts *toolset) transcriptView(id string, t *padapi.Transcript, budget int) m
 	out := map[string]any{"id": p.ID, "title": title, "language": p.Language,
 		"state": padState(p), "owner_email": p.OwnerEmail, "participants": p.Participants, "created_at": p.CreatedAt,
 		"ended_at": p.EndedAt, "notes": notes}
-	envs := ts.envViews(id, t.Environments, p.ActiveEnvironmentID, budget/2)
+	envs := ts.envViews(id, t, budget/2)
 	b, _ := json.Marshal(envs)
 	budget -= len(b)
 	events := []string{}
-	for i := range t.Events {
-		line := ts.eventLine(&t.Events[i])
+	for _, line := range t.Events {
 		if budget -= jsonLen(line) + 3; budget < 0 {
 			break
 		}
 		events = append(events, line)
 	}
-	out["events_total"] = len(t.Events)
 	out["events"] = events
-	if n := len(events); n < len(t.Events) {
-		out["events_truncated"] = fmt.Sprintf("events 1 to %d of %d shown; call list_pad_events {id: %q, page: %d} and on for the rest (50 a page, oldest first), "+
-			"or get_pad_transcript with a larger max_bytes (up to %d)", n, len(t.Events), id, n/50+1, maxTranscriptBytes)
+	of := "more"
+	if !t.EventsCut {
+		out["events_total"] = len(t.Events)
+		of = fmt.Sprint(len(t.Events))
+	}
+	if n := len(events); n < len(t.Events) || t.EventsCut {
+		out["events_truncated"] = fmt.Sprintf("events 1 to %d of %s shown; call list_pad_events {id: %q, page: %d} and on for the rest (50 a page, oldest first), "+
+			"or get_pad_transcript with a larger max_bytes (up to %d)", n, of, id, n/50+1, maxTranscriptBytes)
+	}
+	if t.EnvsSkipped > 0 {
+		out["environments_omitted"] = fmt.Sprintf("%d more environments not shown; get_pad lists them all, get_pad_history reads any", t.EnvsSkipped)
 	}
 	out["environments"] = envs
 	return out
