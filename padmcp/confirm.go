@@ -21,7 +21,8 @@ var confirmSchema = map[string]any{
 // confirm asks the user, through the client, to confirm question before a
 // call that cannot be undone, when the client supports elicitation; a
 // client without it gets the call as before. It returns nil to go ahead,
-// or the tool error to answer instead (nothing sent to the service).
+// or the result to answer instead (the question, or a tool error when the
+// user did not confirm), having sent nothing to the service.
 func (ts *toolset) confirm(ctx context.Context, req *mcp.CallToolRequest, question string) *mcp.CallToolResult {
 	if req == nil || req.Session == nil {
 		return nil
@@ -33,15 +34,25 @@ func (ts *toolset) confirm(ctx context.Context, req *mcp.CallToolRequest, questi
 	if caps.Capabilities.Elicitation.URL != nil && caps.Capabilities.Elicitation.Form == nil {
 		return nil // a client of URL elicitation only has no form to ask with
 	}
-	res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: ts.redact(question), RequestedSchema: confirmSchema})
+	// The protocol's multi round-trip (SEP-2322): the first answer asks,
+	// and the client calls again with the user's answer. go-sdk asks a
+	// client of an older protocol version itself, and calls again.
+	answer, asked := req.Params.InputResponses[confirmKey]
+	if !asked {
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+			confirmKey: &mcp.ElicitParams{Mode: "form", Message: ts.redact(question), RequestedSchema: confirmSchema}}}
+	}
+	res, ok := answer.(*mcp.ElicitResult)
 	switch {
-	case err != nil:
-		return errorResult(ts.fit(fmt.Sprintf("The user could not be asked to confirm (%v), so nothing was done and nothing was sent to the service.", err),
-			ts.opts.MaxResultBytes, "\n[error text truncated]"))
+	case !ok || res == nil:
+		return errorResult("The user's confirmation did not come back as an answer to it, so nothing was done and nothing was sent to the service.")
 	case res.Action != "accept":
-		return errorResult(fmt.Sprintf("The user did not confirm (%s), so nothing was done and nothing was sent to the service. Do not call it again unless the user asks.", res.Action))
+		return errorResult(fmt.Sprintf("The user did not confirm (%s), so nothing was done and nothing was sent to the service. Do not call it again unless the user asks.", cutUTF8(res.Action, 32)))
 	case res.Content["confirm"] != true:
 		return errorResult("The user answered no, so nothing was done and nothing was sent to the service. Do not call it again unless the user asks.")
 	}
 	return nil
 }
+
+// confirmKey names the confirmation among a call's input requests.
+const confirmKey = "padmcp_confirm"
