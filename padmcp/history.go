@@ -4,12 +4,15 @@ package padmcp
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -129,7 +132,11 @@ func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.
 	if err := ts.historyLinkAllowed(ctx, link); err != nil {
 		return "", err
 	}
-	h, err := ts.client(ctx).Pads.History(ctx, link)
+	hc, err := ts.historyClient(ctx)
+	if err != nil {
+		return "", err
+	}
+	h, err := hc.Pads.History(ctx, link)
 	if err != nil {
 		return "", err
 	}
@@ -180,39 +187,71 @@ func unclip(s string) string {
 	return s
 }
 
-// historyLinkAllowed refuses a history link a read tool must not follow:
-// one that is not https, or whose host is (or resolves to) a loopback,
-// private, link-local or unspecified address, since the service names the
-// host and the tool shows what it answers. Options.AllowLoopbackHistory
-// lifts this for a local fake.
-func (ts *toolset) historyLinkAllowed(ctx context.Context, link string) error {
+// historyLinkAllowed refuses, before any request, a history link a read
+// tool must not follow: one that is not https, or that names a loopback
+// host, or a literal address that is not public. A name is not resolved
+// here: the address the connection dials is checked as it dials
+// (historyClient), so a name that resolves to a public address now and a
+// loopback one a moment later (DNS rebinding) reaches nothing.
+// Options.AllowLoopbackHistory lifts this for a local fake.
+func (ts *toolset) historyLinkAllowed(_ context.Context, link string) error {
 	if ts.opts.AllowLoopbackHistory {
 		return nil
 	}
 	u, err := url.Parse(link)
 	if err != nil || u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("the pad's history link is not an https URL, so it is not fetched")
+		return fmt.Errorf("the pad's history link is not an https URL, so it is not fetched (an embedder serving a local fake sets Options.AllowLoopbackHistory)")
 	}
 	host := u.Hostname()
 	if h := strings.ToLower(strings.TrimSuffix(host, ".")); h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return fmt.Errorf("the pad's history link names host %q, a loopback host, so it is not fetched", host)
+		return fmt.Errorf("the pad's history link names host %q, a loopback host, so it is not fetched (Options.AllowLoopbackHistory allows it)", host)
 	}
-	addrs := []netip.Addr{}
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = append(addrs, a)
-	} else {
-		found, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return fmt.Errorf("the pad's history link names host %q, which does not resolve: %v", host, err)
-		}
-		addrs = found
-	}
-	for _, a := range addrs {
-		if a = a.Unmap(); !publicAddr(a) {
-			return fmt.Errorf("the pad's history link names host %q, at %s, which is not a public address, so it is not fetched", host, a)
-		}
+	if a, err := netip.ParseAddr(host); err == nil && !publicAddr(a.Unmap()) {
+		return fmt.Errorf("the pad's history link names host %q, which is not a public address, so it is not fetched (Options.AllowLoopbackHistory allows it)", host)
 	}
 	return nil
+}
+
+// dialPublic is the history client's check of each address it dials
+// (host:port, after name resolution): public addresses only.
+func dialPublic(address string) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("the history link's host is at %q, not an address padmcp can check, so it is not fetched", address)
+	}
+	if a := ap.Addr().Unmap(); !publicAddr(a) {
+		return fmt.Errorf("the history link's host is at %s, which is not a public address, so it is not fetched (Options.AllowLoopbackHistory allows it)", a)
+	}
+	return nil
+}
+
+// historyClient is the client that fetches history documents: the tools'
+// own client with Options.AllowLoopbackHistory; otherwise one whose every
+// connection is checked by dialPublic as it is dialled (a net.Dialer's
+// Control hook), made on first use. A history request carries no API key,
+// so this client has none of the caller's.
+func (ts *toolset) historyClient(ctx context.Context) (*padapi.Client, error) {
+	if ts.opts.AllowLoopbackHistory {
+		return ts.client(ctx), nil
+	}
+	ts.historyOnce.Do(func() { ts.history, ts.historyErr = newHistoryClient(nil, nil, dialPublic) })
+	return ts.history, ts.historyErr
+}
+
+// historyKey stands for the key in the history client: history links are
+// fetched without one.
+const historyKey = "padmcp-history-links-carry-no-key"
+
+// newHistoryClient returns a client whose connections go only where check
+// allows, the address checked as dialled; res resolves names and roots
+// verifies certificates (nil: the system's).
+func newHistoryClient(res *net.Resolver, roots *tls.Config, check func(address string) error) (*padapi.Client, error) {
+	d := &net.Dialer{Timeout: 30 * time.Second, Resolver: res,
+		Control: func(_, address string, _ syscall.RawConn) error { return check(address) }}
+	tr := &http.Transport{DialContext: d.DialContext, TLSClientConfig: roots, ForceAttemptHTTP2: true, TLSHandshakeTimeout: 10 * time.Second,
+		MaxIdleConns: 8, IdleConnTimeout: 90 * time.Second} // no Proxy: the dial is the check
+	// No retries: an address refused once is refused again.
+	return padapi.NewClient(padapi.DefaultBaseURL, historyKey, padapi.WithHTTPClient(&http.Client{Transport: tr}), padapi.WithRetry(0, 0, 0))
 }
 
 // publicAddr reports whether a is an address a history document may come

@@ -158,6 +158,11 @@ type toolset struct {
 
 	mu    sync.Mutex
 	slots map[*mcp.ServerSession]chan struct{} // per session, a token per call in flight
+
+	// history fetches history links (historyClient), made on first use.
+	historyOnce sync.Once
+	history     *padapi.Client
+	historyErr  error
 }
 
 // newToolset returns the tools' shared state, opts' defaults filled in.
