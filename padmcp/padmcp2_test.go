@@ -582,3 +582,19 @@ func atoi(s string) int {
 	}
 	return n
 }
+
+// Issue 38 #18: refusals are worded for a program that embeds padmcp as
+// well as for padctl's user: they name the Options fields.
+func TestRefusalsNameOptions(t *testing.T) {
+	t.Parallel()
+	s := newStub(t, map[string]http.HandlerFunc{
+		"GET /api/pads/P":              reply(http.StatusOK, `{"status":"OK","id":"P","title":"t","pad_environment_ids":["E1"],"active_environment_id":"E1"}`),
+		"GET /api/pad_environments/E1": reply(http.StatusOK, `{"status":"OK","id":"E1","file_contents":[{"path":"main.py","contents":"x","history":"https://127.0.0.1/h"}]}`),
+	})
+	m := newMCPTest(t, s.client(t), Options{})
+	m.fails("create_pad", map[string]any{"title": "x"}, "Options.AllowWrites", "--allow-writes")
+	m.fails("delete_pad", map[string]any{"id": "P"}, "Options.AllowDeletes", "--allow-deletes")
+	m.fails("get_pad_history", map[string]any{"id": "P"}, "Options.AllowLoopbackHistory")
+	none := newMCPTest(t, nil, Options{})
+	none.fails("get_quota", nil, "PAD_API_KEY", "padmcp.NewServer")
+}

@@ -146,7 +146,7 @@ const (
 
 // option names the option, and padctl's flag, that enable a kind of tool.
 func (k kind) option() string {
-	return [...]string{"", "AllowWrites (padctl mcp --allow-writes)", "AllowDeletes (padctl mcp --allow-deletes)"}[k]
+	return [...]string{"", "Options.AllowWrites (padctl mcp --allow-writes)", "Options.AllowDeletes (padctl mcp --allow-deletes)"}[k]
 }
 
 // toolset is what every tool's handler shares: the client, the options
@@ -226,7 +226,7 @@ func (ts *toolset) middleware(disabled map[string]kind) mcp.Middleware {
 			}
 			if k, off := disabled[call.Params.Name]; off {
 				return errorResult(fmt.Sprintf("The tool %s is not enabled: the server offers it only with %s, "+
-					"which the user sets in the assistant's configuration. Nothing was sent to the service.",
+					"which whoever runs the server sets (the program that embeds padmcp, or the assistant's configuration of padctl mcp). Nothing was sent to the service.",
 					call.Params.Name, k.option())), nil
 			}
 			ctx, refused := ts.takeAccount(ctx, call.Params)
@@ -307,7 +307,8 @@ func argError(name, format string, args ...any) error {
 
 // errNoClient is every call's answer when the server has no client.
 var errNoClient = errors.New("no API key is configured, so no tool can reach the Pad Interview Service. " +
-	"Only the user can fix it: set PAD_API_KEY in the MCP server's environment (the assistant's configuration for it), then restart the server")
+	"Only the user can fix it: for padctl mcp, set PAD_API_KEY in the MCP server's environment (the assistant's configuration for it), then restart the server; " +
+	"a program that embeds padmcp passes a *padapi.Client to padmcp.NewServer or AddTools")
 
 // render writes v as compact JSON, HTML left unescaped, the secrets
 // redacted, at most n bytes: a longer rendering is cut with a marker
@@ -401,11 +402,11 @@ func errorAdvice(tool string, err error) string {
 	case advice.BadRequest:
 		return "The service refused the arguments: fix them and call again."
 	case advice.Unauthorized:
-		return "The service rejected the API key. Only the user can fix it, in the MCP server's configuration (PAD_API_KEY)."
+		return "The service rejected the API key. Only the user can fix it, in the MCP server's configuration (padctl mcp's PAD_API_KEY, or the key of the client a program gives padmcp)."
 	case advice.Forbidden:
 		return "The API key may not see this; organization tools need an organization owner's key."
 	case advice.Timeout:
-		return "No answer within the per-call timeout (padctl's --timeout); try again, or ask for less."
+		return "No answer within the per-call timeout (Options.CallTimeout; padctl mcp's --timeout); try again, or ask for less."
 	case advice.Server:
 		return "The service failed; try again later."
 	case advice.ListLimit:
