@@ -32,7 +32,7 @@ type padHistoryArgs struct {
 
 // getPadHistory is get_pad_history: a file's text at a moment.
 func getPadHistory(ts *toolset) serverTool {
-	return newTool(ts, spec[padHistoryArgs]{kind: read, out: []string{"pad_id", "environment_id", "path", "files", "source", "at", "edits", "first_edit", "last_edit", "bytes", "offset", "text"}, tool: &mcp.Tool{Name: "get_pad_history", Title: "Get a file's text at a moment",
+	return newTool(ts, spec[padHistoryArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_history", Title: "Get a file's text at a moment",
 		Description: "A file's text as it was at a moment of the interview (or at the end), rebuilt from its edit history. " +
 			"Default: the active environment's first file, at the end. offset reads on where a cut answer stopped."},
 		schema: func(s *jsonschema.Schema) { s.Properties["offset"].Minimum = padapi.Ptr(0.0) }},
@@ -101,7 +101,7 @@ func filePaths(env *padapi.PadEnvironment) []string {
 }
 
 // padHistory is get_pad_history's handler.
-func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (any, error) {
+func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (*historyResult, error) {
 	at, err := timeArg("at", a.At)
 	if err != nil {
 		return nil, err
@@ -110,13 +110,13 @@ func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (any, error
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"pad_id": p.ID, "environment_id": env.ID, "path": file.Path, "files": filePaths(env)}
+	out := &historyResult{PadID: string(p.ID), EnvironmentID: string(env.ID), Path: ts.clip(file.Path, rowBytes, "cut"), Files: filePaths(env)}
 	text := file.Contents
 	switch {
 	case file.History == "" && a.At != "":
 		return nil, fmt.Errorf("%s has no edit history, so no text at %s; without at, get_pad_history gives its final text", file.Path, a.At)
 	case file.History == "":
-		out["source"] = "final contents (no edit history)"
+		out.Source = "final contents (no edit history)"
 	default:
 		if text, err = ts.replay(ctx, file.History, a.At != "", at, out); err != nil {
 			return nil, err
@@ -128,7 +128,7 @@ func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (any, error
 
 // replay fetches a history document and replays it to the end, or until at
 // when until is set, stopping when ctx ends; it records what it read in out.
-func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.Time, out map[string]any) (string, error) {
+func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.Time, out *historyResult) (string, error) {
 	if err := ts.historyLinkAllowed(ctx, link); err != nil {
 		return "", err
 	}
@@ -143,17 +143,18 @@ func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.
 	var text string
 	if until {
 		text, err = h.ReplayUntilContext(ctx, at)
-		out["at"] = at
+		out.At = &at
 	} else {
 		text, err = h.ReplayContext(ctx)
 	}
 	if err != nil {
 		return "", err
 	}
-	out["source"] = "edit history"
-	out["edits"] = len(h.Entries)
+	out.Source = "edit history"
+	out.Edits = len(h.Entries)
 	if n := len(h.Entries); n > 0 {
-		out["first_edit"], out["last_edit"] = h.Entries[0].Time, h.Entries[n-1].Time
+		first, last := h.Entries[0].Time, h.Entries[n-1].Time
+		out.FirstEdit, out.LastEdit = &first, &last
 	}
 	return text, nil
 }
@@ -161,14 +162,14 @@ func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.
 // showText puts the text from offset on into out, cut to fit a result. The
 // secrets are redacted from the whole text first, so offsets count the
 // text as shown and no cut leaves part of a secret.
-func (ts *toolset) showText(out map[string]any, text string, offset int) {
+func (ts *toolset) showText(out *historyResult, text string, offset int) {
 	text = ts.redact(text)
 	offset = min(max(offset, 0), len(text))
 	for offset > 0 && offset < len(text) && !utf8.RuneStart(text[offset]) {
 		offset--
 	}
-	out["bytes"] = len(text)
-	out["offset"] = offset
+	out.Bytes = len(text)
+	out.Offset = offset
 	rest := text[offset:]
 	shown := ts.clip(rest, ts.opts.MaxResultBytes-reserve, "")
 	if len(shown) != len(rest) {
@@ -176,7 +177,7 @@ func (ts *toolset) showText(out map[string]any, text string, offset int) {
 		shown = unclip(shown) + fmt.Sprintf("\n[truncated: bytes %d to %d of %d shown; call get_pad_history with the same arguments and offset: %d for the rest]",
 			offset, offset+cut, len(text), offset+cut)
 	}
-	out["text"] = shown
+	out.Text = shown
 }
 
 // unclip is the text of a clip without its marker.

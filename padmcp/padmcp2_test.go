@@ -598,3 +598,33 @@ func TestRefusalsNameOptions(t *testing.T) {
 	none := newMCPTest(t, nil, Options{})
 	none.fails("get_quota", nil, "PAD_API_KEY", "padmcp.NewServer")
 }
+
+// Issue 41 #4: every read tool's result is of a type of its own, so its
+// output schema lists each property with its type and description (none
+// is the empty schema that accepts anything).
+func TestOutputSchemasTyped(t *testing.T) {
+	t.Parallel()
+	for _, tool := range newToolset(nil, Options{}).readTools() {
+		b, err := json.Marshal(tool.tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Properties map[string]map[string]any
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Properties) < 2 {
+			t.Errorf("%s: %d properties", tool.tool.Name, len(s.Properties))
+		}
+		for name, p := range s.Properties {
+			if p["type"] == nil && p["types"] == nil {
+				t.Errorf("%s: property %s has no type: %v", tool.tool.Name, name, p)
+			}
+			if p["description"] == nil {
+				t.Errorf("%s: property %s has no description", tool.tool.Name, name)
+			}
+		}
+	}
+}

@@ -141,34 +141,26 @@ func listPads(ts *toolset) serverTool {
 
 // getPad is get_pad: one pad, its long texts cut.
 func getPad(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "created_at", "updated_at", "ended_at", "participants", "private", "execution_enabled", "environment_ids", "active_environment_id", "question_ids", "url", "playback", "notes", "contents"}, tool: &mcp.Tool{Name: "get_pad", Title: "Get a pad",
+	return newTool(ts, spec[padIDArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad", Title: "Get a pad",
 		Description: "One pad: title, language, state, participants, notes, the editor's contents, its environments and links. " +
 			"Long contents and notes are cut; get_pad_code and get_pad_history read files in full."}},
-		func(ctx context.Context, a padIDArgs) (any, error) {
+		func(ctx context.Context, a padIDArgs) (*padResult, error) {
 			p, err := ts.client(ctx).Pads.Get(ctx, padapi.ID(a.ID))
 			if err != nil {
 				return nil, err
 			}
-			row := ts.padRowMap(p)
-			row["participants"] = p.Participants
-			row["private"] = p.Private
-			row["execution_enabled"] = p.ExecutionEnabled
-			row["environment_ids"] = envIDs(p)
-			row["active_environment_id"] = p.ActiveEnvironmentID
-			row["question_ids"] = p.QuestionIDs
-			row["url"] = p.URL
-			row["playback"] = p.Playback
-			row["notes"] = ts.clip(p.Notes, fieldBytes, "the notes are cut here")
-			row["contents"] = ts.clip(p.Contents, fieldBytes, fmt.Sprintf("get_pad_history {id: %q, offset: N} reads the active file from byte N", a.ID))
-			return row, nil
+			return &padResult{padRow: ts.padRow(p), Participants: p.Participants, Private: p.Private, ExecutionEnabled: p.ExecutionEnabled,
+				EnvironmentIDs: idStrings(envIDs(p)), ActiveEnvironmentID: idString(p.ActiveEnvironmentID), QuestionIDs: idStrings(p.QuestionIDs),
+				URL: p.URL, Playback: p.Playback, Notes: ts.clip(p.Notes, fieldBytes, "the notes are cut here"),
+				Contents: ts.clip(p.Contents, fieldBytes, fmt.Sprintf("get_pad_history {id: %q, offset: N} reads the active file from byte N", a.ID))}, nil
 		})
 }
 
 // listPadEvents is list_pad_events: one page of a pad's events.
 func listPadEvents(ts *toolset) serverTool {
-	return newTool(ts, spec[padEventsArgs]{kind: read, out: []string{"total", "events", "next_page", "next_page_note"}, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
+	return newTool(ts, spec[padEventsArgs]{kind: read, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
 		Description: "One page (50) of what happened in a pad, oldest first: who joined and left, what ran. next_page continues."}},
-		func(ctx context.Context, a padEventsArgs) (any, error) {
+		func(ctx context.Context, a padEventsArgs) (*eventsResult, error) {
 			opts := padapi.ListOptions{Sort: padapi.SortCreatedAsc, Page: a.Page}
 			eo := padapi.PadEventListOptions(opts)
 			page, err := ts.client(ctx).Pads.ListEvents(ctx, padapi.ID(a.ID), &eo)
@@ -181,11 +173,7 @@ func listPadEvents(ts *toolset) serverTool {
 			}
 			n, more := page.Next(opts)
 			next, note := nextArgs(n, more, map[string]any{"id": a.ID})
-			out := map[string]any{"total": page.Total, "events": rows, "next_page": next}
-			if note != "" {
-				out["next_page_note"] = note
-			}
-			return out, nil
+			return &eventsResult{Total: page.Total, Events: rows, NextPage: next, NextPageNote: note}, nil
 		})
 }
 
@@ -194,16 +182,16 @@ func listPadEvents(ts *toolset) serverTool {
 // environments: each distinct environment once, a fixed number at a time,
 // whatever the pad lists.
 func getPadCode(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"pad_id", "environments"}, tool: &mcp.Tool{Name: "get_pad_code", Title: "Get a pad's final code",
+	return newTool(ts, spec[padIDArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_code", Title: "Get a pad's final code",
 		Description: "The final code of every file in each of a pad's environments (one per language or question it used). " +
 			"Long files are cut with a marker; get_pad_history reads one file from any offset."}},
-		func(ctx context.Context, a padIDArgs) (any, error) {
+		func(ctx context.Context, a padIDArgs) (*codeResult, error) {
 			budget := ts.opts.MaxResultBytes - reserve
 			t, err := ts.transcript(ctx, a.ID, budget, false)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"pad_id": t.Pad.ID, "environments": ts.envViews(a.ID, t, budget)}, nil
+			return &codeResult{PadID: string(t.Pad.ID), Environments: ts.envViews(a.ID, t, budget)}, nil
 		})
 }
 
@@ -217,7 +205,7 @@ func (ts *toolset) transcriptLimit(maxBytes int) int {
 
 // getPadTranscript is get_pad_transcript: everything about one interview.
 func getPadTranscript(ts *toolset) serverTool {
-	return newTool(ts, spec[padTranscriptArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "participants", "created_at", "ended_at", "notes", "events_total", "events", "events_truncated", "environments", "environments_omitted"}, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
+	return newTool(ts, spec[padTranscriptArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
 		Description: "Everything about one interview in one answer: the pad, its event log (oldest first) and the final code of its files, " +
 			"cut to max_bytes with markers saying how to read the rest."},
 		schema: func(s *jsonschema.Schema) {
@@ -225,7 +213,7 @@ func getPadTranscript(ts *toolset) serverTool {
 			s.Properties["max_bytes"].Maximum = padapi.Ptr(float64(maxTranscriptBytes))
 		},
 		limit: func(a padTranscriptArgs) int { return ts.transcriptLimit(a.MaxBytes) }},
-		func(ctx context.Context, a padTranscriptArgs) (any, error) {
+		func(ctx context.Context, a padTranscriptArgs) (*transcriptResult, error) {
 			budget := ts.transcriptLimit(a.MaxBytes) - reserve
 			t, err := ts.transcript(ctx, a.ID, budget, true)
 			if err != nil {
@@ -258,9 +246,7 @@ func createPad(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
-			row := ts.padRowMap(pad)
-			row["url"] = pad.URL
-			return map[string]any{"created": row}, nil
+			return &createdPad{padCreated{ts.padRow(pad), pad.URL}}, nil
 		})
 }
 
@@ -286,7 +272,7 @@ func updatePad(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"updated": ts.padRow(pad)}, nil
+			return &updatedPad{ts.padRow(pad)}, nil
 		})
 }
 
@@ -312,7 +298,7 @@ func endPad(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"ended": ts.padRow(pad)}, nil
+			return &endedPad{ts.padRow(pad)}, nil
 		})
 }
 
@@ -327,6 +313,6 @@ func deletePad(ts *toolset) serverTool {
 			if err := ts.client(ctx).Pads.Delete(ctx, padapi.ID(a.ID)); err != nil {
 				return nil, err
 			}
-			return map[string]any{"deleted": a.ID}, nil
+			return &deleted{a.ID}, nil
 		})
 }

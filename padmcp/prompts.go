@@ -129,18 +129,18 @@ func padIDs(s string) []string {
 }
 
 // padCode is a pad's final code for a prompt, within budget bytes.
-func (ts *toolset) padCode(ctx context.Context, id string, budget int) (map[string]any, error) {
+func (ts *toolset) padCode(ctx context.Context, id string, budget int) (*codeResult, error) {
 	t, err := ts.transcript(ctx, id, budget, false)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"pad_id": t.Pad.ID, "title": ts.clip(t.Pad.Title, rowBytes, "cut"), "language": t.Pad.Language,
-		"environments": ts.envViews(id, t, budget-1024)}, nil
+	return &codeResult{PadID: string(t.Pad.ID), Title: ts.clip(t.Pad.Title, rowBytes, "cut"), Language: ts.clip(t.Pad.Language, rowBytes, "cut"),
+		Environments: ts.envViews(id, t, budget-1024)}, nil
 }
 
 // transcriptData is a pad's transcript for a prompt or a resource, within
 // budget bytes.
-func (ts *toolset) transcriptData(ctx context.Context, id string, budget int) (map[string]any, error) {
+func (ts *toolset) transcriptData(ctx context.Context, id string, budget int) (*transcriptResult, error) {
 	t, err := ts.transcript(ctx, id, budget, true)
 	if err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func (ts *toolset) transcriptData(ctx context.Context, id string, budget int) (m
 }
 
 // questionTitles are the first page of the library's question titles.
-func (ts *toolset) questionTitles(ctx context.Context, budget int) (map[string]any, error) {
+func (ts *toolset) questionTitles(ctx context.Context, budget int) (*titlesData, error) {
 	p, err := ts.client(ctx).Questions.List(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -162,7 +162,13 @@ func (ts *toolset) questionTitles(ctx context.Context, budget int) (map[string]a
 		}
 		titles = append(titles, t)
 	}
-	return map[string]any{"questions_total": p.Total, "titles": titles}, nil
+	return &titlesData{QuestionsTotal: p.Total, Titles: titles}, nil
+}
+
+// titlesData is draft_question's data: the library's first titles.
+type titlesData struct {
+	QuestionsTotal int      `json:"questions_total"`
+	Titles         []string `json:"titles"`
 }
 
 // AddPrompts adds padmcp's prompts over c to s: review_pad_code,
