@@ -19,8 +19,12 @@ import (
 // accounts.
 const accountArg = "account"
 
-// accountKey is the context key of the client an account argument chose.
-type accountKey struct{}
+// accountKey is the context key of the client an account argument chose,
+// accountNameKey of its name.
+type (
+	accountKey     struct{}
+	accountNameKey struct{}
+)
 
 // client is the client a call uses: its account's, or NewServer's.
 func (ts *toolset) client(ctx context.Context) *padapi.Client {
@@ -75,7 +79,7 @@ func (ts *toolset) takeAccount(ctx context.Context, call *mcp.CallToolParamsRaw)
 		return ctx, fmt.Sprintf("argument account: no account %q; the accounts are %s (list_accounts). Nothing was sent to the service.",
 			cutUTF8(name, 64), strings.Join(ts.accountNames(), ", "))
 	}
-	return context.WithValue(ctx, accountKey{}, c), ""
+	return context.WithValue(context.WithValue(ctx, accountKey{}, c), accountNameKey{}, name), ""
 }
 
 // addAccountArg adds the optional account argument to a tool's input

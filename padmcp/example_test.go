@@ -48,7 +48,7 @@ func Example() {
 	quota := res.StructuredContent.(map[string]any)
 	fmt.Println("pads used:", quota["pads_used"], "of", quota["monthly_pad_limit"], "- remaining:", quota["pads_remaining"])
 	// Output:
-	// 15 tools, all read-only: true
+	// 18 tools, all read-only: true
 	// pads used: 12 of 50 - remaining: 38
 }
 

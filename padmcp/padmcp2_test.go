@@ -628,3 +628,66 @@ func TestOutputSchemasTyped(t *testing.T) {
 		}
 	}
 }
+
+// Issue 36: the variant tools over the fake: list and get (reads), create
+// and update under AllowWrites (contents null vs "" through the library),
+// delete under AllowDeletes; whoami; the pad controls on create_pad and
+// update_pad, the access list cleared with [].
+func TestVariantsWhoamiControls(t *testing.T) {
+	t.Parallel()
+	srv := padapitest.NewServer(t)
+	srv.SetUser(padapi.User{Name: padapi.Ptr("Ada Lovelace"), AllowPadCreation: true})
+	q := srv.AddQuestion(padapi.Question{Title: "two sum", Language: "python3"})
+	qid := string(q.ID)
+	ruby := srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "ruby", Contents: padapi.Ptr("def two_sum; end")})
+	m := newMCPTest(t, srv.Client(), Options{AllowWrites: true, AllowDeletes: true})
+
+	if got := m.ok("whoami", nil); got["name"] != "Ada Lovelace" || got["allow_pad_creation"] != true {
+		t.Errorf("whoami: %v", got)
+	}
+	list := m.ok("list_question_variants", map[string]any{"question_id": qid})
+	if list["total"] != 1.0 || list["variants"].([]any)[0].(map[string]any)["language"] != "ruby" {
+		t.Errorf("list_question_variants: %v", list)
+	}
+	got := m.ok("get_question_variant", map[string]any{"question_id": qid, "variant_id": string(ruby.ID)})
+	if got["contents"] != "def two_sum; end" || got["default_starter"] != false {
+		t.Errorf("get_question_variant: %v", got)
+	}
+	created := m.ok("create_question_variant", map[string]any{"question_id": qid, "language": "go", "contents": ""})
+	goID := created["created"].(map[string]any)["id"].(string)
+	if vs := srv.Variants(q.ID); len(vs) != 2 || vs[1].Contents == nil || *vs[1].Contents != "" {
+		t.Fatalf("create with contents \"\": %+v", vs)
+	}
+	m.ok("update_question_variant", map[string]any{"question_id": qid, "variant_id": goID, "default_contents": true})
+	if vs := srv.Variants(q.ID); vs[1].Contents != nil {
+		t.Errorf("default_contents left contents %q", *vs[1].Contents)
+	}
+	m.fails("update_question_variant", map[string]any{"question_id": qid, "variant_id": goID}, "nothing to change")
+	m.fails("update_question_variant", map[string]any{"question_id": qid, "variant_id": goID, "contents": "x", "default_contents": true})
+	dry := m.ok("create_question_variant", map[string]any{"question_id": qid, "language": "rust", "dry_run": true})
+	if dry["would_send"] != "POST /api/questions/"+qid+"/variants" {
+		t.Errorf("dry run: %v", dry)
+	}
+	m.ok("delete_question_variant", map[string]any{"question_id": qid, "variant_id": goID})
+	if vs := srv.Variants(q.ID); len(vs) != 1 {
+		t.Errorf("%d variants after the delete", len(vs))
+	}
+
+	pad := m.ok("create_pad", map[string]any{"title": "restricted", "restrict_interviewer_access": true,
+		"allowed_interviewer_emails": []string{"a@example.com", "b@example.com"}, "disable_coaching_tips": true})
+	id := padapi.ID(pad["created"].(map[string]any)["id"].(string))
+	p := srv.Pads()[len(srv.Pads())-1]
+	if p.ID != id || p.RestrictInterviewerAccess == nil || !*p.RestrictInterviewerAccess || len(p.AllowedInterviewerEmails) != 2 {
+		t.Fatalf("create_pad's controls: %+v", p)
+	}
+	m.ok("update_pad", map[string]any{"id": string(id), "allowed_interviewer_emails": []string{}})
+	for _, p := range srv.Pads() {
+		if p.ID == id && len(p.AllowedInterviewerEmails) != 0 {
+			t.Errorf("[] did not clear the access list: %v", p.AllowedInterviewerEmails)
+		}
+	}
+	// Read-only by default: no variant write is offered.
+	ro := newMCPTest(t, srv.Client(), Options{})
+	ro.fails("create_question_variant", map[string]any{"question_id": qid, "language": "go"}, "Options.AllowWrites")
+	ro.fails("delete_question_variant", map[string]any{"question_id": qid, "variant_id": string(ruby.ID)}, "Options.AllowDeletes")
+}

@@ -51,6 +51,31 @@ type createPadArgs struct {
 	QuestionID string `json:"question_id,omitempty" jsonschema:"start the pad from this question (its language and code); not with contents"`
 	Notes      string `json:"notes,omitempty" jsonschema:"the interviewer's notes"`
 	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"describe what would be sent, and send nothing"`
+	TeamID     string `json:"team_id,omitempty" jsonschema:"the team the pad belongs to (get_organization lists the teams)"`
+	TakeHome   *bool  `json:"take_home,omitempty" jsonschema:"make it a take-home pad"`
+	// TakeHomeTimeLimit is take_home_time_limit, in minutes.
+	TakeHomeTimeLimit *int  `json:"take_home_time_limit,omitempty" jsonschema:"a take-home pad's time limit, in minutes"`
+	AIAssistEnabled   *bool `json:"ai_assist_enabled,omitempty" jsonschema:"let the candidate use the AI assistant"`
+	padControls
+}
+
+// padControls are the interview controls create_pad and update_pad share.
+type padControls struct {
+	RestrictInterviewerAccess *bool    `json:"restrict_interviewer_access,omitempty" jsonschema:"only the owner and allowed_interviewer_emails may join as interviewers"`
+	AllowedInterviewerEmails  []string `json:"allowed_interviewer_emails,omitempty" jsonschema:"the interviewers who may join a restricted pad; an empty list clears it"`
+	DisableCoachingTips       *bool    `json:"disable_coaching_tips,omitempty" jsonschema:"hide the interviewer's coaching tips"`
+}
+
+// record records the controls given for a dry run.
+func (c padControls) record(fields map[string]string) {
+	for name, v := range map[string]*bool{"restrict_interviewer_access": c.RestrictInterviewerAccess, "disable_coaching_tips": c.DisableCoachingTips} {
+		if v != nil {
+			fields[name] = fmt.Sprint(*v)
+		}
+	}
+	if c.AllowedInterviewerEmails != nil {
+		fields["allowed_interviewer_emails"] = fmt.Sprintf("%q", c.AllowedInterviewerEmails)
+	}
 }
 
 type updatePadArgs struct {
@@ -60,6 +85,9 @@ type updatePadArgs struct {
 	Contents string `json:"contents,omitempty" jsonschema:"new editor contents; omit to keep"`
 	Notes    string `json:"notes,omitempty" jsonschema:"new interviewer's notes; omit to keep"`
 	DryRun   bool   `json:"dry_run,omitempty" jsonschema:"describe what would be sent, and send nothing"`
+	// UserEmail hands the pad to a new owner.
+	UserEmail string `json:"user_email,omitempty" jsonschema:"hand the pad to the user with this email (its new owner)"`
+	padControls
 }
 
 type endPadArgs struct {
@@ -239,6 +267,21 @@ func createPad(ts *toolset) serverTool {
 				fields["question_id"] = a.QuestionID
 				p.QuestionID = padapi.Ptr(padapi.ID(a.QuestionID))
 			}
+			if a.TeamID != "" {
+				fields["team_id"] = a.TeamID
+				p.TeamID = padapi.Ptr(padapi.ID(a.TeamID))
+			}
+			p.TakeHome, p.TakeHomeMinutes, p.AIAssistEnabled = a.TakeHome, a.TakeHomeTimeLimit, a.AIAssistEnabled
+			p.RestrictInterviewerAccess, p.AllowedInterviewerEmails, p.DisableCoachingTips = a.RestrictInterviewerAccess, a.AllowedInterviewerEmails, a.DisableCoachingTips
+			a.record(fields)
+			for name, v := range map[string]*bool{"take_home": a.TakeHome, "ai_assist_enabled": a.AIAssistEnabled} {
+				if v != nil {
+					fields[name] = fmt.Sprint(*v)
+				}
+			}
+			if a.TakeHomeTimeLimit != nil {
+				fields["take_home_time_limit"] = fmt.Sprint(*a.TakeHomeTimeLimit)
+			}
 			if a.DryRun {
 				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.client(ctx).Pads.Create(ctx, p); return err })
 			}
@@ -254,13 +297,17 @@ func createPad(ts *toolset) serverTool {
 func updatePad(ts *toolset) serverTool {
 	return newTool(ts, spec[updatePadArgs]{kind: write, tool: &mcp.Tool{Name: "update_pad", Title: "Change a pad",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: padapi.Ptr(true), IdempotentHint: true},
-		Description: "Change a pad's title, language, editor contents or notes; fields left out stay as they are. dry_run sends nothing."}},
+		Description: "Change a pad's title, language, editor contents, notes, owner (user_email) or interview controls " +
+			"(who may join as interviewer, coaching tips); fields left out stay as they are. dry_run sends nothing."}},
 		func(ctx context.Context, a updatePadArgs) (any, error) {
 			fields := map[string]string{}
 			p := &padapi.PadUpdateParams{Title: field(fields, "title", a.Title), Language: field(fields, "language", a.Language),
-				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes)}
+				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes), UserEmail: field(fields, "user_email", a.UserEmail),
+				RestrictInterviewerAccess: a.RestrictInterviewerAccess, AllowedInterviewerEmails: a.AllowedInterviewerEmails, DisableCoachingTips: a.DisableCoachingTips}
+			a.record(fields)
 			if len(fields) == 0 {
-				return nil, argError("title", "nothing to change: give at least one of title, language, contents, notes")
+				return nil, argError("title", "nothing to change: give at least one of title, language, contents, notes, user_email, "+
+					"restrict_interviewer_access, allowed_interviewer_emails, disable_coaching_tips")
 			}
 			if a.DryRun {
 				return ts.dryRun(ctx, fields, func(ctx context.Context) error {

@@ -22,20 +22,21 @@ func (ts *toolset) readTools() []serverTool {
 	return []serverTool{
 		getQuota(ts),
 		listPads(ts), getPad(ts), listPadEvents(ts), getPadCode(ts), getPadHistory(ts), getPadTranscript(ts),
-		listQuestions(ts), getQuestion(ts),
+		listQuestions(ts), getQuestion(ts), listQuestionVariants(ts), getQuestionVariant(ts),
 		getOrganization(ts), getOrganizationStats(ts), listUsers(ts),
-		countPads(ts), countQuestions(ts), listAccounts(ts),
+		countPads(ts), countQuestions(ts), whoami(ts), listAccounts(ts),
 	}
 }
 
 // writeTools are the tools that create and change: Options.AllowWrites.
 func (ts *toolset) writeTools() []serverTool {
-	return []serverTool{createPad(ts), updatePad(ts), endPad(ts), createQuestion(ts), updateQuestion(ts)}
+	return []serverTool{createPad(ts), updatePad(ts), endPad(ts), createQuestion(ts), updateQuestion(ts),
+		createQuestionVariant(ts), updateQuestionVariant(ts)}
 }
 
 // deleteTools are the tools that delete: Options.AllowDeletes.
 func (ts *toolset) deleteTools() []serverTool {
-	return []serverTool{deletePad(ts), deleteQuestion(ts)}
+	return []serverTool{deletePad(ts), deleteQuestion(ts), deleteQuestionVariant(ts)}
 }
 
 // serverTool is one tool: its description (name, schemas, annotations),
