@@ -198,7 +198,10 @@ func createQuestionVariant(ts *toolset) serverTool {
 			p := a.params(fields, a.Language, a.ProjectTemplateID)
 			qid := padapi.ID(a.QuestionID)
 			if a.DryRun {
-				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.client(ctx).Questions.CreateVariant(ctx, qid, p); return err })
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error {
+					_, err := ts.client(ctx).Questions.CreateVariant(ctx, qid, p)
+					return err
+				})
 			}
 			v, err := ts.client(ctx).Questions.CreateVariant(ctx, qid, p)
 			if err != nil {
@@ -251,8 +254,12 @@ func deleteQuestionVariant(ts *toolset) serverTool {
 
 // Results of the variant writes.
 type (
-	createdVariant struct{ Created variantRow `json:"created"` }
-	updatedVariant struct{ Updated variantRow `json:"updated"` }
+	createdVariant struct {
+		Created variantRow `json:"created"`
+	}
+	updatedVariant struct {
+		Updated variantRow `json:"updated"`
+	}
 )
 
 // whoamiResult is whoami's result.
