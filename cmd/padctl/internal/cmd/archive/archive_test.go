@@ -19,7 +19,6 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	engine "github.com/padinterview/padapi/internal/app/archive"
 	"github.com/padinterview/padapi/padapitest"
 	"github.com/spf13/cobra"
 )
@@ -182,7 +181,7 @@ func TestConcurrencyFlag(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Concurrency != engine.DefaultConcurrency || !got.Mine || !got.Full || !got.NoHistory || got.Dir != "d" || got.Timeout != 0 || got.Gate == nil || got.Redact == nil {
+	if got.Concurrency != 0 || !got.Mine || !got.Full || !got.NoHistory || got.Dir != "d" || got.Timeout != 0 || got.Gate == nil || got.Redact == nil {
 		t.Errorf("options %+v", got)
 	}
 	for _, n := range []string{"0", "17", "-1"} {
