@@ -33,7 +33,7 @@ import (
 )
 
 // Version is the version of this library, sent in the User-Agent header.
-const Version = "0.3.0"
+const Version = "0.5.0"
 
 // Defaults, changeable with options.
 const (
@@ -156,7 +156,7 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithUserAgent puts ua in front of the User-Agent header
-// ("ua padapi-go/0.3.0 go/1.26"), so the service's operators can tell
+// ("ua padapi-go/0.5.0 go/1.26"), so the service's operators can tell
 // callers apart.
 func WithUserAgent(ua string) Option {
 	return func(c *config) {
@@ -715,13 +715,17 @@ const DefaultBaseURL = "https://app.coderpad.io"
 // FromEnv returns a client for the service that PAD_BASE_URL names
 // (DefaultBaseURL when it is unset or empty) with the key in PAD_API_KEY,
 // as the Python client's from_env does. A missing key is an error matching
-// ErrInvalidArgument.
+// ErrInvalidArgument that names PAD_API_KEY, the variable to set.
 func FromEnv(opts ...Option) (*Client, error) {
 	base := os.Getenv("PAD_BASE_URL")
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	return NewClient(base, os.Getenv("PAD_API_KEY"), opts...)
+	key := os.Getenv("PAD_API_KEY")
+	if key == "" {
+		return nil, configError{errors.New("padapi: PAD_API_KEY is not set: FromEnv reads the API key from it")}
+	}
+	return NewClient(base, key, opts...)
 }
 
 // Do sends one request to the service through the same pipeline as the

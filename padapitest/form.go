@@ -23,7 +23,7 @@ import (
 // service's identifiers, an open set on the service's side, so a test that
 // needs another one adds its pads and questions with AddPad and
 // AddQuestion, which take any language. Each name has evidence behind it
-// (API-REFERENCE.md): the vendor's language pages, its Postman collection
+// (docs/api-notes.md, "Languages"): the vendor's language pages, its Postman collection
 // (gin, node), or the language list of a client fixed against the live
 // service (the multifile_* names, kubernetes, react-native-web, universal,
 // gsheets, hack, powershell). A name none of them shows stays a 400.

@@ -147,8 +147,8 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// evidencedLanguages are the languages API-REFERENCE.md's v4 section lists
-// as taken by the service, beyond the usual identifiers.
+// evidencedLanguages are the languages docs/api-notes.md ("Languages")
+// shows the service taking, beyond the usual identifiers.
 var evidencedLanguages = []string{
 	"gin", "node",
 	"multifile_c", "multifile_cpp", "multifile_csharp", "multifile_go", "multifile_java",

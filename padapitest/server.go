@@ -20,8 +20,9 @@
 // one live responses have (see WithShape). Each follows one source:
 //
 //   - LiveShape (the default) follows the answers recorded from the live
-//     service (API-REFERENCE.md, "Differences between the documented
-//     examples and live responses", and testdata/recorded): pads carry
+//     service (the module's docs/api-notes.md lists each difference from
+//     the documented examples with its evidence; testdata/recorded holds
+//     the recorded shapes): pads carry
 //     state, type, team, question_ids, pad_environment_ids and
 //     active_environment_id, their events as a link, and null for empty
 //     language, contents, notes, history and drawing; the quota carries
@@ -159,7 +160,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -181,7 +181,7 @@ type Server struct {
 	APIKey string
 
 	api, history *httptest.Server
-	t            testing.TB // nil when started by Start or Listen
+	t            TB // nil when started by Start or Listen
 	cfg          config
 	auth         string // the Authorization header value that is accepted
 	redact       *strings.Replacer
@@ -289,8 +289,18 @@ func WithPageSize(n int) Option {
 	}
 }
 
+// TB is the part of testing.TB that NewServer uses: a *testing.T, a
+// *testing.B or any testing.TB is one. padapitest names it rather than
+// importing package testing, so that a program that starts a fake (Start,
+// Listen) does not link the testing package.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // NewServer starts a fake for a test and closes it when the test ends.
-func NewServer(t testing.TB, opts ...Option) *Server {
+func NewServer(t TB, opts ...Option) *Server {
 	t.Helper()
 	s, err := Listen(opts...)
 	if err != nil {

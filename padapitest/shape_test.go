@@ -178,7 +178,7 @@ func get(t *testing.T, srv *padapitest.Server, target string) []byte {
 }
 
 // TestWireShapes: the exact bodies of each shape, as the service's
-// documentation and its live responses (API-REFERENCE.md) show them.
+// documentation and its live responses (docs/api-notes.md) show them.
 func TestWireShapes(t *testing.T) {
 	live, c, _ := newFake(t)
 	p, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview"), Language: padapi.Ptr("go"), Contents: padapi.Ptr("package main")})
@@ -264,7 +264,7 @@ func TestWireShapes(t *testing.T) {
 	}
 }
 
-// TestLiveFidelity: each live difference of API-REFERENCE.md that the fake
+// TestLiveFidelity: each live difference of docs/api-notes.md that the fake
 // reproduces by default, one check each.
 func TestLiveFidelity(t *testing.T) {
 	srv, c, _ := newFake(t)

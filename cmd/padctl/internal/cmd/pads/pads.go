@@ -13,45 +13,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// View prints pads (org pads prints them too).
-var View = cmdutil.View[padapi.Pad]{
-	Noun: "pads",
-	Cols: []cmdutil.Column[padapi.Pad]{
-		{Name: "ID", Value: func(p *padapi.Pad) any { return p.ID }},
-		{Name: "Title", Value: func(p *padapi.Pad) any { return p.Title }},
-		{Name: "Language", Value: func(p *padapi.Pad) any { return p.Language }},
-		{Name: "Owner", Value: func(p *padapi.Pad) any { return p.OwnerEmail }},
-		{Name: "State", Value: func(p *padapi.Pad) any { return State(p) }},
-		{Name: "Updated", Value: func(p *padapi.Pad) any { return p.UpdatedAt }},
-	},
-	Detail: []cmdutil.Column[padapi.Pad]{
-		{Name: "Created", Value: func(p *padapi.Pad) any { return p.CreatedAt }},
-		{Name: "Ended", Value: func(p *padapi.Pad) any { return p.EndedAt }},
-		{Name: "Private", Value: func(p *padapi.Pad) any { return p.Private }},
-		{Name: "Execution", Value: func(p *padapi.Pad) any { return p.ExecutionEnabled }},
-		{Name: "Participants", Value: func(p *padapi.Pad) any { return p.Participants }},
-		{Name: "Questions", Value: func(p *padapi.Pad) any { return p.QuestionIDs }},
-		{Name: "Environments", Value: func(p *padapi.Pad) any { return p.PadEnvironmentIDs }},
-		{Name: "URL", Value: func(p *padapi.Pad) any { return p.URL }},
-		{Name: "Playback", Value: func(p *padapi.Pad) any { return p.Playback }},
-	},
-	Blocks: func(p *padapi.Pad) []cmdutil.Block {
-		return []cmdutil.Block{{Name: "Notes", Text: p.Notes}, {Name: "Contents", Text: p.Contents}}
-	},
-}
-
-// State is the service's state of a pad when it sends one, else open or
-// ended.
-func State(p *padapi.Pad) string {
-	switch {
-	case p.State != "":
-		return p.State
-	case p.EndedAt != nil:
-		return "ended"
-	}
-	return "open"
-}
-
 // eventView prints the events of a pad.
 var eventView = cmdutil.View[padapi.PadEvent]{
 	Noun: "events",
@@ -95,14 +56,14 @@ var envView = cmdutil.View[padapi.PadEnvironment]{
 
 // NewCmdPads returns the pads group and its commands.
 func NewCmdPads(f *cmdutil.Factory) *cobra.Command {
-	list := cmdutil.NewCmdList(f, "list", "List your pads", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
+	list := cmdutil.NewCmdList(f, "list", "List your pads", cmdutil.PadView, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
 		return cmdutil.Paged(c.Pads.List, c.Pads.All).Under("pads")
 	}, nil)
 	list.Example = `  padctl pads list                          # the newest 50
   padctl pads list --sort updated --limit 10
   padctl pads list --all | awk -F'\t' '$5 == "ended"'
   padctl pads list --all --json > pads.json`
-	get := cmdutil.NewCmdGet(f, "get ID", "Show one pad", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
+	get := cmdutil.NewCmdGet(f, "get PAD_ID", "Show one pad", cmdutil.PadView, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Pad, error) {
 		return c.Pads.Get
 	}, nil)
 	get.Example = `  padctl pads get ABC123
@@ -273,7 +234,7 @@ func createRun(o *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	return cmdutil.PrintOne(o.IO, false, View, p)
+	return cmdutil.PrintOne(o.IO, false, cmdutil.PadView, p)
 }
 
 // UpdateOptions are what pads update runs with.
@@ -292,7 +253,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Co
 	var fo flags
 	var end bool
 	cmd := &cobra.Command{
-		Use:   "update ID",
+		Use:   "update PAD_ID",
 		Short: "Change a pad; only the flags given are sent",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -338,5 +299,5 @@ func updateRun(o *UpdateOptions) error {
 		// service now sends it is a GET's answer.
 		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Pads.Get(ctx, p.ID); return err })
 	}
-	return cmdutil.PrintOne(o.IO, false, View, p)
+	return cmdutil.PrintOne(o.IO, false, cmdutil.PadView, p)
 }

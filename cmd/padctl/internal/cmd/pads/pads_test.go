@@ -196,3 +196,26 @@ func TestPadsEnv(t *testing.T) {
 		t.Errorf("a pad ID: %+v", r)
 	}
 }
+
+// An ID the service does not know: the 404, then where to find the IDs
+// there are (pads get, update, delete, events; questions get alike).
+func TestNotFoundSaysWhereTheIDsAre(t *testing.T) {
+	_, env := cmdtest.Fake(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pads", "get", "NOPE1234"}, "Check the ID: 'padctl pads list' shows your pads."},
+		{[]string{"pads", "update", "NOPE1234", "--title", "x"}, "Check the ID: 'padctl pads list' shows your pads."},
+		{[]string{"pads", "delete", "NOPE1234", "--yes"}, "Check the ID: 'padctl pads list' shows your pads."},
+		{[]string{"pads", "events", "NOPE1234"}, "Check the ID: 'padctl pads list' shows your pads."},
+		{[]string{"questions", "get", "999999"}, "Check the ID: 'padctl questions list' shows your questions."},
+		// An environment ID: its own advice, not the list's.
+		{[]string{"pads", "env", "999999"}, "pads env takes an environment ID, not a pad ID"},
+	} {
+		r := cmdtest.Padctl(t, env, tc.args...)
+		if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.Contains(l[0], "404") || !strings.HasPrefix(l[1], tc.want) {
+			t.Errorf("padctl %q: exit %d, stderr:\n%s\nwant a 404, then %q", tc.args, r.Code, r.Stderr, tc.want)
+		}
+	}
+}

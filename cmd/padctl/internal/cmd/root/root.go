@@ -101,6 +101,7 @@ Exit codes:
 			Run:     func(cmd *cobra.Command, _ []string) { fmt.Fprint(f.IOStreams.Out, versionLine()) },
 		})
 	strictUsage(root)
+	cmdutil.NameArgs(root)
 	markRun(root, f)
 	return root
 }
