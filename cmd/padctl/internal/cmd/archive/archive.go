@@ -76,6 +76,9 @@ func NewCmdArchive(f *cmdutil.Factory, runF func(*ArchiveOptions) error, verifyF
 			if userTimeout(f) {
 				o.Timeout = f.Timeout
 			}
+			// The list is read with the library's walker, several pages
+			// at once, as padctl's list commands read theirs.
+			f.PagesAtOnce = cmdutil.DefaultPagesAtOnce
 			// Every request goes through the gate: the test's transport
 			// (or the default one) under it.
 			o.Gate = engine.NewGate(f.Transport)
