@@ -24,8 +24,11 @@ type fetched struct {
 	envs    []fetchedEnv
 }
 
-// fetchedEnv is one environment, decoded and as sent.
+// fetchedEnv is one environment, decoded and as sent, and the ID it was
+// asked for by: the pad lists each once, so the ID names its folder (the
+// ID in the body is the service's word, and may repeat another's).
 type fetchedEnv struct {
+	id   padapi.ID
 	env  *padapi.PadEnvironment
 	body []byte
 }
@@ -51,7 +54,7 @@ func (r *run) fetch(ctx context.Context, id padapi.ID) (*fetched, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.envs = append(f.envs, fetchedEnv{env: env, body: resp.Body})
+		f.envs = append(f.envs, fetchedEnv{id: envID, env: env, body: resp.Body})
 	}
 	return f, nil
 }
