@@ -418,7 +418,6 @@ func TestMissingArgsNamed(t *testing.T) {
 		path := strings.Fields(strings.TrimPrefix(c.CommandPath(), "padctl "))
 		r := cmdtest.Padctl(t, nil, path...)
 		what := strings.Join(path, " ")
-		// "needs a PAD_ID", or with two: "needs a PAD_ID and DIR".
 		named := strings.Contains(r.Stderr, " "+words[1]+"\n") || strings.Contains(r.Stderr, " "+words[1]+" and ")
 		if !strings.Contains(r.Stderr, "padctl: "+what+" needs a") || !named || strings.Contains(r.Stderr, "arg(s)") {
 			t.Errorf("padctl %s: stderr %q, want it to say it needs a %s", what, r.Stderr, words[1])
