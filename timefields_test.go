@@ -23,7 +23,7 @@ import (
 // service's answers decode into.
 var timeModels = []any{
 	padapi.Pad{}, padapi.PadEvent{}, padapi.InterviewerNotification{}, padapi.Question{},
-	padapi.PadEnvironment{}, padapi.Quota{}, padapi.OrganizationStats{},
+	padapi.PadEnvironment{}, padapi.Quota{}, padapi.OrganizationStats{}, padapi.QuestionVariant{},
 }
 
 // notDecoded are the exported structs with a time field that no answer

@@ -28,6 +28,7 @@ func fullPad() padapi.Pad {
 		URL: "u", Playback: "p", History: "h", Drawing: "d", State: "ended", Type: "live",
 		QuestionIDs: []padapi.ID{"1"}, PadEnvironmentIDs: []padapi.ID{"2"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("3"),
 		Team: &padapi.Team{ID: "4", Name: "core"}, RestrictInterviewerAccess: padapi.Ptr(true),
+		AllowedInterviewerEmails: []string{"ian@example.com"},
 		InterviewerNotifications: []padapi.InterviewerNotification{{
 			ID: "8", Title: "Tab switch", Message: "The candidate left the tab", Priority: "low", RequestID: "r1",
 			AutoDismissed: true, DismissedAt: padapi.Ptr(at.Add(time.Minute)), Useful: padapi.Ptr(false), CreatedAt: at, UpdatedAt: at.Add(time.Minute),
@@ -92,6 +93,7 @@ func TestRoundTripEveryField(t *testing.T) {
 			for _, p := range []*padapi.Pad{&wantPad, &wantLinked} {
 				p.State, p.Type, p.QuestionIDs, p.PadEnvironmentIDs, p.ActiveEnvironmentID = "", "", nil, nil, nil
 				p.Team, p.RestrictInterviewerAccess, p.InterviewerNotifications, p.EventsURL = nil, nil, nil, ""
+				p.AllowedInterviewerEmails = nil
 			}
 			// A pad added without events has a creation event.
 			wantLinked.Events = []padapi.PadEvent{{Message: "Olivia Owner created the pad", Kind: "created", UserName: "Olivia Owner", UserEmail: "owner@example.com", CreatedAt: linked.CreatedAt}}
