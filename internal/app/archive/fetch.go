@@ -5,8 +5,8 @@ package archive
 import (
 	"bytes"
 	"context"
-	"iter"
 	"fmt"
+	"iter"
 
 	"github.com/padinterview/padapi"
 )
