@@ -3,6 +3,7 @@
 package archive
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,7 +13,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/lib/safefile"
 )
@@ -200,25 +200,15 @@ func (w *padWriter) history(ctx context.Context, name, link string) error {
 }
 
 // historyDocument returns the edit-history document at link as the
-// service sent it, checked as JSON (issue 37 #7: stored as sent, never
-// decoded into operations).
-//
-// It is the seam for the library's "copy a history body while validating
-// it as JSON" (engineer hist, this round): until that lands, the library
-// has no call that fetches a history link without decoding it, so this
-// asks Pads.History (which applies the link checks, the size cap and the
-// context) and keeps the bytes it read (WithResponse). When it lands,
-// this function becomes that copy, streamed to the file, and its callers
-// stay as they are.
+// service sent it (issue 37 #7): the library's Pads.HistoryTo checks it is
+// JSON token by token as it streams, within the client's size cap and
+// looking at ctx, and never decodes it into operations.
 func historyDocument(ctx context.Context, c *padapi.Client, link string) ([]byte, error) {
-	var resp padapi.Response
-	if _, err := c.Pads.History(padapi.WithResponse(ctx, &resp), link); err != nil {
+	var doc bytes.Buffer
+	if _, err := c.Pads.HistoryTo(ctx, link, &doc); err != nil {
 		return nil, err
 	}
-	if !jsontext.Value(resp.Body).IsValid() {
-		return nil, fmt.Errorf("history document: not JSON")
-	}
-	return resp.Body, nil
+	return doc.Bytes(), nil
 }
 
 // put redacts text and writes it at name in the pad's folder.
