@@ -22,12 +22,16 @@
 // only in case, every letter of the later one %xx too, so that no two
 // folders share a name on a disk that ignores case. An archive written
 // with the earlier names (every upper-case letter %xx) has its folders
-// renamed on its next run. <env> is the ID as safefile.Name maps it; pad.json,
-// events.json, notes.md and <env>/PATH are the names padctl pads export
-// gives them for one pad. The documents are the service's bytes
-// (padapi.WithResponse), passed through Options.Redact and nothing else. An index line holds the pad's id, title, state, updated_at
-// (as the list sent it), its folder, the SHA-256 of each file written, and
-// "deleted": true once the pad is gone from the service (its folder stays).
+// renamed on its next run. <env> is the environment ID the pad lists, as
+// safefile.Name maps it. A pad's folder is written by the one pad writer
+// that padctl pads export uses too (WritePad), so the two are laid out
+// alike. The documents are the service's bytes (padapi.WithResponse,
+// padapi.WithJSON for the events, Pads.HistoryTo for the edit histories,
+// which are checked as JSON and never decoded into operations), passed
+// through Options.Redact and nothing else. An index line holds the pad's
+// id, title, state, updated_at (as the list sent it), its folder, the
+// SHA-256 of each file written, and "deleted": true once the pad is gone
+// from the service (its folder stays).
 //
 // Incremental: a run lists the pads by updated_at, newest first, fetches
 // each pad the archive does not hold at that updated_at, and stops at the
