@@ -51,7 +51,9 @@ var (
 	// anything: an empty or dot ID, a nil context, params that cannot go
 	// together (contents with a question ID), a question create without a
 	// title or language, a stats window with one end, a history link that
-	// is not https; and NewClient refusing a base URL, key or option.
+	// is not https, variant params that cannot go together or a variant
+	// create without a language or template, a take-home limit of 0; and
+	// NewClient refusing a base URL, key or option.
 	ErrInvalidArgument = errors.New("invalid argument")
 )
 

@@ -42,7 +42,7 @@ func TestDoctorV5Endpoints(t *testing.T) {
 // and kinds that differ, and no value of the answer anywhere.
 func TestDoctorUserShape(t *testing.T) {
 	for body, want := range map[string]string{
-		`{"name":7,"allow_pad_creation":"Secret-Value"}`: "name is number, want string|null; allow_pad_creation is string, want boolean; analytics_id is absent, want string",
+		`{"name":7,"allow_pad_creation":"Secret-Value"}`:                                         "name is number, want string|null; allow_pad_creation is string, want boolean; analytics_id is absent, want string",
 		`{"status":"ERROR","name":null,"allow_pad_creation":true,"analytics_id":"Secret-Value"}`: "GET /api/user: answered 200",
 		`["Secret-Value"]`: "GET /api/user: answered 200",
 	} {
