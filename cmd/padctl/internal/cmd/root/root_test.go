@@ -418,7 +418,8 @@ func TestMissingArgsNamed(t *testing.T) {
 		path := strings.Fields(strings.TrimPrefix(c.CommandPath(), "padctl "))
 		r := cmdtest.Padctl(t, nil, path...)
 		what := strings.Join(path, " ")
-		if !strings.Contains(r.Stderr, "padctl: "+what+" needs a") || !strings.Contains(r.Stderr, " "+words[1]+"\n") || strings.Contains(r.Stderr, "arg(s)") {
+		named := strings.Contains(r.Stderr, " "+words[1]+"\n") || strings.Contains(r.Stderr, " "+words[1]+" and ")
+		if !strings.Contains(r.Stderr, "padctl: "+what+" needs a") || !named || strings.Contains(r.Stderr, "arg(s)") {
 			t.Errorf("padctl %s: stderr %q, want it to say it needs a %s", what, r.Stderr, words[1])
 		}
 		n++
