@@ -375,7 +375,7 @@ func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) 
 }
 
 // userFields are the members of GET /api/user's answer and the JSON kinds
-// each may have (API-REFERENCE.md, "Added for v5").
+// each may have (docs/api-notes.md, the routes added in v5).
 var userFields = []struct{ name, kinds string }{
 	{"name", "string|null"}, {"allow_pad_creation", "boolean"}, {"analytics_id", "string"},
 }
