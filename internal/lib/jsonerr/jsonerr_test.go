@@ -64,7 +64,7 @@ func TestShort(t *testing.T) {
 type (
 	Alpha struct{ A int }
 	Zed   []int
-	lower struct{ a int }
+	lower struct{ _ int }
 )
 
 func TestTypeName(t *testing.T) {
