@@ -445,3 +445,22 @@ func TestRenameFailedPutsTheFolderBack(t *testing.T) {
 		t.Errorf("the folder holds %d entries, want d alone", len(entries))
 	}
 }
+
+// A long ID's name is cut at an escape's start, never inside one, and
+// keeps every whole escape before the cut.
+func TestNameCutAtAnEscape(t *testing.T) {
+	tail := strings.Repeat("b", 70)
+	for k, want := range map[int]string{
+		43: strings.Repeat("a", 43) + "%41b",
+		44: strings.Repeat("a", 44) + "%41",
+		45: strings.Repeat("a", 45),
+		46: strings.Repeat("a", 46),
+		47: strings.Repeat("a", 47),
+	} {
+		id := strings.Repeat("a", k) + "A" + tail
+		got := Name(id)
+		if prefix, _, ok := strings.Cut(got, "~"); !ok || prefix != want || len(got) > maxNameLen {
+			t.Errorf("Name(%d a's, A, b's) = %q, want %q~hash", k, got, want)
+		}
+	}
+}
