@@ -44,13 +44,12 @@ func responseFrom(ctx context.Context) *Response {
 	return r
 }
 
-// capture records the answer's status and header, and body as what was
-// read of it, when the call asked for them.
-func (st *call) capture(resp *http.Response, body []byte) {
-	if st.response == nil {
-		return
+// record fills the caller's WithResponse, when it asked for one, with the
+// answer's status and header, and body as what was read of it.
+func (out outcome) record(resp *http.Response, body []byte) {
+	if out.capture != nil {
+		*out.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: body}
 	}
-	*st.response = Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: body}
 }
 
 // ErrDryRun is the error of every call made under WithDryRun: it was
@@ -69,10 +68,11 @@ type Request struct {
 	Path string
 	// Query is the query of a GET or DELETE; nil for none.
 	Query url.Values
-	// ContentType is the body's media type ("application/x-www-form-urlencoded"
-	// or multipart/form-data with its boundary); "" without a body.
+	// ContentType is the body's media type ("application/x-www-form-urlencoded",
+	// multipart/form-data with its boundary, or "application/json" for the
+	// routes that take JSON); "" without a body.
 	ContentType string
-	// Body is the form-encoded or multipart body; nil for none.
+	// Body is the form-encoded, multipart or JSON body; nil for none.
 	Body []byte
 }
 

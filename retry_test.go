@@ -13,6 +13,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -851,7 +853,7 @@ const chaosRetries = 20
 // TestChaosReads sends 300 GETs across seven endpoints from 16 goroutines
 // on one client, with 20 % of requests answered 503 and 5 % dropped after
 // the fake served them: every call must succeed, and each must have been
-// answered by the fake exactly once. (The README's run had 1000 calls; 300
+// answered by the fake exactly once. (docs/reliability.md's v3 run had 1000 calls; 300
 // prove the same under -race on a loaded runner in a third of the time.)
 func TestChaosReads(t *testing.T) {
 	t.Parallel()
@@ -1006,3 +1008,39 @@ func TestChaosCreates(t *testing.T) {
 }
 
 func titleOf(i int) string { return fmt.Sprintf("chaos create %03d", i) }
+
+// TestCreateRedirectedIsOutcomeUnknown: behind a gateway that forwards a
+// create to the service and answers it with 303 See Other, the create
+// happened, so the error matches ErrOutcomeUnknown (a caller that took it
+// for a plain refusal would create again); a read answered with a
+// redirect is a plain failure.
+func TestCreateRedirectedIsOutcomeUnknown(t *testing.T) {
+	t.Parallel()
+	fake := padapitest.NewServer(t)
+	target, err := url.Parse(fake.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := httputil.NewSingleHostReverseProxy(target)
+	gw.ModifyResponse = func(resp *http.Response) error {
+		if resp.StatusCode/100 == 2 {
+			resp.StatusCode, resp.Status = http.StatusSeeOther, "303 See Other"
+			resp.Header.Set("Location", "/api/pads")
+		}
+		return nil
+	}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, fake.APIKey, fastRetry)
+	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("via gateway")})
+	var apiErr *padapi.APIError
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusSeeOther {
+		t.Errorf("create answered 303: %v, want an *APIError 303 matching ErrOutcomeUnknown", err)
+	}
+	if n := len(fake.Pads()); n != 1 {
+		t.Errorf("the service holds %d pads, want the 1 the create made", n)
+	}
+	if _, err := c.Quota.Get(context.Background()); err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("read answered 303: %v, want an error that is not ErrOutcomeUnknown", err)
+	}
+}

@@ -56,6 +56,7 @@ func keptCost(req Request) int {
 			}
 		}
 	}
+	n += len(req.JSON)
 	for name, files := range req.Files {
 		n += entryOverhead + len(name)
 		for _, f := range files {

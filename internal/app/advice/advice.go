@@ -10,10 +10,10 @@ import (
 	"context"
 	"errors"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/internal/lib/retrypolicy"
 )
 
 // Kind is what went wrong, as far as advice is concerned.
@@ -37,6 +37,7 @@ const (
 	DNS                         // the host name does not resolve
 	Connect                     // the connection could not be made
 	TLS                         // the TLS handshake failed
+	Canceled                    // the caller cancelled the call (padctl: a signal)
 )
 
 // table is the one mapping from the library's sentinels to kinds, in
@@ -56,6 +57,7 @@ var table = []struct {
 	{padapi.ErrBadRequest, BadRequest},
 	{context.DeadlineExceeded, Timeout},
 	{padapi.ErrServer, Server},
+	{context.Canceled, Canceled},
 }
 
 // Of is the kind of err (None for nil or an error with nothing to advise).
@@ -75,7 +77,10 @@ func Of(err error) Kind {
 		return DNS
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return Connect
-	case strings.Contains(err.Error(), "certificate") || strings.Contains(err.Error(), "tls:"):
+	// A certificate the client does not trust, or plain HTTP where TLS
+	// was expected (the library's own test, which also stops its
+	// retries), or the server's TLS alert ("remote error").
+	case retrypolicy.HandshakeFailed(err), errors.As(err, &opErr) && opErr.Op == "remote error":
 		return TLS
 	}
 	return None

@@ -39,7 +39,12 @@ func TestOf(t *testing.T) {
 		{"dial", &net.OpError{Op: "dial", Err: errors.New("connection refused")}, Connect},
 		{"read", &net.OpError{Op: "read", Err: errors.New("reset")}, None},
 		{"tls", fmt.Errorf("x: %w", x509.UnknownAuthorityError{}), TLS},
-		{"tls alert", errors.New("remote error: tls: handshake failure"), TLS},
+		{"tls alert", &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")}, TLS},
+		{"plain http to https", fmt.Errorf("x: %w", http.ErrSchemeMismatch), TLS},
+		// Text alone is no evidence: an error that only says tls is none.
+		{"tls in text", errors.New("pad title: tls: certificate"), None},
+		{"canceled", fmt.Errorf("x: %w", context.Canceled), Canceled},
+		{"unknown and canceled", fmt.Errorf("%w: %w", padapi.ErrOutcomeUnknown, context.Canceled), OutcomeUnknown},
 		{"api 429", create429, RateLimited},
 	} {
 		if got := Of(tt.err); got != tt.want {

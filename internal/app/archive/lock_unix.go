@@ -12,6 +12,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/padinterview/padapi/internal/lib/flock"
 	"github.com/padinterview/padapi/internal/lib/safefile"
 )
 
@@ -33,23 +34,12 @@ func lock(dir, name string) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, safefile.Pathless(err))
 	}
-	if err := syscall.Flock(int(fh.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := flock.TryLock(fh); err != nil {
 		fh.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, flock.ErrHeld) {
 			return nil, ErrLocked
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return func() { release(fh) }, nil
-}
-
-// release unlocks the lock file, then closes it. A child this process is
-// forking holds a copy of the descriptor from the fork until its exec
-// closes it, and the kernel wakes the forking parent before that close:
-// a close alone left the lock held by the copy for that while, and a run
-// started at once found it held. An flock belongs to the open file, which
-// the copy shares, so unlocking through any copy frees it for all.
-func release(fh *os.File) {
-	_ = syscall.Flock(int(fh.Fd()), syscall.LOCK_UN)
-	fh.Close()
+	return func() { _ = flock.Release(fh) }, nil
 }

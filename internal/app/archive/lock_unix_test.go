@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/padinterview/padapi/internal/lib/flock"
 )
 
 // TestReleaseFreesTheLockThoughACopyLives: a child this process forks holds
@@ -24,7 +26,7 @@ func TestReleaseFreesTheLockThoughACopyLives(t *testing.T) {
 	copied, err := syscall.Dup(int(fh.Fd()))
 	must(t, err)
 	defer syscall.Close(copied)
-	release(fh)
+	_ = flock.Release(fh)
 	unlock, err := lock(dir, lockName)
 	if err != nil {
 		t.Fatalf("lock after release, a copy of the descriptor open: %v", err)

@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
+
+	"github.com/padinterview/padapi/internal/lib/flock"
 )
 
 // lockFile is the folder itself, opened and locked with flock(2): the
@@ -29,15 +30,9 @@ func tryLock(dir string) (*lockFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := flock.TryLock(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, flock.ErrHeld) {
 			return nil, ErrLocked
 		}
 		return nil, fmt.Errorf("%s: lock: %w", dir, err)
@@ -45,13 +40,8 @@ func tryLock(dir string) (*lockFile, error) {
 	return &lockFile{f: f}, nil
 }
 
-// release drops the lock, then closes the folder. A child this process is
-// forking holds a copy of the descriptor until its exec closes it, after
-// the kernel has let the parent go on: closed alone, the folder stayed
-// locked by that copy for a moment, and an apply started at once found it
-// locked. An flock belongs to the open file, which the copy shares, so
-// unlocking through our descriptor frees it (as internal/app/archive does).
+// release drops the lock, then closes the folder (flock.Release says
+// why in that order).
 func (l *lockFile) release() error {
-	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
-	return l.f.Close()
+	return flock.Release(l.f)
 }

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/padinterview/padapi/internal/app/advice"
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/app/advice"
 	"github.com/padinterview/padapi/internal/app/archive"
 	"github.com/padinterview/padapi/internal/app/qsync"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes, part of padctl's interface for scripts.
@@ -24,6 +25,7 @@ const (
 	ExitUnknown     = 4 // a create may or may not have happened
 	ExitRateLimited = 5
 	ExitLocked      = 6   // another questions apply or pull, or archive run, holds the folder's lock
+	ExitNoPlan      = 7   // questions diff could not make its plan: an API or network error (1 means changes there)
 	ExitInterrupted = 130 // what shells report for a process ended by SIGINT
 	ExitTerminated  = 143 // and by SIGTERM
 )
@@ -42,6 +44,19 @@ func UsageErrorf(format string, args ...any) error {
 	return &UsageError{fmt.Errorf(format, args...)}
 }
 
+// CodedError is an error that exits with its own code: questions diff's
+// API and network errors exit ExitNoPlan, since its 1 means "changes".
+type CodedError struct {
+	Code int
+	Err  error
+}
+
+// Error returns the error's text.
+func (e *CodedError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error.
+func (e *CodedError) Unwrap() error { return e.Err }
+
 // CancelError is the user answering no to a question padctl asked: it
 // exits 2, as gh's cancellations do, with no advice.
 type CancelError struct{ Msg string }
@@ -58,27 +73,33 @@ type SignalError struct {
 // Error says what happened.
 func (e *SignalError) Error() string { return e.What }
 
-// ExitCode maps an error to padctl's exit code: the one place that reads
-// the library's sentinels. ran is false when cobra refused the command
-// line before any command ran (an unknown command or flag, a wrong number
-// of arguments).
+// ExitCode maps an error to padctl's exit code. ran is false when cobra
+// refused the command line before any command ran (an unknown command or
+// flag, a wrong number of arguments). What the library's errors mean is
+// read once, by advice.Of, in its order (a create whose outcome is unknown
+// is that first, even when a signal cut it): padctl only numbers it.
 func ExitCode(err error, ran bool) int {
 	var ue *UsageError
 	var ce *CancelError
+	var coded *CodedError
 	switch {
-	case !ran, errors.As(err, &ue), errors.As(err, &ce), errors.Is(err, padapi.ErrInvalidArgument):
+	case ran && errors.As(err, &coded):
+		return coded.Code
+	case !ran, errors.As(err, &ue), errors.As(err, &ce):
 		return ExitUsage
-	// Before Canceled: a create interrupted after it was sent may have
-	// happened, and that is what the user must hear.
-	case errors.Is(err, padapi.ErrOutcomeUnknown):
-		return ExitUnknown
-	case errors.Is(err, padapi.ErrOverQuota):
-		return ExitOverQuota
-	case errors.Is(err, padapi.ErrRateLimited):
-		return ExitRateLimited
 	case errors.Is(err, qsync.ErrLocked), errors.Is(err, archive.ErrLocked):
 		return ExitLocked
-	case errors.Is(err, context.Canceled):
+	}
+	switch advice.Of(err) {
+	case advice.InvalidArgument:
+		return ExitUsage
+	case advice.OutcomeUnknown:
+		return ExitUnknown
+	case advice.OverQuota:
+		return ExitOverQuota
+	case advice.RateLimited:
+		return ExitRateLimited
+	case advice.Canceled:
 		return ExitInterrupted
 	}
 	return ExitError
@@ -99,12 +120,22 @@ func (f *Factory) Fail(ctx context.Context, cmd *cobra.Command, err error) int {
 		}
 	}
 	var te *TimeoutError
-	if cctx := cmd.Context(); code == ExitError && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
+	if cctx := cmd.Context(); (code == ExitError || code == ExitNoPlan) && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
 		msg = te.Error() + ": " + msg
 	}
 	// Text from the service is in msg, and may be in the advice: each is
-	// printed as one line, its control characters made visible.
-	fmt.Fprintf(f.IOStreams.ErrOut, "padctl: %s\n", iostreams.Escape(msg, iostreams.Line))
+	// printed as one line, its control characters made visible; an error
+	// that lists several problems (Lines) is printed one a line.
+	var ll interface{ Lines() []string }
+	if errors.As(err, &ll) && strings.Contains(msg, "\n") {
+		first, rest, _ := strings.Cut(msg, "\n")
+		fmt.Fprintf(f.IOStreams.ErrOut, "padctl: %s\n", iostreams.Escape(first, iostreams.Line))
+		for line := range strings.Lines(rest) {
+			fmt.Fprintf(f.IOStreams.ErrOut, "  %s\n", iostreams.Escape(strings.TrimSpace(line), iostreams.Line))
+		}
+	} else {
+		fmt.Fprintf(f.IOStreams.ErrOut, "padctl: %s\n", iostreams.Escape(msg, iostreams.Line))
+	}
 	if a := CommandAdvice(cmd, err, code); a != "" {
 		fmt.Fprintln(f.IOStreams.ErrOut, iostreams.Escape(a, iostreams.Line))
 	}
@@ -132,6 +163,8 @@ var flagWords = []struct{ lib, cli string }{
 	{"StatsOptions: End is before Start", "--end is before --start"},
 	{"PadCreateParams: Contents and QuestionID cannot be combined", "--contents and --question cannot be combined"},
 	{"question_id is an empty ID", "--question: an empty ID"},
+	{"team_id is an empty ID", "--team: an empty ID"},
+	{"PadCreateParams: TakeHomeMinutes must be more than 0", "--take-home-minutes must be more than 0"},
 	{"QuestionCreateParams: Title and Language are required", "--title and --language are required"},
 	{"QuestionCreateParams: set at most one of Contents, Files and Zip", "give at most one of --contents (or --contents-file), --file and --zip"},
 	{"QuestionUpdateParams: set at most one of Contents, Files and Zip", "give at most one of --contents (or --contents-file), --file and --zip"},
@@ -152,29 +185,30 @@ func FlagWords(msg string) string {
 // FlagError is cobra's refusal of a flag's value, worded for a user:
 // pflag names the Go parser that refused it ("strconv.ParseUint: parsing
 // "-1": invalid syntax"), which says nothing to someone who typed
-// --page -1. It is set on the root command, for every command.
+// --page -1. The flag's type says what was wanted. It is set on the root
+// command, for every command.
 func FlagError(_ *cobra.Command, err error) error {
-	msg := err.Error()
-	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
-		switch {
-		case strings.Contains(m[3], "strconv.ParseUint"):
-			msg = fmt.Sprintf("%s %s: must be a positive number", m[2], m[1])
-		case strings.Contains(m[3], "strconv.ParseInt"):
-			msg = fmt.Sprintf("%s %s: must be a whole number", m[2], m[1])
-		case strings.Contains(m[3], "strconv.ParseBool"):
-			msg = fmt.Sprintf("%s=%s: must be true or false", m[2], m[1])
-		case strings.Contains(m[3], "time: "):
-			msg = fmt.Sprintf("%s %s: must be a duration such as 30s or 2m, or 0", m[2], m[1])
-		default:
-			msg = fmt.Sprintf("%s %s: %s", m[2], m[1], m[3])
-		}
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return &UsageError{err}
+	}
+	name, value := "--"+ive.GetFlag().Name, ive.GetValue()
+	var msg string
+	switch ive.GetFlag().Value.Type() {
+	case "uint", "uint8", "uint16", "uint32", "uint64":
+		msg = fmt.Sprintf("%s %s: must be a positive number", name, value)
+	case "int", "int8", "int16", "int32", "int64":
+		msg = fmt.Sprintf("%s %s: must be a whole number", name, value)
+	case "bool":
+		msg = fmt.Sprintf("%s=%s: must be true or false", name, value)
+	case "duration":
+		msg = fmt.Sprintf("%s %s: must be a duration such as 30s or 2m, or 0", name, value)
+	default:
+		// padctl's own flag types (--sort, --start) say what they want.
+		msg = fmt.Sprintf("%s %s: %v", name, value, errors.Unwrap(ive))
 	}
 	return &UsageError{errors.New(msg)}
 }
-
-// badFlagValue matches pflag's refusal of a value: the value, the flag
-// (with its short form, when it has one) and the parser's complaint.
-var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: (.*)$`)
 
 // CommandAdvice is what to do about a failure of cmd that exits with code,
 // or "": the advice that names a command, then Advice's.
@@ -196,6 +230,11 @@ func CommandAdvice(cmd *cobra.Command, err error, code int) string {
 			"wait a minute, then look with '%s' before creating it again, or you may get two.", noun, list)
 	case errors.Is(err, padapi.ErrNotFound) && cmd.CommandPath() == "padctl pads env":
 		return "pads env takes an environment ID, not a pad ID: 'padctl pads get PAD_ID' lists a pad's environments (its pad_environment_ids)."
+	case errors.Is(err, padapi.ErrNotFound) && takesID(cmd) && cmd.Parent() != nil && hasSub(cmd.Parent(), "list"):
+		// The ID is wrong, or what it named is gone: the group's list
+		// shows the IDs there are.
+		noun := cmd.Parent().Name()
+		return fmt.Sprintf("Check the ID: '%s list' shows your %s.", cmd.Parent().CommandPath(), noun)
 	case errors.Is(err, padapi.ErrForbidden) && strings.HasPrefix(cmd.CommandPath(), "padctl org"):
 		return "Organization commands need an organization owner's API key."
 	}
@@ -247,4 +286,15 @@ func networkHint(k advice.Kind) string {
 		return "TLS failed: the certificate is not valid for this host, or a proxy intercepts TLS."
 	}
 	return ""
+}
+
+// takesID reports whether cmd's usage line names an ID argument (ID,
+// PAD_ID, ENV_ID, ...).
+func takesID(cmd *cobra.Command) bool {
+	return slices.ContainsFunc(argNames(cmd), func(n string) bool { return n == "ID" || strings.HasSuffix(n, "_ID") })
+}
+
+// hasSub reports whether cmd has a subcommand called name.
+func hasSub(cmd *cobra.Command, name string) bool {
+	return slices.ContainsFunc(cmd.Commands(), func(c *cobra.Command) bool { return c.Name() == name })
 }

@@ -84,6 +84,10 @@ type Factory struct {
 	// command runs.
 	Timeout    time.Duration
 	TimeoutErr error
+	// PagesAtOnce, when above 0, is how many pages of a list the client
+	// fetches at once (padapi.WithConcurrentPages): a list command sets
+	// it from --concurrency before the client is made.
+	PagesAtOnce int
 
 	cancel   context.CancelFunc
 	api      *padapi.Client
@@ -99,7 +103,7 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	if f.api != nil {
 		return f.api, nil
 	}
-	baseURL := cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
+	baseURL := f.BaseURL()
 	apiKey := cmp.Or(f.Flags.APIKey.Get(), f.Getenv("PAD_API_KEY"))
 	if f.TimeoutErr != nil {
 		return nil, f.TimeoutErr
@@ -108,6 +112,11 @@ func (f *Factory) Client() (*padapi.Client, error) {
 		baseURL, apiKey, f.stopFake = StartFake()
 	}
 	if apiKey == "" {
+		for _, name := range nearMissKeys {
+			if f.Getenv(name) != "" {
+				return nil, UsageErrorf("no API key: %s is set, but padctl reads PAD_API_KEY: export PAD_API_KEY=\"$%s\", or pass --api-key", name, name)
+			}
+		}
 		return nil, UsageErrorf("no API key: set PAD_API_KEY or pass --api-key (or try --fake)")
 	}
 	opts := []padapi.Option{padapi.WithUserAgent("padctl/" + padapi.Version)}
@@ -120,6 +129,9 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	}
 	if f.Flags.Insecure {
 		opts = append(opts, padapi.WithInsecureHTTP())
+	}
+	if f.PagesAtOnce > 0 {
+		opts = append(opts, padapi.WithConcurrentPages(f.PagesAtOnce))
 	}
 	if limit := f.Getenv("PAD_LIST_LIMIT"); limit != "" {
 		n, err := strconv.Atoi(limit)
@@ -135,11 +147,52 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	}
 	c, err := padapi.NewClient(baseURL, apiKey, opts...)
 	if err != nil {
-		// Its advice names the Go option; padctl's user needs the flag.
-		return nil, UsageErrorf("%s", strings.ReplaceAll(err.Error(), "WithInsecureHTTP", "--insecure-http"))
+		return nil, f.refusal(baseURL, apiKey, opts, err)
 	}
 	f.api = c
 	return c, nil
+}
+
+// nearMissKeys are variables that hold a Pad API key for other tools (the
+// peer clients' name first), or are a typo away from PAD_API_KEY: set
+// without PAD_API_KEY, padctl says which one it reads.
+var nearMissKeys = []string{"CODERPAD_API_KEY", "CODERPAD_KEY", "PAD_APIKEY", "PAD_KEY", "PAD_API_TOKEN", "PADAPI_KEY"}
+
+// refusal is NewClient's refusal of the configuration, err, as a usage
+// error that says what to type. The library's checks decide: a base URL
+// without a scheme that it accepts with one gets that one suggested
+// (http:// first, which it accepts only for a loopback host), and one it
+// accepts with WithInsecureHTTP is named by padctl's flag for that.
+func (f *Factory) refusal(baseURL, apiKey string, opts []padapi.Option, err error) error {
+	from := "PAD_BASE_URL"
+	if f.Persistent != nil && f.Persistent.Lookup("base-url").Changed {
+		from = "--base-url"
+	}
+	accepted := func(url string, more ...padapi.Option) bool {
+		_, err := padapi.NewClient(url, apiKey, append(opts[:len(opts):len(opts)], more...)...)
+		return err == nil
+	}
+	if !strings.Contains(baseURL, "://") {
+		for _, scheme := range []string{"http://", "https://"} {
+			if accepted(scheme + baseURL) {
+				return UsageErrorf("%s %s: a base URL starts with its scheme: did you mean %s%s?", from, baseURL, scheme, baseURL)
+			}
+		}
+	}
+	if !f.Flags.Insecure && accepted(baseURL, padapi.WithInsecureHTTP()) {
+		return UsageErrorf("%s %s: plain http would send the API key in clear text to a remote host: use https, or --insecure-http if you mean it", from, baseURL)
+	}
+	return &UsageError{err}
+}
+
+// BaseURL returns the service's base URL as the flags and the environment
+// give it (the client checks it), or "" with --fake, whose service lives
+// only as long as the command.
+func (f *Factory) BaseURL() string {
+	if f.Flags.Fake {
+		return ""
+	}
+	return cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
 }
 
 // StartFake starts the in-process fake service behind --fake, seeded so

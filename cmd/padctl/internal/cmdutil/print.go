@@ -62,14 +62,126 @@ func PrintRaw(ios *iostreams.IOStreams, body json.RawMessage) error {
 
 // PrintRawList writes items, each as it came, as one JSON array.
 func PrintRawList(ios *iostreams.IOStreams, items []json.RawMessage) error {
-	arr := []byte("[")
-	for i, it := range items {
-		if i > 0 {
-			arr = append(arr, ',')
+	arr := NewRawArray(ios)
+	for _, it := range items {
+		if err := arr.Add(it); err != nil {
+			return err
 		}
-		arr = append(arr, it...)
 	}
-	return PrintRaw(ios, append(arr, ']'))
+	return arr.Close()
+}
+
+// flushAt is how much output a streaming writer holds before it writes:
+// a few items, so that a long list costs few writes and a reader still
+// gets each page soon after it arrives.
+const flushAt = 32 << 10
+
+// RawArray writes a JSON array of the service's items one by one, as
+// they come, each indented as PrintRaw indents a body: memory holds one
+// item at a time, never the list.
+type RawArray struct {
+	w   io.Writer
+	buf bytes.Buffer
+	n   int
+}
+
+// NewRawArray starts an array on ios's stdout.
+func NewRawArray(ios *iostreams.IOStreams) *RawArray { return &RawArray{w: ios.Out} }
+
+// Add writes item, a JSON value as the service sent it, as the array's
+// next element.
+func (a *RawArray) Add(item json.RawMessage) error {
+	if a.n == 0 {
+		a.buf.WriteString("[\n  ")
+	} else {
+		a.buf.WriteString(",\n  ")
+	}
+	if err := json.Indent(&a.buf, item, "  ", "  "); err != nil {
+		return fmt.Errorf("the service's answer is not JSON: %w", err)
+	}
+	a.n++
+	if a.buf.Len() >= flushAt {
+		return a.Flush()
+	}
+	return nil
+}
+
+// Flush writes the elements held so far, leaving the array open.
+func (a *RawArray) Flush() error {
+	_, err := a.w.Write(a.buf.Bytes())
+	a.buf.Reset()
+	return err
+}
+
+// Close ends the array and writes what is left of it.
+func (a *RawArray) Close() error {
+	if a.n == 0 {
+		a.buf.WriteString("[]\n")
+	} else {
+		a.buf.WriteString("\n]\n")
+	}
+	return a.Flush()
+}
+
+// RowWriter writes a list's items as they come: tab-separated rows to a
+// pipe at once, or on a terminal a table with a header once the list is
+// complete, since a column's width depends on every row (only the cells'
+// text is kept, not the items).
+type RowWriter[T any] struct {
+	ios  *iostreams.IOStreams
+	v    View[T]
+	buf  bytes.Buffer // rows not yet written to a pipe
+	rows [][]string   // a terminal's rows
+}
+
+// NewRowWriter returns a writer of v's rows to ios's stdout.
+func NewRowWriter[T any](ios *iostreams.IOStreams, v View[T]) *RowWriter[T] {
+	return &RowWriter[T]{ios: ios, v: v}
+}
+
+// Add writes item's row, or keeps it for the table on a terminal.
+func (r *RowWriter[T]) Add(item *T) error {
+	if r.ios.OutTTY {
+		cells := make([]string, len(r.v.Cols))
+		for i, c := range r.v.Cols {
+			cells[i] = Format(c.Value(item), true)
+		}
+		r.rows = append(r.rows, cells)
+		return nil
+	}
+	writeRow(&r.buf, false, r.v.Cols, item)
+	if r.buf.Len() >= flushAt {
+		return r.Flush()
+	}
+	return nil
+}
+
+// Flush writes the rows a pipe has not had yet.
+func (r *RowWriter[T]) Flush() error {
+	_, err := r.ios.Out.Write(r.buf.Bytes())
+	r.buf.Reset()
+	return err
+}
+
+// Close writes the rest: the rows a pipe has not had, or the table.
+func (r *RowWriter[T]) Close() error {
+	if !r.ios.OutTTY {
+		return r.Flush()
+	}
+	if len(r.rows) == 0 {
+		Note(r.ios, "no %s", r.v.Noun)
+		return nil
+	}
+	tw := newTable(r.ios)
+	names := make([]string, len(r.v.Cols))
+	for i, c := range r.v.Cols {
+		names[i] = strings.ToUpper(c.Name)
+	}
+	fmt.Fprintln(tw, strings.Join(names, "\t"))
+	for _, cells := range r.rows {
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
 }
 
 // PrintList writes items as a JSON array (asJSON), a table with a header
@@ -81,26 +193,13 @@ func PrintList[T any](ios *iostreams.IOStreams, asJSON bool, v View[T], items []
 		}
 		return PrintJSON(ios, items)
 	}
-	if !ios.OutTTY {
-		for i := range items {
-			writeRow(ios.Out, false, v.Cols, &items[i])
-		}
-		return nil
-	}
-	if len(items) == 0 {
-		Note(ios, "no %s", v.Noun)
-		return nil
-	}
-	tw := newTable(ios)
-	names := make([]string, len(v.Cols))
-	for i, c := range v.Cols {
-		names[i] = strings.ToUpper(c.Name)
-	}
-	fmt.Fprintln(tw, strings.Join(names, "\t"))
+	rows := NewRowWriter(ios, v)
 	for i := range items {
-		writeRow(tw, true, v.Cols, &items[i])
+		if err := rows.Add(&items[i]); err != nil {
+			return err
+		}
 	}
-	return tw.Flush()
+	return rows.Close()
 }
 
 // PrintOne writes one resource as JSON (asJSON), as "Name: value" lines

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
@@ -47,6 +48,14 @@ func Paged[O ~struct {
 	}
 }
 
+// DefaultPagesAtOnce is how many pages a list command fetches at once
+// with --all or --limit, unless --concurrency says otherwise: the
+// library's WithConcurrentPages, which keeps the items in order.
+const DefaultPagesAtOnce = 8
+
+// pageSize is how many items the service puts on a page of a list.
+const pageSize = 50
+
 // ListOptions are what a list command runs with: its flags, its
 // arguments, and the list the command's pick chose.
 type ListOptions[T any] struct {
@@ -62,6 +71,9 @@ type ListOptions[T any] struct {
 	Page  uint
 	All   bool
 	Limit uint
+	// Concurrency is --concurrency: how many pages are fetched at once
+	// while the list is followed.
+	Concurrency int
 }
 
 // NewCmdList returns a list command. pick chooses the list, given the
@@ -77,6 +89,16 @@ func NewCmdList[T any](f *Factory, use, short string, v View[T], pick func(*pada
 			if cmd.Flags().Changed("page") && o.Page == 0 {
 				return UsageErrorf("--page 0: pages are numbered from 1")
 			}
+			if o.Concurrency < 1 {
+				return UsageErrorf("--concurrency %d: want at least 1 page at once", o.Concurrency)
+			}
+			// The client is made on first use, after this: it fetches
+			// that many pages at once, and no more pages than --limit
+			// needs.
+			f.PagesAtOnce = o.Concurrency
+			if o.Limit > 0 && !o.All {
+				f.PagesAtOnce = min(o.Concurrency, int((o.Limit+pageSize-1)/pageSize))
+			}
 			o.Ctx, o.JSON, o.Args = cmd.Context(), f.Flags.JSON, args
 			if runF != nil {
 				return runF(o)
@@ -89,6 +111,7 @@ func NewCmdList[T any](f *Factory, use, short string, v View[T], pick func(*pada
 	fl.UintVar(&o.Page, "page", 0, "show page `N`, from 1 (50 items a page; default the first)")
 	fl.BoolVar(&o.All, "all", false, "follow every page")
 	fl.UintVar(&o.Limit, "limit", 0, "stop after `N` items, following pages as needed")
+	fl.IntVar(&o.Concurrency, "concurrency", DefaultPagesAtOnce, "with --all or --limit, fetch up to `N` pages at once (the output keeps the list's order)")
 	// --all from page 2 would be every page, or the rest: neither is
 	// what someone typing both can be sure of.
 	cmd.MarkFlagsMutuallyExclusive("all", "page")
@@ -97,8 +120,8 @@ func NewCmdList[T any](f *Factory, use, short string, v View[T], pick func(*pada
 }
 
 // ListRun lists one page (--page, default the first), or with --all or
-// --limit follows the pages. When a page is not all there is, stderr says
-// so.
+// --limit follows the pages, writing each item as it comes, in the list's
+// order. When a page is not all there is, stderr says so.
 func ListRun[T any](o *ListOptions[T]) error {
 	c, err := o.Client()
 	if err != nil {
@@ -122,29 +145,37 @@ func ListRun[T any](o *ListOptions[T]) error {
 		}
 		return nil
 	}
-	items := []T{}
+	rows := NewRowWriter(o.IO, o.View)
 	update, done := o.IO.Progress(o.View.Noun)
 	defer done()
+	n := 0
 	for item, err := range l.All(o.Ctx, q) {
 		if err != nil {
+			// Every row that came before the error goes out, as a
+			// pipe reading the rows expects (a terminal's table is
+			// not shown half).
+			_ = rows.Flush()
 			return err
 		}
-		items = append(items, *item)
-		update(len(items))
-		if o.Limit > 0 && len(items) >= int(o.Limit) {
+		if err := rows.Add(item); err != nil {
+			return err
+		}
+		n++
+		update(n)
+		if o.Limit > 0 && n >= int(o.Limit) {
 			break
 		}
 	}
 	done() // before the table goes to the same terminal
-	return PrintList(o.IO, false, o.View, items)
+	return rows.Close()
 }
 
 // rawListRun is ListRun for --json: the items as the service sent them
 // (null stays null, "" stays "", unknown fields stay), one page or with
-// --all or --limit every page's concatenated, in one JSON array. The
-// typed list method checks the arguments and says what it would ask for
-// (padapi.WithDryRun); the library follows the pages (Client.DoAll) as
-// for the typed lists.
+// --all or --limit every page's, written one by one as they come, as one
+// JSON array. The typed list method checks the arguments and says what it
+// would ask for (padapi.WithDryRun); the library follows the pages
+// (Client.DoAll) as for the typed lists.
 func rawListRun[T any](o *ListOptions[T], c *padapi.Client, l Lister[T], q PageQuery) error {
 	if !o.All && o.Limit == 0 {
 		var resp padapi.Response
@@ -165,21 +196,28 @@ func rawListRun[T any](o *ListOptions[T], c *padapi.Client, l Lister[T], q PageQ
 	if _, err := l.Page(padapi.WithDryRun(o.Ctx, &req), q); !errors.Is(err, padapi.ErrDryRun) {
 		return err
 	}
-	items := []json.RawMessage{}
+	arr := NewRawArray(o.IO)
 	update, done := o.IO.Progress(o.View.Noun)
 	defer done()
+	n := 0
 	for item, err := range c.DoAll(o.Ctx, req.Path, l.Key, req.Query) {
 		if err != nil {
+			// The array stays open: a program reading it sees it
+			// cut, not a shorter list.
+			_ = arr.Flush()
 			return err
 		}
-		items = append(items, item)
-		update(len(items))
-		if o.Limit > 0 && len(items) >= int(o.Limit) {
+		if err := arr.Add(item); err != nil {
+			return err
+		}
+		n++
+		update(n)
+		if o.Limit > 0 && n >= int(o.Limit) {
 			break
 		}
 	}
-	done() // before the output goes to the same terminal
-	return PrintRawList(o.IO, items)
+	done() // before the end of the array goes to the same terminal
+	return arr.Close()
 }
 
 // RawItems returns the items under key of a page the service sent, each
@@ -274,7 +312,7 @@ type DeleteOptions struct {
 func NewCmdDelete(f *Factory, noun string, del func(*padapi.Client) func(context.Context, padapi.ID) error, runF func(*DeleteOptions) error) *cobra.Command {
 	o := &DeleteOptions{IO: f.IOStreams, Client: f.Client, Noun: noun, Delete: del}
 	cmd := &cobra.Command{
-		Use:   "delete ID",
+		Use:   "delete " + strings.ToUpper(noun) + "_ID",
 		Short: "Delete a " + noun,
 		Long: "Delete a " + noun + ". On a terminal padctl asks first: type the " + noun + "'s ID to confirm.\n" +
 			"--yes deletes without asking, and is required when padctl cannot ask (in a\nscript, or with stdin or stdout not a terminal).",

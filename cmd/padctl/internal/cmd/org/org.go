@@ -7,8 +7,6 @@ import (
 	"fmt"
 
 	"github.com/padinterview/padapi"
-	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/pads"
-	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/questions"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
 	"github.com/spf13/cobra"
@@ -86,12 +84,12 @@ organization that lets its users see all pads).`,
 			return orgRun(o)
 		},
 	}
-	orgPads := cmdutil.NewCmdList(f, "pads", "List every pad of the organization", pads.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
+	orgPads := cmdutil.NewCmdList(f, "pads", "List every pad of the organization", cmdutil.PadView, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Pad] {
 		return cmdutil.Paged(c.Organization.ListPads, c.Organization.AllPads).Under("pads")
 	}, nil)
 	orgPads.Example = `  padctl org pads
   padctl org pads --all --sort updated`
-	orgQuestions := cmdutil.NewCmdList(f, "questions", "List every question of the organization", questions.View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
+	orgQuestions := cmdutil.NewCmdList(f, "questions", "List every question of the organization", cmdutil.QuestionView, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
 		return cmdutil.Paged(c.Organization.ListQuestions, c.Organization.AllQuestions).Under("questions")
 	}, nil)
 	orgQuestions.Example = `  padctl org questions

@@ -16,41 +16,14 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// View prints questions (org questions prints them too).
-var View = cmdutil.View[padapi.Question]{
-	Noun: "questions",
-	Cols: []cmdutil.Column[padapi.Question]{
-		{Name: "ID", Value: func(q *padapi.Question) any { return q.ID }},
-		{Name: "Title", Value: func(q *padapi.Question) any { return q.Title }},
-		{Name: "Language", Value: func(q *padapi.Question) any { return q.Language }},
-		{Name: "Author", Value: func(q *padapi.Question) any { return q.AuthorName }},
-		{Name: "Used", Value: func(q *padapi.Question) any { return q.Used }},
-		{Name: "Updated", Value: func(q *padapi.Question) any { return q.UpdatedAt }},
-	},
-	Detail: []cmdutil.Column[padapi.Question]{
-		{Name: "Owner", Value: func(q *padapi.Question) any { return q.OwnerEmail }},
-		{Name: "Shared", Value: func(q *padapi.Question) any { return q.Shared }},
-		{Name: "Draft", Value: func(q *padapi.Question) any { return q.IsDraft }},
-		{Name: "Created", Value: func(q *padapi.Question) any { return q.CreatedAt }},
-	},
-	Blocks: func(q *padapi.Question) []cmdutil.Block {
-		b := []cmdutil.Block{{Name: "Description", Text: q.Description}}
-		for _, in := range q.CandidateInstructions {
-			b = append(b, cmdutil.Block{Name: "Instructions", Text: in.Instructions})
-		}
-		return append(b, cmdutil.Block{Name: "Contents", Text: q.Contents}, cmdutil.Block{Name: "Solution", Text: q.Solution},
-			cmdutil.Block{Name: "AI assist prompt", Text: q.AIAssistPrompt})
-	},
-}
-
 // NewCmdQuestions returns the questions group and its commands.
 func NewCmdQuestions(f *cmdutil.Factory) *cobra.Command {
-	list := cmdutil.NewCmdList(f, "list", "List your questions", View, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
+	list := cmdutil.NewCmdList(f, "list", "List your questions", cmdutil.QuestionView, func(c *padapi.Client, _ []string) cmdutil.Lister[padapi.Question] {
 		return cmdutil.Paged(c.Questions.List, c.Questions.All).Under("questions")
 	}, nil)
 	list.Example = `  padctl questions list
   padctl questions list --all --json > questions.json`
-	get := cmdutil.NewCmdGet(f, "get ID", "Show one question", View, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Question, error) {
+	get := cmdutil.NewCmdGet(f, "get ID", "Show one question", cmdutil.QuestionView, func(c *padapi.Client) func(context.Context, padapi.ID) (*padapi.Question, error) {
 		return c.Questions.Get
 	}, nil)
 	get.Example = `  padctl questions get 1234
@@ -241,5 +214,5 @@ func writeRun(o *WriteOptions) error {
 		// PUT are the status alone.
 		return cmdutil.PrintAnswer(o.Ctx, o.IO, func(ctx context.Context) error { _, err := c.Questions.Get(ctx, q.ID); return err })
 	}
-	return cmdutil.PrintOne(o.IO, false, View, q)
+	return cmdutil.PrintOne(o.IO, false, cmdutil.QuestionView, q)
 }

@@ -21,14 +21,14 @@ const forged = `{"status":"ERROR","message":"bad\n padctl: forged \u001b]0;title
 // control character, bidi control or line separator left in it.
 func TestServiceTextIsOneLine(t *testing.T) {
 	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{
-		"GET /api/pads/ABC": cmdtest.Reply(http.StatusNotFound, forged),
+		"GET /api/pads/ABC": cmdtest.Reply(http.StatusConflict, forged),
 		"GET /api/quota":    cmdtest.Reply(http.StatusBadRequest, forged),
 	})
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"pads", "get", "ABC"}, "padctl: GET /api/pads/ABC: 404: "},
+		{[]string{"pads", "get", "ABC"}, "padctl: GET /api/pads/ABC: 409: "},
 		{[]string{"quota"}, "padctl: GET /api/quota: 400: "},
 	} {
 		args, want := tc.args, tc.want

@@ -16,6 +16,8 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/root"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
+	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/spf13/cobra"
 )
 
 func TestHelp(t *testing.T) {
@@ -65,8 +67,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"pads", "lsit"}, `unknown command "lsit" for "padctl pads"; did you mean list?`},
 		{[]string{"org", "stat"}, `did you mean stats?`},
 		{[]string{"quota", "--bogus"}, "unknown flag: --bogus"},
-		{[]string{"pads", "get"}, "accepts 1 arg(s), received 0"},
-		{[]string{"pads", "get", "A", "B"}, "accepts 1 arg(s), received 2"},
+		{[]string{"pads", "get"}, "pads get needs a PAD_ID"},
+		{[]string{"pads", "get", "A", "B"}, "pads get takes PAD_ID only, not 2 arguments"},
+		{[]string{"pads", "delete"}, "pads delete needs a PAD_ID"},
+		{[]string{"pads", "env"}, "pads env needs an ENV_ID"},
+		{[]string{"questions", "pull"}, "questions pull needs a DIR"},
 		{[]string{"pads", "list", "--sort", "newest"}, "want created or updated"},
 		{[]string{"pads", "list", "--page", "-1"}, "--page -1: must be a positive number"},
 		{[]string{"quota", "--timeout", "soon"}, "--timeout soon: must be a duration"},
@@ -76,7 +81,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"questions", "update", "1"}, "nothing to change"},
 		{[]string{"questions", "create", "--contents", "x", "--contents-file", "y"}, "[contents contents-file] were all set"},
 		{[]string{"questions", "create", "--title", "t", "--language", "go", "--file", "/does/not/exist"}, "--file: open /does/not/exist"},
-		{[]string{"pads", "export", "ABC"}, `required flag(s) "dir" not set`},
+		{[]string{"pads", "export", "ABC"}, "needs a DIR"},
 	} {
 		cmdtest.CheckUsageError(t, tc.args, cmdtest.Padctl(t, s.Env(), tc.args...), tc.want)
 	}
@@ -170,6 +175,12 @@ func TestConfigurationErrors(t *testing.T) {
 		{map[string]string{"PAD_API_KEY": `bad"` + cmdtest.TestKey, "PAD_BASE_URL": s.URL}, nil, "API key has a character that is not allowed"},
 		{map[string]string{"PAD_API_KEY": cmdtest.TestKey, "PAD_BASE_URL": s.URL, "PAD_TIMEOUT": "soon"}, nil, `PAD_TIMEOUT="soon"`},
 		{s.Env(), []string{"--base-url", "ftp://pad.example.com"}, "need an absolute http or https URL"},
+		// No scheme: the one the library accepts is suggested, http://
+		// for a loopback host, https:// for any other.
+		{s.Env(), []string{"--base-url", "127.0.0.1:8189"}, "--base-url 127.0.0.1:8189: a base URL starts with its scheme: did you mean http://127.0.0.1:8189?"},
+		{map[string]string{"PAD_API_KEY": cmdtest.TestKey, "PAD_BASE_URL": "pad.example.com"}, nil, "PAD_BASE_URL pad.example.com: a base URL starts with its scheme: did you mean https://pad.example.com?"},
+		// The peers' variable, set instead of padctl's.
+		{map[string]string{"CODERPAD_API_KEY": cmdtest.TestKey}, nil, "no API key: CODERPAD_API_KEY is set, but padctl reads PAD_API_KEY"},
 	} {
 		args := append([]string{"quota"}, tc.args...)
 		r := cmdtest.Padctl(t, tc.env, args...)
@@ -319,7 +330,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"pads", "list"}, cmdutil.ExitRateLimited, "padctl: GET /api/pads: 429: Too Many Requests", "try again in 1m0s."},
 		// A 429 on anything but a pad create is throttling, not the quota.
 		{[]string{"pads", "update", "ABC", "--end"}, cmdutil.ExitRateLimited, "padctl: PUT /api/pads/ABC: 429: Over quota", "throttling"},
-		{[]string{"pads", "get", "NOPE"}, cmdutil.ExitError, "padctl: GET /api/pads/NOPE: 404: Pad not found", ""},
+		{[]string{"pads", "get", "NOPE"}, cmdutil.ExitError, "padctl: GET /api/pads/NOPE: 404: Pad not found", "Check the ID: 'padctl pads list' shows your pads."},
 		{[]string{"org"}, cmdutil.ExitError, "padctl: GET /api/organization: 403: Forbidden", "Organization commands need an organization owner's API key."},
 		{[]string{"questions", "get", "1"}, cmdutil.ExitError, "padctl: GET /api/questions/1: 401: Invalid API key", "The service rejected the API key: check PAD_API_KEY or --api-key."},
 	} {
@@ -387,5 +398,34 @@ func TestKeyNeverPrintedEncoded(t *testing.T) {
 		if strings.Contains(out, b64) || strings.Contains(out, cmdtest.TestKey) || strings.Contains(out, esc.String()) {
 			t.Errorf("padctl %v: exit %d, the key (encoded) in:\nstdout: %s\nstderr: %s", args, r.Code, r.Stdout, r.Stderr)
 		}
+	}
+}
+
+// Every command whose usage line names arguments says which one is
+// missing in those words, never cobra's "accepts 1 arg(s)".
+func TestMissingArgsNamed(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var walk func(*cobra.Command)
+	n := 0
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		words := strings.Fields(c.Use)
+		if c.Args == nil || len(words) < 2 || strings.HasPrefix(words[1], "-") || strings.HasPrefix(words[1], "[") || strings.HasPrefix(words[1], "<") {
+			return
+		}
+		path := strings.Fields(strings.TrimPrefix(c.CommandPath(), "padctl "))
+		r := cmdtest.Padctl(t, nil, path...)
+		what := strings.Join(path, " ")
+		named := strings.Contains(r.Stderr, " "+words[1]+"\n") || strings.Contains(r.Stderr, " "+words[1]+" and ")
+		if !strings.Contains(r.Stderr, "padctl: "+what+" needs a") || !named || strings.Contains(r.Stderr, "arg(s)") {
+			t.Errorf("padctl %s: stderr %q, want it to say it needs a %s", what, r.Stderr, words[1])
+		}
+		n++
+	}
+	walk(root.NewCmdRoot(&cmdutil.Factory{IOStreams: ios, Getenv: func(string) string { return "" }}))
+	if n < 10 {
+		t.Errorf("checked %d commands with arguments, want every one of them (at least 10)", n)
 	}
 }

@@ -3,8 +3,11 @@
 package root_test
 
 import (
+	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -64,6 +67,16 @@ func TestNetworkHints(t *testing.T) {
 	})}, "quota")
 	if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[1], "the host name does not resolve") {
 		t.Errorf("no such host: exit %d\nstderr:\n%s", r.Code, r.Stderr)
+	}
+	// A certificate padctl does not trust: found by the error's type
+	// (the library's own test), not its text.
+	tlsSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake padctl refuses
+	tlsSrv.StartTLS()
+	t.Cleanup(tlsSrv.Close)
+	r = cmdtest.Padctl(t, map[string]string{"PAD_BASE_URL": tlsSrv.URL, "PAD_API_KEY": cmdtest.TestKey}, "quota")
+	if l := cmdtest.Lines(r.Stderr); r.Code != cmdutil.ExitError || len(l) != 2 || !strings.HasPrefix(l[1], "TLS failed: ") {
+		t.Errorf("untrusted certificate: exit %d\nstderr:\n%s", r.Code, r.Stderr)
 	}
 }
 
