@@ -464,3 +464,16 @@ func TestNameCutAtAnEscape(t *testing.T) {
 		}
 	}
 }
+
+func TestRemoveAll(t *testing.T) {
+	d, dir := open(t)
+	must(t, d.WriteFile("d/e/f.txt", []byte("x")))
+	must(t, os.Symlink(t.TempDir(), filepath.Join(dir, "d", "link")))
+	must(t, d.RemoveAll("d"))
+	if _, err := os.Lstat(filepath.Join(dir, "d")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("d after RemoveAll: %v", err)
+	}
+	if err := d.RemoveAll("../d"); err == nil || !strings.Contains(err.Error(), "not a path inside") {
+		t.Errorf("RemoveAll(../d) = %v", err)
+	}
+}
