@@ -1,3 +1,16 @@
+// Equivalent mutants, which no test can kill, and mutants gremlins
+// reports NOT COVERED although a test runs them:
+//   - syncDir, "err != nil" after Open negated: on success it then skips
+//     the fsync and the close, which no test can observe; Open of a
+//     folder just written to does not fail.
+//   - Name, "i >= 0" made "i > 0": the cut only matters for i at least
+//     len(keep)-2 = 45; i = 0 never reaches it, and i = -1 (no '%') is
+//     refused by both.
+//   - WriteFile, "tmp != """ negated (NOT COVERED): the rename of a temporary
+//     file just written fails only when another process races it.
+//   - MkdirAll, Rename and Remove, "case err != nil" of their Lstat (NOT
+//     COVERED): gremlins maps coverage by statement blocks and never
+//     counts a switch case as run; TestNameTooLongFails runs each.
 package safefile
 
 import (
@@ -475,5 +488,16 @@ func TestRemoveAll(t *testing.T) {
 	}
 	if err := d.RemoveAll("../d"); err == nil || !strings.Contains(err.Error(), "not a path inside") {
 		t.Errorf("RemoveAll(../d) = %v", err)
+	}
+}
+
+// A name of 64 bytes is kept as it is; one byte more is cut and hashed.
+func TestNameLengthLimit(t *testing.T) {
+	at := strings.Repeat("a", maxNameLen)
+	if got := Name(at); got != at {
+		t.Errorf("Name of %d bytes = %q, want it as it is", maxNameLen, got)
+	}
+	if got := Name(at + "a"); got == at+"a" || !strings.Contains(got, "~") || len(got) > maxNameLen {
+		t.Errorf("Name of %d bytes = %q, want it cut and hashed", maxNameLen+1, got)
 	}
 }
