@@ -104,7 +104,7 @@ export BENCH_SUMMARY
 # from the test cache when the package's tests ran before: in about a
 # second, so that nearly every mutant is reported TIMED OUT, and left out
 # of the efficacy and the coverage.
-MUTATE_PKGS ?= ./internal/lib/redact ./internal/app/qsync ./internal/app/qsync/qfolder ./internal/app/archive
+MUTATE_PKGS ?= ./internal/lib/redact ./internal/lib/safefile ./internal/lib/jsonerr ./internal/app/qsync ./internal/app/qsync/qfolder ./internal/app/archive
 # --timeout-coefficient 10: gremlins gives each mutant's go test that many
 # times the coverage run's time, then kills go test (its test binary runs
 # on to its own -timeout). With a small one (gremlins' default is 3), a

@@ -74,14 +74,12 @@ func short(b []byte) string {
 // than a few bytes of the body.
 func Describe(err error, data []byte) string {
 	var se *json.SemanticError
-	switch {
-	case errors.As(err, &se):
+	if errors.As(err, &se) {
 		field, what, typ := fieldPath(se.JSONPointer), kindName(se.JSONKind), typeName(se.GoType)
 		var bad *BadValue
-		switch {
-		case errors.As(se.Err, &bad):
+		if errors.As(se.Err, &bad) {
 			what = bad.text()
-		case se.JSONKind == '0' && len(se.JSONValue) > 0:
+		} else if se.JSONKind == '0' && len(se.JSONValue) > 0 {
 			what = "number " + short(se.JSONValue)
 		}
 		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typ

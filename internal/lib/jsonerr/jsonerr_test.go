@@ -63,8 +63,9 @@ func TestShort(t *testing.T) {
 // they are (typeName).
 type (
 	Alpha struct{ A int }
-	Zed   []int
-	lower struct{ a int }
+	Zed   struct{ Z int }
+	Ints  []int
+	lower struct{ _ int }
 )
 
 func TestTypeName(t *testing.T) {
@@ -75,6 +76,8 @@ func TestTypeName(t *testing.T) {
 	}{
 		{Alpha{}, "jsonerr.Alpha"},
 		{Zed{}, "jsonerr.Zed"},
+		{Ints{}, "jsonerr.Ints"},
+		{[]Zed{}, "[]jsonerr.Zed"},
 		{&Alpha{}, "jsonerr.Alpha"},
 		{[]Alpha{}, "[]jsonerr.Alpha"},
 		{lower{}, "object"},
