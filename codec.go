@@ -4,7 +4,6 @@ package padapi
 
 import (
 	"bytes"
-	stdjson "encoding/json"
 	"reflect"
 	"time"
 
@@ -106,9 +105,7 @@ func (t *token) set(v jsontext.Value) error {
 		*t = token(s)
 		return err
 	case '{', '[':
-		// encoding/json's own error, so that a decoder reading with it
-		// (the edit history's) can name the field.
-		return &stdjson.UnmarshalTypeError{Value: quoteShort(v), Type: reflect.TypeFor[string]()}
+		return &json.SemanticError{JSONKind: v.Kind(), GoType: reflect.TypeFor[string]()}
 	case 'n':
 		*t = ""
 	default:
