@@ -81,11 +81,11 @@ func (o *ListOptions) query() url.Values {
 // items under key (with each item's bytes when keep is set: WithJSON),
 // the total and the links; any other member is skipped.
 type pageBody[T any] struct {
-	key              string
-	keep             bool
-	items            []T
-	raws             []json.RawMessage
-	total            int
+	key                string
+	keep               bool
+	items              []T
+	raws               []json.RawMessage
+	total              int
 	nextPage, prevPage string
 }
 
