@@ -1,6 +1,7 @@
 package qsync
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,9 @@ const (
 	// Waiting reports that Apply waits Wait for the service's list to
 	// show creates that had no answer, before it plans again.
 	Waiting
+	// VariantDone reports a variant step carried out (or handled), in
+	// Variant: Action is its Kind, ID the variant's id.
+	VariantDone
 )
 
 // Event is one thing Apply reports as it goes.
@@ -32,6 +36,8 @@ type Event struct {
 	Kind EventKind
 	// Step is the step concerned (Done, Redacted).
 	Step *Step
+	// Variant is the variant step concerned (VariantDone).
+	Variant *VariantStep
 	// Action is what was done (Done): the step's Kind, or Update after
 	// an Adopt.
 	Action Kind
@@ -94,6 +100,12 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan, report func(Event)) error {
 			return err
 		}
 	}
+	for i := range p.Variants {
+		if err := a.pushVariant(ctx, &p.Variants[i]); err != nil {
+			return err
+		}
+		a.report(Event{Kind: VariantDone, Variant: &p.Variants[i], Action: p.Variants[i].Kind, ID: p.Variants[i].ID})
+	}
 	return a.save()
 }
 
@@ -124,6 +136,7 @@ func (a *applier) record(folder string, q qfolder.Question, files string, update
 	rec := qfolder.Record{Folder: folder, Digests: q.Digests(), UpdatedAt: updated}
 	rec.Digests[qfolder.FieldFiles] = files
 	old, ok := a.lib.State.Questions[q.ID]
+	rec.Variants = old.Variants
 	if updated.IsZero() {
 		rec.UpdatedAt = old.UpdatedAt
 	}
@@ -265,13 +278,15 @@ type PendingError struct {
 	Folder string
 	// Err is the create's error.
 	Err error
+	// File is the file that records it: qfolder.QuestionFile when "".
+	File string
 }
 
 // Error says what happened and what to do.
 func (e *PendingError) Error() string {
 	return fmt.Sprintf("%s/: create: %v\nThe pending create is recorded in %s/%s: run the same apply again to settle it: "+
 		"it adopts the question if the service made it, and creates it otherwise once --settle has passed",
-		e.Folder, e.Err, e.Folder, qfolder.QuestionFile)
+		e.Folder, e.Err, e.Folder, cmp.Or(e.File, qfolder.QuestionFile))
 }
 
 // Unwrap returns the create's error.
@@ -352,6 +367,12 @@ func (a *applier) pull(p *Plan) (err error) {
 			}
 		}
 		a.done(st, st.Kind, st.ID)
+	}
+	for i := range p.Variants {
+		if err := a.pullVariant(&p.Variants[i]); err != nil {
+			return err
+		}
+		a.report(Event{Kind: VariantDone, Variant: &p.Variants[i], Action: p.Variants[i].Kind, ID: p.Variants[i].ID})
 	}
 	return nil
 }

@@ -122,10 +122,17 @@ func (s *syncer) printPlan(p *qsync.Plan) {
 			update++
 		}
 	}
+	for i := range p.Variants {
+		s.printVariantPlan(&p.Variants[i])
+	}
 	for i := range p.Steps {
 		if p.Steps[i].Reason == qsync.ReasonNotPruned {
 			s.notePrune(&p.Steps[i])
 		}
+	}
+	if n := len(p.Variants); n > 0 {
+		s.printf("Variants: %d to create, %d to update, %d to delete, %d unchanged.\n",
+			p.CountVariants(qsync.Create), p.CountVariants(qsync.Update)+p.CountVariants(qsync.Adopt), p.CountVariants(qsync.Delete), p.CountVariants(qsync.Same))
 	}
 	if adopt := p.Count(qsync.Adopt); adopt > 0 {
 		s.printf("%d to adopt, ", adopt)
@@ -198,4 +205,22 @@ func (s *syncer) paintDiffLine(line string) string {
 		return s.paint(green, line)
 	}
 	return line
+}
+
+// printVariantPlan writes one variant step of a plan.
+func (s *syncer) printVariantPlan(st *qsync.VariantStep) {
+	switch st.Kind {
+	case qsync.Create:
+		s.printf("%s  %s/  variant (%s)\n", s.paint(green, "create"), st.Path(), st.Language)
+	case qsync.Adopt:
+		s.printf("%s   %s/  variant #%s: the variant an earlier create with no answer made; its id goes into %s\n", s.paint(green, "adopt"), st.Path(), st.ID, qfolder.VariantFile)
+	case qsync.Update:
+		s.printf("%s  %s/  variant #%s (%s): %s\n", s.paint(yellow, "update"), st.Path(), st.ID, st.Language, strings.Join(st.Changes, ", "))
+	case qsync.Delete:
+		s.printf("%s  variant #%s (%s) of %s/ (recorded in this folder, held by no variant folder now; --prune)\n", s.paint(red, "delete"), st.ID, st.Language, st.Folder)
+	case qsync.Skip:
+		if st.Reason == qsync.ReasonNotPruned {
+			s.notef("note: variant #%s (%s) of %s/ was recorded in this folder and no variant folder holds it now: --prune deletes it\n", st.ID, st.Language, st.Folder)
+		}
+	}
 }

@@ -79,6 +79,10 @@ func (s *syncer) pull(ctx context.Context) error {
 			s.notef("note: %s: the API key was taken out of what the service sent (padctl writes no key into a file)\n", ev.File)
 			return
 		}
+		if ev.Kind == qsync.VariantDone {
+			s.printVariant(ev.Variant, true)
+			return
+		}
 		switch ev.Action {
 		case qsync.WriteBack:
 			written++
@@ -154,6 +158,28 @@ func (s *syncer) pullDryRun(ctx context.Context) error {
 			s.printPulled(st)
 		}
 	}
+	for i := range p.Variants {
+		s.printVariant(&p.Variants[i], false)
+	}
 	s.printf("%d to write, %d unchanged, %d not pulled (changed here).\n", p.Count(qsync.WriteBack), p.Count(qsync.Same), p.Count(qsync.KeepLocal))
 	return s.keptError(p.Count(qsync.KeepLocal))
+}
+
+// printVariant prints one variant step of a pull, done or (dryRun false)
+// planned.
+func (s *syncer) printVariant(st *qsync.VariantStep, done bool) {
+	verb := "pull   "
+	if done {
+		verb = "pulled "
+	}
+	switch st.Kind {
+	case qsync.WriteBack:
+		s.printf("%s %s/  variant #%s (%s)\n", verb, st.Path(), st.ID, st.Language)
+	case qsync.KeepLocal:
+		s.notef("not pulled: %s/: variant #%s changed here since the last pull or apply, and different on the service (--force overwrites)\n", st.Path(), st.ID)
+	case qsync.Skip:
+		if st.Reason == qsync.ReasonUnrepresentable {
+			s.notef("note: variant #%s of #%s cannot be represented: not pulled\n", st.ID, st.QuestionID)
+		}
+	}
 }

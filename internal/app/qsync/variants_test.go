@@ -1,0 +1,134 @@
+package qsync
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
+)
+
+// writes counts the requests to srv that change something.
+func writes(srv *padapitest.Server) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Method != http.MethodGet {
+			n++
+		}
+	}
+	return n
+}
+
+// variantsFixture is a fake with one question of three variants, pulled.
+func variantsFixture(t *testing.T) (*env, padapi.ID) {
+	e := newEnv(t)
+	q := e.srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Contents: "def f(): pass", OrganizationName: "Org"})
+	e.srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "ruby", Contents: padapi.Ptr("def f; end")})
+	e.srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "go"}) // the language's default starter
+	e.srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "java", Contents: padapi.Ptr(""), Solution: padapi.Ptr("class S {}")})
+	e.must(Pull, Options{})
+	return e, q.ID
+}
+
+// Issue 36: pull → diff shows nothing → edit one variant's starter →
+// apply changes exactly that variant (1 request) → a second apply changes
+// nothing. A default starter (null) has no file, a blank one an empty one.
+func TestVariantsRoundTrip(t *testing.T) {
+	e, qid := variantsFixture(t)
+	if got := e.read("two-sum/variants/ruby/starter.rb"); got != "def f; end" {
+		t.Errorf("ruby's starter %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "two-sum/variants/go/starter.go")); err == nil {
+		t.Errorf("the default starter has a file")
+	}
+	if got := e.read("two-sum/variants/java/starter.java"); got != "" {
+		t.Errorf("the blank starter %q", got)
+	}
+	if p := e.plan(Push, Options{}); p.Changes() || len(p.Variants) != 3 || p.CountVariants(Same) != 3 {
+		t.Fatalf("after a pull: changes %v, %+v", p.Changes(), p.Variants)
+	}
+	e.write(map[string]string{"two-sum/variants/ruby/starter.rb": "def f; 1; end\n"})
+	p := e.plan(Push, Options{})
+	if p.CountVariants(Update) != 1 || p.Count(Update) != 0 {
+		t.Fatalf("after an edit: %+v", p.Variants)
+	}
+	before := writes(e.srv)
+	e.must(Push, Options{})
+	if n := writes(e.srv) - before; n != 1 {
+		t.Errorf("the apply sent %d requests that change something, want 1", n)
+	}
+	for _, v := range e.srv.Variants(qid) {
+		if v.Language == "ruby" && (v.Contents == nil || *v.Contents != "def f; 1; end\n") {
+			t.Errorf("ruby on the service: %+v", v)
+		}
+		if v.Language == "go" && v.Contents != nil {
+			t.Errorf("go's default starter became %q", *v.Contents)
+		}
+	}
+	before = writes(e.srv)
+	if evs := e.must(Push, Options{}); writes(e.srv) != before {
+		t.Errorf("a second apply changed something: %v", evs)
+	}
+	if p := e.plan(Push, Options{}); p.Changes() {
+		t.Errorf("a plan after the apply: %+v", p.Variants)
+	}
+	e.must(Pull, Options{})
+	if p := e.plan(Push, Options{}); p.Changes() {
+		t.Errorf("a plan after a second pull: %+v", p.Variants)
+	}
+}
+
+// A new variant folder is created once, even when the create's answer is
+// lost; one deleted from the folder is deleted only with Prune.
+func TestVariantsCreateOnceAndPrune(t *testing.T) {
+	e, qid := variantsFixture(t)
+	e.write(map[string]string{"two-sum/variants/kotlin/variant.json": `{"language": "kotlin"}`, "two-sum/variants/kotlin/starter.kt": "fun f() {}\n"})
+	e.srv.DropNext("POST /api/questions/{id}/variants", 1)
+	_, err := e.run(Push, Options{})
+	var pe *PendingError
+	if !errors.As(err, &pe) || !errors.Is(err, padapi.ErrOutcomeUnknown) || !strings.Contains(e.read("two-sum/variants/kotlin/variant.json"), "pending_create") {
+		t.Fatalf("a create with no answer: %v", err)
+	}
+	evs := e.must(Push, Options{})
+	kotlin := 0
+	for _, v := range e.srv.Variants(qid) {
+		if v.Language == "kotlin" {
+			kotlin++
+		}
+	}
+	if kotlin != 1 || strings.Contains(e.read("two-sum/variants/kotlin/variant.json"), "pending_create") || !strings.Contains(e.read("two-sum/variants/kotlin/variant.json"), `"id"`) {
+		t.Errorf("%d kotlin variants after a lost answer and a re-run (%d events):\n%s", kotlin, len(evs), e.read("two-sum/variants/kotlin/variant.json"))
+	}
+	if err := os.RemoveAll(filepath.Join(e.dir, "two-sum/variants/go")); err != nil {
+		t.Fatal(err)
+	}
+	p := e.plan(Push, Options{})
+	if p.CountVariants(Skip) != 1 || p.Changes() {
+		t.Errorf("a removed variant without --prune: %+v", p.Variants)
+	}
+	e.must(Push, Options{Prune: true})
+	if n := len(e.srv.Variants(qid)); n != 3 {
+		t.Errorf("%d variants after the prune, want 3", n)
+	}
+	if p := e.plan(Push, Options{Prune: true}); p.Changes() {
+		t.Errorf("after the prune: %+v", p.Variants)
+	}
+}
+
+// A library without variants lists none: a diff costs what it did.
+func TestNoVariantsNoVariantRequests(t *testing.T) {
+	e := newEnv(t)
+	e.write(sample)
+	e.must(Push, Options{})
+	n := len(e.srv.Requests())
+	e.plan(Push, Options{})
+	for _, r := range e.srv.Requests()[n:] {
+		if strings.Contains(r.Path, "/variants") {
+			t.Errorf("a diff of a library without variants sent %s %s", r.Method, r.Path)
+		}
+	}
+}
