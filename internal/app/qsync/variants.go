@@ -164,12 +164,16 @@ func findVariantCreatedBy(vs []padapi.QuestionVariant, pending *qfolder.Pending,
 }
 
 // planVariantsPull plans writing the variants of the questions a pull
-// writes or keeps: one variant list per question.
+// writes or keeps: one variant list per question whose folder syncs
+// variants already, or per question with Options.Variants.
 func (pp *pullPlanner) planVariantsPull(ctx context.Context) error {
 	for i := range pp.p.Steps {
 		st := &pp.p.Steps[i]
 		if st.ID == "" || (st.Kind != WriteBack && st.Kind != Same && st.Kind != Adopt) {
 			continue
+		}
+		if f := pp.byID[st.ID]; !pp.s.o.Variants && (f == nil || len(f.Variants) == 0) && len(pp.recs[st.ID].Variants) == 0 {
+			continue // no variants synced here: a list costs no request per question
 		}
 		_, by, err := pp.s.variantsOf(ctx, st.ID)
 		if err != nil {

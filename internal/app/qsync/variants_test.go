@@ -30,7 +30,7 @@ func variantsFixture(t *testing.T) (*env, padapi.ID) {
 	e.srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "ruby", Contents: padapi.Ptr("def f; end")})
 	e.srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "go"}) // the language's default starter
 	e.srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "java", Contents: padapi.Ptr(""), Solution: padapi.Ptr("class S {}")})
-	e.must(Pull, Options{})
+	e.must(Pull, Options{Variants: true})
 	return e, q.ID
 }
 
