@@ -1,12 +1,14 @@
 package qsync
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -54,6 +56,57 @@ func (s *Syncer) variantsOf(ctx context.Context, qid string) ([]padapi.QuestionV
 	return vs, by, nil
 }
 
+// variantWorkers is how many variant lists a plan fetches at once.
+const variantWorkers = 8
+
+// variantLists fetches the variants of the questions qids, up to
+// variantWorkers at once, stopping at the first error.
+func (s *Syncer) variantLists(ctx context.Context, qids []string) (map[string]map[string]*padapi.QuestionVariant, map[string][]padapi.QuestionVariant, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		vs  []padapi.QuestionVariant
+		by  map[string]*padapi.QuestionVariant
+		err error
+	}
+	results := make([]result, len(qids))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(variantWorkers, len(qids)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := &results[i]
+				if r.vs, r.by, r.err = s.variantsOf(ctx, qids[i]); r.err != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+feed:
+	for i := range qids {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	by, lists := map[string]map[string]*padapi.QuestionVariant{}, map[string][]padapi.QuestionVariant{}
+	for i, r := range results {
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+		by[qids[i]], lists[qids[i]] = r.by, r.vs
+	}
+	if err := context.Cause(ctx); err != nil && ctx.Err() != context.Canceled {
+		return nil, nil, err
+	}
+	return by, lists, nil
+}
+
 // planVariantsPush plans the variants of every folder that holds some or
 // whose question's record names some: one variant list per such question,
 // none for a library without variants.
@@ -64,23 +117,27 @@ func (s *Syncer) planVariantsPush(ctx context.Context, p *Plan) error {
 			adopted[st.Folder] = st.ID
 		}
 	}
+	qidOf := func(f *qfolder.Folder) string { return cmp.Or(f.Q.ID, adopted[f.Name]) }
+	var qids []string
+	for _, f := range p.lib.Folders {
+		if qid := qidOf(f); qid != "" && (len(f.Variants) > 0 || len(p.lib.State.Questions[qid].Variants) > 0) {
+			qids = append(qids, qid)
+		}
+	}
+	byQ, lists, err := s.variantLists(ctx, qids)
+	if err != nil {
+		return err
+	}
 	var missing problems
 	for _, f := range p.lib.Folders {
-		qid := f.Q.ID
-		if qid == "" {
-			qid = adopted[f.Name]
-		}
+		qid := qidOf(f)
 		recs := p.lib.State.Questions[qid].Variants
 		if len(f.Variants) == 0 && len(recs) == 0 {
 			continue
 		}
-		var svc []padapi.QuestionVariant
-		by := map[string]*padapi.QuestionVariant{}
-		if qid != "" {
-			var err error
-			if svc, by, err = s.variantsOf(ctx, qid); err != nil {
-				return err
-			}
+		svc, by := lists[qid], byQ[qid]
+		if by == nil {
+			by = map[string]*padapi.QuestionVariant{}
 		}
 		held := map[string]bool{}
 		for _, v := range f.Variants {
@@ -167,19 +224,28 @@ func findVariantCreatedBy(vs []padapi.QuestionVariant, pending *qfolder.Pending,
 // writes or keeps: one variant list per question whose folder syncs
 // variants already, or per question with Options.Variants.
 func (pp *pullPlanner) planVariantsPull(ctx context.Context) error {
+	wanted := func(st *Step) bool {
+		if st.ID == "" || (st.Kind != WriteBack && st.Kind != Same && st.Kind != Adopt) {
+			return false
+		}
+		// No variants synced here: a list costs no request per question.
+		f := pp.byID[st.ID]
+		return pp.s.o.Variants || (f != nil && len(f.Variants) > 0) || len(pp.recs[st.ID].Variants) > 0
+	}
+	var qids []string
+	for i := range pp.p.Steps {
+		if wanted(&pp.p.Steps[i]) {
+			qids = append(qids, pp.p.Steps[i].ID)
+		}
+	}
+	byQ, _, err := pp.s.variantLists(ctx, qids)
+	if err != nil {
+		return err
+	}
 	for i := range pp.p.Steps {
 		st := &pp.p.Steps[i]
-		if st.ID == "" || (st.Kind != WriteBack && st.Kind != Same && st.Kind != Adopt) {
-			continue
-		}
-		if f := pp.byID[st.ID]; !pp.s.o.Variants && (f == nil || len(f.Variants) == 0) && len(pp.recs[st.ID].Variants) == 0 {
-			continue // no variants synced here: a list costs no request per question
-		}
-		_, by, err := pp.s.variantsOf(ctx, st.ID)
-		if err != nil {
-			return err
-		}
-		if len(by) == 0 {
+		by := byQ[st.ID]
+		if !wanted(st) || len(by) == 0 {
 			continue
 		}
 		f := pp.byID[st.ID]

@@ -132,3 +132,36 @@ func TestNoVariantsNoVariantRequests(t *testing.T) {
 		}
 	}
 }
+
+// Issue 36's target: 200 questions × 3 variants pull (--variants) and
+// diff in at most 2× the requests of 200 questions without variants, plus
+// one variant list per question; the times are logged (and measured by
+// BenchmarkVariantsPullDiff).
+func TestVariantsCost(t *testing.T) {
+	const questions = 200
+	count := func(variants bool) (pull, diff int) {
+		e := newEnv(t)
+		seedQuestions(e.srv, questions)
+		if variants {
+			for _, q := range e.srv.Questions() {
+				for _, lang := range []string{"ruby", "go", "java"} {
+					e.srv.AddVariant(q.ID, padapi.QuestionVariant{Language: lang, Contents: padapi.Ptr("// " + lang)})
+				}
+			}
+		}
+		n := len(e.srv.Requests())
+		e.must(Pull, Options{Variants: variants})
+		pull = len(e.srv.Requests()) - n
+		n = len(e.srv.Requests())
+		if p := e.plan(Push, Options{}); p.Changes() {
+			t.Fatalf("a diff after the pull plans changes")
+		}
+		return pull, len(e.srv.Requests()) - n
+	}
+	pull0, diff0 := count(false)
+	pull3, diff3 := count(true)
+	t.Logf("requests: pull %d → %d, diff %d → %d", pull0, pull3, diff0, diff3)
+	if pull3 > 2*pull0+questions || diff3 > 2*diff0+questions {
+		t.Errorf("with 3 variants each: pull %d, diff %d requests; want at most %d and %d", pull3, diff3, 2*pull0+questions, 2*diff0+questions)
+	}
+}
