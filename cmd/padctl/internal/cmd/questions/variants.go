@@ -92,9 +92,10 @@ func NewCmdVariants(f *cmdutil.Factory) *cobra.Command {
 		},
 	}
 	get := &cobra.Command{
-		Use:   "get QUESTION_ID VARIANT_ID",
-		Short: "Show one variant of a question",
-		Args:  cobra.ExactArgs(2),
+		Use:     "get QUESTION_ID VARIANT_ID",
+		Short:   "Show one variant of a question",
+		Example: "  padctl questions variants get 1234 77\n  padctl questions variants get 1234 77 --json",
+		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := f.Client()
 			if err != nil {
@@ -160,27 +161,35 @@ func NewCmdVariants(f *cmdutil.Factory) *cobra.Command {
 		_ = cmd.MarkFlagFilename("contents-file")
 		return cmd
 	}
+	do := &cmdutil.DeleteOptions{IO: f.IOStreams, Client: f.Client, Noun: "variant"}
 	del := &cobra.Command{
 		Use:   "delete QUESTION_ID VARIANT_ID",
 		Short: "Delete a variant of a question",
-		Args:  cobra.ExactArgs(2),
+		Long: "Delete a variant of a question. On a terminal padctl asks first: type the variant's ID to confirm.\n" +
+			"--yes deletes without asking, and is required when padctl cannot ask (in a\nscript, or with stdin or stdout not a terminal).",
+		Example: "  padctl questions variants delete 1234 77\n  padctl questions variants delete 1234 77 --yes",
+		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := f.Client()
-			if err != nil {
-				return err
+			qid := padapi.ID(args[0])
+			do.Ctx, do.JSON, do.ID = cmd.Context(), f.Flags.JSON, padapi.ID(args[1])
+			do.Delete = func(c *padapi.Client) func(context.Context, padapi.ID) error {
+				return func(ctx context.Context, vid padapi.ID) error { return c.Questions.DeleteVariant(ctx, qid, vid) }
 			}
-			if err := c.Questions.DeleteVariant(cmd.Context(), padapi.ID(args[0]), padapi.ID(args[1])); err != nil {
-				return err
+			if !do.Yes && !do.IO.CanPrompt() {
+				return cmdutil.UsageErrorf("--yes is required to delete when padctl cannot ask (not on a terminal)")
 			}
-			cmdutil.Note(f.IOStreams, "Deleted variant %s of question %s.", args[1], args[0])
-			return nil
+			return cmdutil.DeleteRun(do)
 		},
 	}
+	del.Flags().BoolVarP(&do.Yes, "yes", "y", false, "delete without asking")
 	cmds := []*cobra.Command{list, get, write(false), write(true), del}
 	for _, cmd := range cmds {
 		cmd.ValidArgsFunction = completeVariantArgs(f)
 	}
 	group := cmdutil.NewGroupCmd("variants", "List, show, add, change and delete a question's variants (one per language or project template)", cmds...)
+	group.Example = `  padctl questions variants list 1234
+  padctl questions variants create 1234 --language ruby --contents-file two_sum.rb
+  padctl questions pull --variants library   # every question's variants, as folders`
 	return group
 }
 

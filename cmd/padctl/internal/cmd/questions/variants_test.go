@@ -44,7 +44,10 @@ func TestQuestionsVariantsCommands(t *testing.T) {
 	if r := cmdtest.Padctl(t, env, "questions", "variants", "update", qid, vid); r.Code != 2 {
 		t.Errorf("update without a flag: exit %d", r.Code)
 	}
-	r = cmdtest.Padctl(t, env, "questions", "variants", "delete", qid, vid)
+	if r := cmdtest.Padctl(t, env, "questions", "variants", "delete", qid, vid); r.Code != 2 || len(srv.Variants(q.ID)) != 1 {
+		t.Errorf("delete without --yes, piped: exit %d", r.Code)
+	}
+	r = cmdtest.Padctl(t, env, "questions", "variants", "delete", qid, vid, "--yes")
 	if r.Code != 0 || len(srv.Variants(q.ID)) != 0 {
 		t.Errorf("delete: exit %d, %d variants left\n%s", r.Code, len(srv.Variants(q.ID)), r.Stderr)
 	}
