@@ -62,7 +62,8 @@ const variantWorkers = 8
 // variantLists fetches the variants of the questions qids, up to
 // variantWorkers at once, stopping at the first error.
 func (s *Syncer) variantLists(ctx context.Context, qids []string) (map[string]map[string]*padapi.QuestionVariant, map[string][]padapi.QuestionVariant, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	parent := ctx
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	type result struct {
 		vs  []padapi.QuestionVariant
@@ -101,8 +102,10 @@ feed:
 		}
 		by[qids[i]], lists[qids[i]] = r.by, r.vs
 	}
-	if err := context.Cause(ctx); err != nil && ctx.Err() != context.Canceled {
-		return nil, nil, err
+	// A list not fetched because the caller's context ended is no list:
+	// taken as empty, it would plan its variants as gone.
+	if parent.Err() != nil {
+		return nil, nil, context.Cause(parent)
 	}
 	return by, lists, nil
 }

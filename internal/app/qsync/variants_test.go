@@ -1,6 +1,7 @@
 package qsync
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"os"
@@ -163,5 +164,23 @@ func TestVariantsCost(t *testing.T) {
 	t.Logf("requests: pull %d → %d, diff %d → %d", pull0, pull3, diff0, diff3)
 	if pull3 > 2*pull0+questions || diff3 > 2*diff0+questions {
 		t.Errorf("with 3 variants each: pull %d, diff %d requests; want at most %d and %d", pull3, diff3, 2*pull0+questions, 2*diff0+questions)
+	}
+}
+
+// A variant list that fails, or a context that ends while the lists are
+// fetched, fails the plan: a list not read is never taken as empty.
+func TestVariantListErrorsFailThePlan(t *testing.T) {
+	e, _ := variantsFixture(t)
+	e.srv.FailNext("GET /api/questions/{id}/variants", 20, http.StatusInternalServerError, "")
+	if _, err := e.syncer(Options{}).Plan(e.ctx(), Push); err == nil || !strings.Contains(err.Error(), "list variants") {
+		t.Errorf("plan with a failing variant list: %v", err)
+	}
+	e.srv.FailNext("GET /api/questions/{id}/variants", 0, 0, "")
+	ctx, cancel := context.WithCancel(e.ctx())
+	cancel()
+	s := e.syncer(Options{})
+	p := &Plan{Mode: Push, lib: e.lib()}
+	if err := s.planVariantsPush(ctx, p); err == nil {
+		t.Errorf("a cancelled plan of variants: no error, %d steps", len(p.Variants))
 	}
 }
