@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -361,7 +363,16 @@ func (a *applier) pull(p *Plan) (err error) {
 			if err := a.save(); err != nil {
 				return err
 			}
-		case WriteBack, Same:
+		case Same:
+			if st.folder != nil && sameText(st.want, st.folder.Q) {
+				// Byte for byte what the folder holds: nothing to render.
+				a.record(st.Folder, st.want, st.fileDigest, st.svc.UpdatedAt)
+				break
+			}
+			if err := a.writeBack(st); err != nil {
+				return err
+			}
+		case WriteBack:
 			if err := a.writeBack(st); err != nil {
 				return err
 			}
@@ -398,4 +409,21 @@ func (a *applier) writeBack(st *Step) error {
 		a.report(Event{Kind: Redacted, Step: st, File: file})
 	}
 	return nil
+}
+
+// sameText reports whether a and b hold the same texts byte for byte (not
+// only as compared), so that a folder holding b, rendered for a, would be
+// written as it is.
+func sameText(a, b qfolder.Question) bool {
+	desc := a.Description
+	if desc != "" && !strings.HasSuffix(desc, "\n") {
+		desc += "\n" // as qfolder.Render writes it
+	}
+	return a.ID == b.ID && a.Title == b.Title && a.Language == b.Language && desc == b.Description &&
+		a.Contents == b.Contents && a.Solution == b.Solution && a.AIAssistPrompt == b.AIAssistPrompt &&
+		slices.EqualFunc(a.Instructions, b.Instructions, func(x, y padapi.CandidateInstruction) bool {
+			return x.Instructions == y.Instructions && (x.DefaultVisible == nil) == (y.DefaultVisible == nil) &&
+				(x.DefaultVisible == nil || *x.DefaultVisible == *y.DefaultVisible)
+		}) &&
+		slices.Equal(a.Files, b.Files) && (a.Files == nil) == (b.Files == nil)
 }
