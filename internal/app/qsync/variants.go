@@ -37,6 +37,13 @@ type VariantStep struct {
 	svc    *padapi.QuestionVariant
 }
 
+// Service returns the service's variant the step concerns, or nil.
+func (st *VariantStep) Service() *padapi.QuestionVariant { return st.svc }
+
+// Local returns the variant as the folder holds it (Push) or will hold
+// it (Pull), or nil.
+func (st *VariantStep) Local() *qfolder.Variant { return st.v }
+
 // Path is the variant's sub-folder, a path in the library.
 func (st *VariantStep) Path() string { return path.Join(st.Folder, qfolder.VariantsDir, st.Name) }
 

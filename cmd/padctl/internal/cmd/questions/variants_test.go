@@ -55,3 +55,32 @@ func TestQuestionsVariantsCommands(t *testing.T) {
 		t.Errorf("get of a deleted variant: exit %d", r.Code)
 	}
 }
+
+// Issue 36 through padctl: pull --variants, diff shows nothing, an edited
+// variant starter is shown as a unified diff and applied with one
+// request, and a second apply changes nothing.
+func TestQuestionsVariantsAsCode(t *testing.T) {
+	srv, env := fake(t)
+	q := srv.AddQuestion(padapi.Question{Title: "Two Sum", Language: "python", Contents: "def f(): pass"})
+	srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "ruby", Contents: padapi.Ptr("def f; end")})
+	dir := t.TempDir() + "/lib"
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "pull", "--variants", dir))
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "diff", dir))
+	writeFiles(t, dir, map[string]string{"two-sum/variants/ruby/starter.rb": "def f; 1; end\n"})
+	r := cmdtest.Padctl(t, env, "questions", "diff", dir)
+	if r.Code != 1 || !strings.Contains(r.Stdout, "update  two-sum/variants/ruby/") || !strings.Contains(r.Stdout, "+def f; 1; end") {
+		t.Errorf("diff of an edited variant: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	n := len(srv.Requests())
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "apply", dir))
+	writes := 0
+	for _, req := range srv.Requests()[n:] {
+		if req.Method != "GET" {
+			writes++
+		}
+	}
+	if writes != 1 {
+		t.Errorf("the apply sent %d requests that change something, want 1", writes)
+	}
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "questions", "diff", dir))
+}
