@@ -27,35 +27,17 @@ type pullPlanner struct {
 // names, or all) into the folder. A folder changed here since the last
 // sync is kept (KeepLocal) unless Options.Force is set.
 func (s *Syncer) planPull(ctx context.Context) (*Plan, error) {
-	// The list is fetched while the folder is read: a pull sends only
-	// GETs before it writes, so a bad folder costs a list at most (it is
-	// cancelled), and a pull with nothing to change costs about a list.
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type listed struct {
-		qs  []*padapi.Question
-		org string
-		err error
-	}
-	got := make(chan listed, 1)
-	go func() {
-		qs, org, err := s.pullQuestions(lctx)
-		got <- listed{qs, org, err}
-	}()
 	lib, err := s.read(true)
-	if err == nil {
-		err = s.checkOrigin(lib, s.origin(""))
-	}
 	if err != nil {
-		cancel()
-		<-got
 		return nil, err
 	}
-	l := <-got
-	if l.err != nil {
-		return nil, l.err
+	if err := s.checkOrigin(lib, s.origin("")); err != nil {
+		return nil, err
 	}
-	qs, org := l.qs, l.org
+	qs, org, err := s.pullQuestions(ctx)
+	if err != nil {
+		return nil, err
+	}
 	cur := s.origin(org)
 	if err := s.checkOrigin(lib, cur); err != nil {
 		return nil, err
