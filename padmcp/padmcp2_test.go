@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -702,4 +703,49 @@ func TestVariantsWhoamiControls(t *testing.T) {
 	ro := newMCPTest(t, srv.Client(), Options{})
 	ro.fails("create_question_variant", map[string]any{"question_id": qid, "language": "go"}, "Options.AllowWrites")
 	ro.fails("delete_question_variant", map[string]any{"question_id": qid, "variant_id": string(ruby.ID)}, "Options.AllowDeletes")
+}
+
+// Each session of a shared server (as padctl mcp --http serves one server
+// to many clients) has its own 8 calls in flight: three sessions with 12
+// calls each put 24 requests in flight, 8 from each, and no more.
+func TestCallsInFlightPerSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		bt := &blockingTransport{release: make(chan struct{})}
+		c, err := padapi.NewClient("https://pad.example", testKey, padapi.WithHTTPClient(&http.Client{Transport: bt}), padapi.WithRetry(0, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		srv := NewServer(c, Options{})
+		var wg sync.WaitGroup
+		for range 3 {
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := srv.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			for range 12 {
+				wg.Go(func() { cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_quota", Arguments: map[string]any{}}) })
+			}
+		}
+		synctest.Wait()
+		bt.mu.Lock()
+		inFlight := bt.inFlight
+		bt.mu.Unlock()
+		if inFlight != 3*maxInFlight {
+			t.Errorf("%d requests in flight for 3 sessions of 12 calls, want %d", inFlight, 3*maxInFlight)
+		}
+		close(bt.release)
+		wg.Wait()
+		if bt.total != 36 || bt.max != 3*maxInFlight {
+			t.Errorf("%d requests, at most %d at once; want 36 and %d", bt.total, bt.max, 3*maxInFlight)
+		}
+	})
 }
