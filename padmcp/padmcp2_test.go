@@ -80,6 +80,19 @@ func TestListPadsFilters(t *testing.T) {
 	if rows2 := second["pads"].([]any); len(rows2) != 50 || rows2[0].(map[string]any)["id"] == rows[49].(map[string]any)["id"] {
 		t.Errorf("the second filtered page: %d pads, first %v", len(rows2), rows2[0])
 	}
+	// The newest 5 of one owner: the walk stops once 5 pass, 1 page here.
+	from = len(srv.Requests())
+	got = m.ok("list_pads", map[string]any{"owner": "alice@example.com", "limit": 5})
+	if rows := got["pads"].([]any); len(rows) != 5 || got["next_page"].(map[string]any)["limit"] != 5.0 {
+		t.Errorf("limit 5: %d pads, next_page %v", len(rows), got["next_page"])
+	}
+	if n := requestsSince(srv, from)["GET"]; n != 1 {
+		t.Errorf("the newest 5 of one owner took %d requests, want 1 (they are all in the first page)", n)
+	}
+	// next_page resumes after the last pad read: the 6th of hers is pad 50.
+	if rows := m.ok("list_pads", got["next_page"])["pads"].([]any); len(rows) != 5 || rows[0].(map[string]any)["title"] != "pad 50" {
+		t.Errorf("resumed: %d pads, first %v", len(rows), rows[0])
+	}
 	// Language matches exactly: "py" is not python3.
 	if rows := m.ok("list_pads", map[string]any{"language": "py"})["pads"].([]any); len(rows) != 0 {
 		t.Errorf("language py matched %d pads", len(rows))

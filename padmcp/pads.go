@@ -17,6 +17,7 @@ type listPadsArgs struct {
 	Page   int    `json:"page,omitempty" jsonschema:"1-based page number, 50 pads a page; take it from next_page"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"paging cursor, when a previous next_page gave one"`
 	Skip   int    `json:"skip,omitempty" jsonschema:"with filters: pads of the page to pass over, from next_page"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most pads in the answer, 1 to 50 (default 50): with filters, the walk stops once this many pass"`
 	padFilterArgs
 }
 
@@ -131,6 +132,8 @@ func listPads(ts *toolset) serverTool {
 		listSchema(s)
 		s.Properties["skip"].Minimum = padapi.Ptr(0.0)
 		s.Properties["skip"].Maximum = padapi.Ptr(float64(filteredPage))
+		s.Properties["limit"].Minimum = padapi.Ptr(1.0)
+		s.Properties["limit"].Maximum = padapi.Ptr(float64(filteredPage))
 	}, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
 		Description: "One page (50) of the caller's pads as compact rows: id, title, language, state, owner, times. " +
 			"With owner, state, language or a created/updated window, the next 50 pads that pass, read page by page " +
@@ -141,7 +144,7 @@ func listPads(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
-			if f.any() {
+			if f.any() || a.Limit > 0 {
 				return ts.filteredList(ctx, a, f)
 			}
 			if a.Skip != 0 {
