@@ -260,9 +260,8 @@ func createPad(ts *toolset) serverTool {
 		Description: "Create a pad; it counts against the monthly quota. If the answer says the outcome is unknown, " +
 			"do not call it again before list_pads shows the pad is not there (lists lag about a minute). dry_run sends nothing."}},
 		func(ctx context.Context, a createPadArgs) (any, error) {
-			if a.Contents != "" && a.QuestionID != "" {
-				return nil, argError("contents", "cannot go with question_id: a pad from a question starts with the question's code")
-			}
+			// The library refuses what may not go together (contents with
+			// question_id, a time limit under 1), before sending.
 			fields := map[string]string{}
 			p := &padapi.PadCreateParams{Title: field(fields, "title", a.Title), Language: field(fields, "language", a.Language),
 				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes)}
