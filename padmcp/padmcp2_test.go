@@ -762,3 +762,45 @@ func TestCallsInFlightPerSession(t *testing.T) {
 		}
 	})
 }
+
+// The resources share the session's 8 slots with the tools: 6 tool calls
+// and 6 resource reads put 8 requests in flight, not 12.
+func TestResourcesShareSlots(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		bt := &blockingTransport{release: make(chan struct{})}
+		c, err := padapi.NewClient("https://pad.example", testKey, padapi.WithHTTPClient(&http.Client{Transport: bt}), padapi.WithRetry(0, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := NewServer(c, Options{}).Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ss.Close()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		var wg sync.WaitGroup
+		for range 6 {
+			wg.Go(func() { cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_quota", Arguments: map[string]any{}}) })
+			wg.Go(func() { cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "pad://quota"}) })
+		}
+		synctest.Wait()
+		bt.mu.Lock()
+		inFlight := bt.inFlight
+		bt.mu.Unlock()
+		if inFlight != maxInFlight {
+			t.Errorf("%d requests in flight, want %d", inFlight, maxInFlight)
+		}
+		close(bt.release)
+		wg.Wait()
+		if bt.total != 12 {
+			t.Errorf("%d requests, want 12", bt.total)
+		}
+	})
+}

@@ -226,8 +226,24 @@ func (ts *toolset) middleware(disabled map[string]kind) mcp.Middleware {
 	for _, t := range ts.all() {
 		names[t.tool.Name] = true
 	}
+	prompts := map[string]bool{}
+	for _, p := range ts.prompts() {
+		prompts[p.prompt.Name] = true
+	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if ss, ours := ts.ownRead(req, prompts); ours {
+				// padmcp's prompts and resources share the session's slots
+				// with its tools.
+				slots := ts.sessionSlots(ss)
+				select {
+				case slots <- struct{}{}:
+					defer func() { <-slots }()
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				return next(ctx, method, req)
+			}
 			call, ok := req.(*mcp.CallToolRequest)
 			if !ok || call.Params == nil || !names[call.Params.Name] {
 				return next(ctx, method, req)
@@ -264,6 +280,18 @@ func (ts *toolset) middleware(disabled map[string]kind) mcp.Middleware {
 			return res, err
 		}
 	}
+}
+
+// ownRead reports whether req gets one of padmcp's prompts or reads one of
+// its resources (pad://), and the session it comes from.
+func (ts *toolset) ownRead(req mcp.Request, prompts map[string]bool) (*mcp.ServerSession, bool) {
+	switch r := req.(type) {
+	case *mcp.GetPromptRequest:
+		return r.Session, r.Params != nil && prompts[r.Params.Name]
+	case *mcp.ReadResourceRequest:
+		return r.Session, r.Params != nil && strings.HasPrefix(r.Params.URI, "pad://")
+	}
+	return nil, false
 }
 
 // fit returns s with the secrets redacted, then cut to at most n bytes with
