@@ -205,10 +205,10 @@ type countGroup struct {
 
 // countResult is count_pads' and count_questions' result.
 type countResult struct {
-	Groups   []countGroup `json:"groups" jsonschema:"the groups, by month in order, otherwise largest first"`
 	Walked   int          `json:"walked" jsonschema:"how many items the walk read"`
 	Complete bool         `json:"complete" jsonschema:"false when the walk stopped at the list limit before the list's end"`
 	Note     string       `json:"note,omitempty" jsonschema:"why the count is not complete"`
+	Groups   []countGroup `json:"groups" jsonschema:"the groups, by month in order, otherwise largest first"`
 }
 
 // counter counts items into groups, at most maxGroups of them (the rest go

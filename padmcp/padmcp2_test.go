@@ -804,3 +804,18 @@ func TestResourcesShareSlots(t *testing.T) {
 		}
 	})
 }
+
+// A list page over the result's cap keeps next_page: the members come
+// before the rows, so the cut takes rows, not the way on.
+func TestListCutKeepsNextPage(t *testing.T) {
+	t.Parallel()
+	srv := padapitest.NewServer(t)
+	for i := range 60 {
+		srv.AddPad(padapi.Pad{Title: fmt.Sprint(i, " ", strings.Repeat("long title ", 20))})
+	}
+	m := newMCPTest(t, srv.Client(), Options{MaxResultBytes: 4096})
+	text, isErr := m.call("list_pads", nil)
+	if isErr || !strings.Contains(text, "[result truncated") || !strings.Contains(text, `"next_page":{"page":2}`) {
+		t.Errorf("a cut page: error %v, %.300q", isErr, text)
+	}
+}

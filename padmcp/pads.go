@@ -23,12 +23,14 @@ type listPadsArgs struct {
 
 // padListResult is list_pads' result.
 type padListResult struct {
+	// The members before the rows, so that a result cut at its cap keeps
+	// them.
 	Total        int            `json:"total" jsonschema:"the service's count of the caller's pads, all pages, before any filter"`
-	Pads         []padRow       `json:"pads" jsonschema:"the page's pads (with filters: those that pass, up to 50)"`
 	NextPage     map[string]any `json:"next_page" jsonschema:"the arguments of the next page; null on the last"`
 	NextPageNote string         `json:"next_page_note,omitempty" jsonschema:"why there is no next_page although the service gave one"`
 	Walked       int            `json:"walked,omitempty" jsonschema:"with filters: how many pads were read"`
 	Note         string         `json:"note,omitempty" jsonschema:"with filters: why the walk stopped before a page of answers was full"`
+	Pads         []padRow       `json:"pads" jsonschema:"the page's pads (with filters: those that pass, up to 50)"`
 }
 
 type padIDArgs struct {
