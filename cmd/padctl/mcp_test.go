@@ -20,9 +20,9 @@ import (
 
 // The read tools, which padctl mcp lists without a flag.
 var (
-	mcpReadTools = []string{"count_pads", "count_questions", "get_organization", "get_organization_stats", "get_pad", "get_pad_code", "get_pad_history",
-		"get_pad_transcript", "get_question", "get_question_variant", "get_quota", "list_accounts", "list_pad_events", "list_pads",
-		"list_question_variants", "list_questions", "list_users", "whoami"}
+	mcpReadTools = []string{"get_organization", "get_organization_stats", "get_pad", "get_pad_code", "get_pad_history",
+		"get_pad_transcript", "get_question", "get_quota", "list_pad_events", "list_pads", "list_questions", "list_users",
+		"count_pads", "count_questions", "get_question_variant", "list_accounts", "list_question_variants", "whoami"}
 )
 
 // hostile is a service that echoes the key wherever it can: in error
