@@ -182,8 +182,12 @@ func getPad(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
+			envs, err := p.EnvironmentIDs()
+			if err != nil {
+				return nil, err
+			}
 			return &padResult{padRow: ts.padRow(p), Participants: p.Participants, Private: p.Private, ExecutionEnabled: p.ExecutionEnabled,
-				EnvironmentIDs: idStrings(envIDs(p)), ActiveEnvironmentID: idString(p.ActiveEnvironmentID), QuestionIDs: idStrings(p.QuestionIDs),
+				EnvironmentIDs: idStrings(envs), ActiveEnvironmentID: idString(p.ActiveEnvironmentID), QuestionIDs: idStrings(p.QuestionIDs),
 				URL: p.URL, Playback: p.Playback, Notes: ts.clip(p.Notes, fieldBytes, "the notes are cut here"),
 				Contents: ts.clip(p.Contents, fieldBytes, fmt.Sprintf("get_pad_history {id: %q, offset: N} reads the active file from byte N", a.ID))}, nil
 		})
