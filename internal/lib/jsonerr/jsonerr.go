@@ -43,7 +43,7 @@ func Bad(what string, v []byte) *BadValue {
 // Error reads like "cannot decode timestamp 12".
 func (e *BadValue) Error() string { return "cannot decode " + e.text() }
 
-func (e *BadValue) text() string { return e.What + " " + short(e.Value) }
+func (e *BadValue) text() string { return e.What + " " + Short(e.Value) }
 
 // Seal takes the key out of every value err quotes, with scrub, and only
 // then cuts each to what an error shows: so no part of a key the cut
@@ -53,21 +53,22 @@ func (e *BadValue) text() string { return e.What + " " + short(e.Value) }
 func Seal(err error, scrub func([]byte) []byte) {
 	var bad *BadValue
 	if errors.As(err, &bad) {
-		bad.Value = []byte(short(scrub(bad.Value)))
+		bad.Value = []byte(Short(scrub(bad.Value)))
 	}
 	var se *json.SemanticError
 	if errors.As(err, &se) && len(se.JSONValue) > 0 {
-		se.JSONValue = jsontext.Value(short(scrub(se.JSONValue)))
+		se.JSONValue = jsontext.Value(Short(scrub(se.JSONValue)))
 	}
 	var te *stdjson.UnmarshalTypeError
 	if errors.As(err, &te) {
-		te.Value = short(scrub([]byte(te.Value)))
+		te.Value = Short(scrub([]byte(te.Value)))
 	}
 }
 
-// short shows a value without repeating a huge input, as padapi's
-// quoteShort does.
-func short(b []byte) string {
+// Short shows a value in an error without repeating a huge input: its
+// first 64 bytes, then "...". It is the module's one such helper (padapi
+// and pathcheck use it too).
+func Short(b []byte) string {
 	const max = 64
 	if len(b) > max {
 		return string(b[:max]) + "..."
@@ -94,14 +95,14 @@ func Describe(err error, data []byte) string {
 			if te.Field != "" {
 				field = strings.TrimPrefix(strings.TrimPrefix(field, "(top level)")+"."+te.Field, ".")
 			}
-			what, typ = short([]byte(te.Value)), typeName(te.Type)
+			what, typ = Short([]byte(te.Value)), typeName(te.Type)
 		case se.JSONKind == '0' && len(se.JSONValue) > 0:
-			what = "number " + short(se.JSONValue)
+			what = "number " + Short(se.JSONValue)
 		}
 		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typ
 	case errors.As(err, &te):
 		field := cmp.Or(te.Field, "(top level)")
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + short([]byte(te.Value)) + " as " + typeName(te.Type)
+		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + Short([]byte(te.Value)) + " as " + typeName(te.Type)
 	}
 	var sx *jsontext.SyntacticError
 	if errors.As(err, &sx) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -135,7 +136,7 @@ func fieldPath(p jsontext.Pointer) string {
 	if len(names) == 0 {
 		return "(top level)"
 	}
-	return short([]byte(strings.Join(names, ".")))
+	return Short([]byte(strings.Join(names, ".")))
 }
 
 // kindName names a JSON kind for a reader of the JSON.

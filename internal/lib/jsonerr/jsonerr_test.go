@@ -52,7 +52,7 @@ func TestDescribe(t *testing.T) {
 
 func TestShort(t *testing.T) {
 	t.Parallel()
-	if got := short([]byte(strings.Repeat("a", 100))); got != strings.Repeat("a", 64)+"..." {
+	if got := Short([]byte(strings.Repeat("a", 100))); got != strings.Repeat("a", 64)+"..." {
 		t.Errorf("short = %q", got)
 	}
 }
