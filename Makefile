@@ -4,7 +4,7 @@ SHELL := /bin/bash
 # Where `make bench` keeps its raw results, for benchstat or a later comparison.
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/padapi-bench.txt
 BENCH_BIN ?= $(or $(TMPDIR),/tmp)/padapi-bench.test
-# How many rounds `make bench` runs (the README's figures: 5).
+# How many rounds `make bench` runs (docs/performance.md's figures: 3).
 ROUNDS ?= 5
 
 # The groups of benchmarks of one round, each with the run length it needs.

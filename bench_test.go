@@ -30,7 +30,7 @@ import (
 // net/http and encoding/json, like with like: a whole call with a whole
 // call (on the same server or in-memory transport, with the same bytes),
 // a decode with a decode. So their ratio is the SDK's own cost. `make
-// bench` runs them in paired rounds; the README's Performance section gives
+// bench` runs them in paired rounds; docs/performance.md gives
 // the figures. The latency benchmarks at the end measure behind a service time.
 
 const benchKey = "bench-key"

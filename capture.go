@@ -69,10 +69,11 @@ type Request struct {
 	Path string
 	// Query is the query of a GET or DELETE; nil for none.
 	Query url.Values
-	// ContentType is the body's media type ("application/x-www-form-urlencoded"
-	// or multipart/form-data with its boundary); "" without a body.
+	// ContentType is the body's media type ("application/x-www-form-urlencoded",
+	// multipart/form-data with its boundary, or "application/json" for the
+	// routes that take JSON); "" without a body.
 	ContentType string
-	// Body is the form-encoded or multipart body; nil for none.
+	// Body is the form-encoded, multipart or JSON body; nil for none.
 	Body []byte
 }
 

@@ -1556,7 +1556,7 @@ func TestCreateAnsweredWithoutStatus(t *testing.T) {
 // reads and creates mixed, against the fake with an unlimited quota. Run
 // under -race it checks the client's shared state; then every call must have
 // succeeded with one request each, and the fake must hold exactly the pads
-// that the creates returned. (The README's run had 5000 calls; 1000, over
+// that the creates returned. (docs/reliability.md's v3 run had 5000 calls; 1000, over
 // 15 a goroutine, race the same state and fit a loaded runner's -race run.)
 func TestConcurrentCalls(t *testing.T) {
 	t.Parallel()
@@ -1625,5 +1625,29 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	if n := len(fake.Requests()); n != calls {
 		t.Errorf("the fake got %d requests, want one per call (%d)", n, calls)
+	}
+}
+
+// TestFromEnvNamesTheVariable: FromEnv without a key says which variable to
+// set, as an ErrInvalidArgument, and with one builds a client for the base
+// URL the environment names.
+func TestFromEnvNamesTheVariable(t *testing.T) {
+	t.Setenv("PAD_API_KEY", "")
+	t.Setenv("PAD_BASE_URL", "")
+	_, err := padapi.FromEnv()
+	if !errors.Is(err, padapi.ErrInvalidArgument) || !strings.Contains(fmt.Sprint(err), "PAD_API_KEY") {
+		t.Fatalf("FromEnv without a key: %v, want ErrInvalidArgument naming PAD_API_KEY", err)
+	}
+
+	srv := padapitest.NewServer(t)
+	t.Setenv("PAD_API_KEY", srv.APIKey)
+	t.Setenv("PAD_BASE_URL", srv.URL)
+	c, err := padapi.FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Quota.Get(t.Context()); err != nil {
+		t.Fatalf("a client from the environment cannot read the fake's quota: %v", err)
 	}
 }

@@ -12,9 +12,14 @@
 //	q, err := c.Quota.Get(ctx)
 //
 // FromEnv builds the same client from PAD_BASE_URL (DefaultBaseURL when
-// unset) and PAD_API_KEY. Close releases the idle connections of the
-// transport the client built; a caller's *http.Client (WithHTTPClient) is
-// left alone.
+// unset) and PAD_API_KEY, and says so when PAD_API_KEY is not set. Close
+// releases the idle connections of the transport the client built; a
+// caller's *http.Client (WithHTTPClient) is left alone.
+//
+// Runnable examples of the main flows, with their output, are in the
+// module's example_test.go files (go test -run Example . runs them); the
+// module's README and docs/ folder cover the rest, from a quickstart to
+// what the service sends beyond its documentation (docs/api-notes.md).
 //
 // The client's fields are the API's resources (c.Quota, c.Pads,
 // c.Questions, c.Organization). Every method takes a context first and

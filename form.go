@@ -22,6 +22,16 @@ type body struct {
 	data        []byte
 }
 
+// jsonBody is v as a JSON body (application/json): the routes added in
+// v5 take JSON, not forms. A text that is not UTF-8 is refused.
+func jsonBody(v any) (*body, error) {
+	b, err := marshal(v)
+	if err != nil {
+		return nil, argError("the body cannot be JSON: " + err.Error())
+	}
+	return &body{contentType: "application/json", data: b}, nil
+}
+
 // form collects the fields of a request body in the order they are set.
 type form struct {
 	names, values []string
@@ -51,18 +61,6 @@ func (f *form) setBool(name string, v *bool) {
 	if v != nil {
 		f.set(name, strconv.FormatBool(*v))
 	}
-}
-
-// setID sets name when id is not nil, and refuses an empty ID.
-func (f *form) setID(name string, id *ID) error {
-	if id == nil {
-		return nil
-	}
-	if *id == "" {
-		return argError(name + " is an empty ID")
-	}
-	f.set(name, string(*id))
-	return nil
 }
 
 // encode returns the body: form-encoded, or multipart/form-data when the

@@ -32,8 +32,7 @@ func organizationDocumented() *padapi.Organization {
 }
 
 // Team IDs are UUID strings, live, and users' teams are those IDs, not
-// names (API-REFERENCE.md, "Differences between the documented examples
-// and live responses").
+// names (docs/api-notes.md, "Organization").
 const (
 	platformTeamID = "68264172-5a54-4ac3-962b-cb8d1ad15d05"
 	hiringTeamID   = "0b7f2c1e-8d4a-4e5b-9c3f-1a2b3c4d5e6f"

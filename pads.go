@@ -7,6 +7,8 @@ import (
 	"iter"
 	"net/http"
 	"reflect"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -73,6 +75,9 @@ type Pad struct {
 	Team *Team `json:"team,omitempty"`
 	// RestrictInterviewerAccess is the pad's access setting, or nil.
 	RestrictInterviewerAccess *bool `json:"restrict_interviewer_access,omitempty"`
+	// AllowedInterviewerEmails is the pad's access list: nil when the
+	// service sends none or null, empty when it sends [].
+	AllowedInterviewerEmails []string `json:"allowed_interviewer_emails,omitzero"`
 	// InterviewerNotifications are the notices the service showed the
 	// interviewer.
 	InterviewerNotifications []InterviewerNotification `json:"pad_interviewer_notifications,omitzero"`
@@ -286,28 +291,106 @@ type PadCreateParams struct {
 	UserEmail *string
 	// Notes are the interviewer's notes.
 	Notes *string
+	// TeamID puts the pad in a team (organization owners only).
+	TeamID *ID
+	// RestrictInterviewerAccess lets only AllowedInterviewerEmails (and
+	// the owner) in as interviewers.
+	RestrictInterviewerAccess *bool
+	// AllowedInterviewerEmails is the pad's access list; nil sends none.
+	// Non-nil, even empty, sends the body as JSON (see PadUpdateParams).
+	AllowedInterviewerEmails []string
+	// DisableCoachingTips turns the interviewer's coaching tips off.
+	DisableCoachingTips *bool
+	// TakeHome makes it a take-home pad, with a time limit of
+	// TakeHomeMinutes whole minutes (more than 0).
+	TakeHome        *bool
+	TakeHomeMinutes *int
+	// AIAssistEnabled turns the pad's AI assistant on or off.
+	AIAssistEnabled *bool
 }
 
-// encode returns the form the service takes: flat keys (title=...).
+// encode returns the body the service takes (see padWire).
 func (p *PadCreateParams) encode() (*body, error) {
-	var f form
 	if p == nil {
-		return f.encode(), nil
+		return (&padWire{}).encode()
 	}
 	if p.Contents != nil && p.QuestionID != nil {
 		return nil, argError("PadCreateParams: Contents and QuestionID cannot be combined")
 	}
-	f.setString("title", p.Title)
-	f.setString("language", p.Language)
-	f.setString("contents", p.Contents)
-	if err := f.setID("question_id", p.QuestionID); err != nil {
-		return nil, err
+	if p.TakeHomeMinutes != nil && *p.TakeHomeMinutes <= 0 {
+		return nil, argError("PadCreateParams: TakeHomeMinutes must be more than 0")
 	}
-	f.setBool("private", p.Private)
-	f.setBool("execution_enabled", p.ExecutionEnabled)
-	f.setString("user_email", p.UserEmail)
-	f.setString("notes", p.Notes)
+	return (&padWire{
+		Title: p.Title, Language: p.Language, Contents: p.Contents, QuestionID: p.QuestionID,
+		Private: p.Private, ExecutionEnabled: boolText(p.ExecutionEnabled), UserEmail: p.UserEmail, Notes: p.Notes,
+		TeamID: p.TeamID, RestrictInterviewerAccess: p.RestrictInterviewerAccess,
+		AllowedInterviewerEmails: p.AllowedInterviewerEmails, DisableCoachingTips: p.DisableCoachingTips,
+		TakeHome: p.TakeHome, TakeHomeMinutes: p.TakeHomeMinutes, AIAssistEnabled: p.AIAssistEnabled,
+	}).encode()
+}
+
+// padWire is the body of a pad create or update, one description for its
+// two encodings: the flat form (title=...&private=true), or, when the access
+// list is sent (even empty, which clears it), JSON {"pad":{...}} with the
+// same fields, booleans and numbers as JSON's but execution_enabled, which
+// the service reads only as the string "true" or "false".
+type padWire struct {
+	Title                     *string  `json:"title,omitzero"`
+	Language                  *string  `json:"language,omitzero"`
+	Contents                  *string  `json:"contents,omitzero"`
+	QuestionID                *ID      `json:"question_id,omitzero"`
+	Private                   *bool    `json:"private,omitzero"`
+	ExecutionEnabled          *string  `json:"execution_enabled,omitzero"`
+	UserEmail                 *string  `json:"user_email,omitzero"`
+	Notes                     *string  `json:"notes,omitzero"`
+	Ended                     *bool    `json:"ended,omitzero"`
+	TeamID                    *ID      `json:"team_id,omitzero"`
+	RestrictInterviewerAccess *bool    `json:"restrict_interviewer_access,omitzero"`
+	AllowedInterviewerEmails  []string `json:"allowed_interviewer_emails,omitzero"`
+	DisableCoachingTips       *bool    `json:"disable_coaching_tips,omitzero"`
+	TakeHome                  *bool    `json:"take_home,omitzero"`
+	TakeHomeMinutes           *int     `json:"take_home_time_limit,omitzero"`
+	AIAssistEnabled           *bool    `json:"ai_assist_enabled,omitzero"`
+}
+
+func (w *padWire) encode() (*body, error) {
+	for name, id := range map[string]*ID{"question_id": w.QuestionID, "team_id": w.TeamID} {
+		if id != nil && *id == "" {
+			return nil, argError(name + " is an empty ID")
+		}
+	}
+	if w.AllowedInterviewerEmails != nil {
+		return jsonBody(struct {
+			Pad *padWire `json:"pad"`
+		}{w})
+	}
+	// The form has the fields set, by their JSON names, each as its text.
+	var f form
+	v := reflect.ValueOf(w).Elem()
+	for i := range v.NumField() {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		switch x := v.Field(i).Interface().(type) {
+		case *string:
+			f.setString(name, x)
+		case *bool:
+			f.setBool(name, x)
+		case *ID:
+			f.setString(name, (*string)(x))
+		case *int:
+			if x != nil {
+				f.set(name, strconv.Itoa(*x))
+			}
+		}
+	}
 	return f.encode(), nil
+}
+
+// boolText is *b as the text "true" or "false", or nil.
+func boolText(b *bool) *string {
+	if b == nil {
+		return nil
+	}
+	return Ptr(strconv.FormatBool(*b))
 }
 
 // Create creates a pad (POST /api/pads) and returns it. It counts against the
@@ -327,6 +410,10 @@ func (s *PadsService) Create(ctx context.Context, params *PadCreateParams) (*Pad
 }
 
 // PadUpdateParams are the fields to change; nil fields are left as they are.
+//
+// The body is the flat form the service takes, unless
+// AllowedInterviewerEmails is non-nil (even empty, which clears the list):
+// then it is JSON {"pad":{...}} holding every field set.
 type PadUpdateParams struct {
 	// Title, Language, Contents, Notes, Private and ExecutionEnabled
 	// replace the pad's fields of the same names.
@@ -338,21 +425,26 @@ type PadUpdateParams struct {
 	ExecutionEnabled *bool
 	// Ended, when true, ends the pad: the interview is over.
 	Ended *bool
+	// UserEmail makes that user of the organization the pad's new owner.
+	UserEmail *string
+	// RestrictInterviewerAccess, AllowedInterviewerEmails and
+	// DisableCoachingTips replace the settings of PadCreateParams' names.
+	RestrictInterviewerAccess *bool
+	AllowedInterviewerEmails  []string
+	DisableCoachingTips       *bool
 }
 
-// encode returns the form the service takes: flat keys (title=...).
-func (p *PadUpdateParams) encode() *body {
-	var f form
-	if p != nil {
-		f.setString("title", p.Title)
-		f.setString("language", p.Language)
-		f.setString("contents", p.Contents)
-		f.setString("notes", p.Notes)
-		f.setBool("private", p.Private)
-		f.setBool("execution_enabled", p.ExecutionEnabled)
-		f.setBool("ended", p.Ended)
+// encode returns the body the service takes (see padWire).
+func (p *PadUpdateParams) encode() (*body, error) {
+	if p == nil {
+		return (&padWire{}).encode()
 	}
-	return f.encode()
+	return (&padWire{
+		Title: p.Title, Language: p.Language, Contents: p.Contents, Notes: p.Notes,
+		Private: p.Private, ExecutionEnabled: boolText(p.ExecutionEnabled), Ended: p.Ended,
+		UserEmail: p.UserEmail, RestrictInterviewerAccess: p.RestrictInterviewerAccess,
+		AllowedInterviewerEmails: p.AllowedInterviewerEmails, DisableCoachingTips: p.DisableCoachingTips,
+	}).encode()
 }
 
 // Update changes a pad (PUT /api/pads/ID) and returns it as it is after the
@@ -363,7 +455,11 @@ func (s *PadsService) Update(ctx context.Context, id ID, params *PadUpdateParams
 	if err != nil {
 		return nil, err
 	}
-	p, err := get[Pad](ctx, s.client, &request{method: http.MethodPut, path: path, body: params.encode(), need: "id", what: "pad"})
+	b, err := params.encode()
+	if err != nil {
+		return nil, err
+	}
+	p, err := get[Pad](ctx, s.client, &request{method: http.MethodPut, path: path, body: b, need: "id", what: "pad"})
 	if err != nil || p != nil {
 		return p, err
 	}

@@ -808,7 +808,7 @@ func TestHistoryReplayMatchesPlainReplay(t *testing.T) {
 // bytes an operation, the same at 50 000 and at 1 000 000 edits. A replay
 // that copies the text once an entry, as before (11 s for a million),
 // allocates the whole text again for every entry: some 200 000 bytes an
-// operation at the 200 000 edits here. The name keeps the README's figure;
+// operation at the 200 000 edits here. The name keeps docs/reliability.md's figure;
 // BenchmarkReplay measures the million.
 //
 // Not parallel: allocated counts what the whole process allocates.

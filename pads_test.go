@@ -4,6 +4,7 @@ package padapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -638,4 +639,69 @@ func FuzzPadsList(f *testing.F) {
 		want := &padapi.Page[padapi.Pad]{Items: direct.Pads, Total: direct.Total, NextPage: direct.NextPage, PrevPage: direct.PrevPage}
 		agree(t, body, page, want, nil)
 	})
+}
+
+// The interview controls: without the access list the body is the flat
+// form; with it (even empty) JSON {"pad":{…}} holding exactly the fields
+// set, execution_enabled as the string "true"/"false", question_id and the
+// time limit as numbers. A pad's access list reads nil, empty or full.
+func TestPadControlsWire(t *testing.T) {
+	t.Parallel()
+	const js = "application/json"
+	answer := `{"status":"OK","id":"DM32JWG2","allowed_interviewer_emails":["a@x.io"],"restrict_interviewer_access":true}`
+	want := &padapi.Pad{ID: "DM32JWG2", AllowedInterviewerEmails: []string{"a@x.io"}, RestrictInterviewerAccess: padapi.Ptr(true)}
+	runWire(t, []wireCase{
+		{name: "Create restricted is JSON", method: "POST", path: "/gw/api/pads", status: 200, contentType: js, answer: answer, want: want,
+			body: `{"pad":{"title":"t","question_id":12,"execution_enabled":"false","team_id":"9f1c-team","restrict_interviewer_access":true,"allowed_interviewer_emails":["a@x.io","b@x.io"],"take_home":true,"take_home_time_limit":30,"ai_assist_enabled":false}}`,
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{Title: padapi.Ptr("t"), QuestionID: padapi.Ptr[padapi.ID]("12"),
+					ExecutionEnabled: padapi.Ptr(false), TeamID: padapi.Ptr[padapi.ID]("9f1c-team"), RestrictInterviewerAccess: padapi.Ptr(true),
+					AllowedInterviewerEmails: []string{"a@x.io", "b@x.io"}, TakeHome: padapi.Ptr(true), TakeHomeMinutes: padapi.Ptr(30),
+					AIAssistEnabled: padapi.Ptr(false)})
+			}},
+		{name: "Create controls without the list is a form", method: "POST", path: "/gw/api/pads", status: 200,
+			contentType: "application/x-www-form-urlencoded", answer: answer, want: want,
+			body: "execution_enabled=true&team_id=7&disable_coaching_tips=true&take_home=false&take_home_time_limit=45&ai_assist_enabled=true",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Create(ctx, &padapi.PadCreateParams{ExecutionEnabled: padapi.Ptr(true), TeamID: padapi.Ptr[padapi.ID]("7"),
+					DisableCoachingTips: padapi.Ptr(true), TakeHome: padapi.Ptr(false), TakeHomeMinutes: padapi.Ptr(45), AIAssistEnabled: padapi.Ptr(true)})
+			}},
+		{name: "Update clearing the list", method: "PUT", path: "/gw/api/pads/DM32JWG2", status: 200, contentType: js, answer: answer, want: want,
+			body: `{"pad":{"execution_enabled":"true","allowed_interviewer_emails":[]}}`,
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Update(ctx, "DM32JWG2", &padapi.PadUpdateParams{ExecutionEnabled: padapi.Ptr(true), AllowedInterviewerEmails: []string{}})
+			}},
+		{name: "Update owner and tips is a form", method: "PUT", path: "/gw/api/pads/DM32JWG2", status: 200,
+			contentType: "application/x-www-form-urlencoded", answer: answer, want: want,
+			body: "user_email=new%40x.io&restrict_interviewer_access=false&disable_coaching_tips=true",
+			call: func(ctx context.Context, c *padapi.Client) (any, error) {
+				return c.Pads.Update(ctx, "DM32JWG2", &padapi.PadUpdateParams{UserEmail: padapi.Ptr("new@x.io"),
+					RestrictInterviewerAccess: padapi.Ptr(false), DisableCoachingTips: padapi.Ptr(true)})
+			}},
+		{name: "Get: null list is nil", method: "GET", path: "/gw/api/pads/DM32JWG2", status: 200,
+			answer: `{"status":"OK","id":"DM32JWG2","allowed_interviewer_emails":null}`, want: &padapi.Pad{ID: "DM32JWG2"},
+			call: func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "DM32JWG2") }},
+		{name: "Get: empty list is empty", method: "GET", path: "/gw/api/pads/DM32JWG2", status: 200,
+			answer: `{"status":"OK","id":"DM32JWG2","allowed_interviewer_emails":[]}`, want: &padapi.Pad{ID: "DM32JWG2", AllowedInterviewerEmails: []string{}},
+			call: func(ctx context.Context, c *padapi.Client) (any, error) { return c.Pads.Get(ctx, "DM32JWG2") }},
+	})
+	c, _ := setup(t) // any request fails the test
+	for _, p := range []*padapi.PadCreateParams{
+		{TakeHomeMinutes: padapi.Ptr(0)}, {TakeHomeMinutes: padapi.Ptr(-5), AllowedInterviewerEmails: []string{}},
+		{TeamID: padapi.Ptr[padapi.ID]("")}, {AllowedInterviewerEmails: []string{"\xff"}},
+	} {
+		if _, err := c.Pads.Create(context.Background(), p); !errors.Is(err, padapi.ErrInvalidArgument) {
+			t.Errorf("Create(%+v): err = %v, want ErrInvalidArgument", p, err)
+		}
+	}
+	// The JSON pad marshals its list back: absent when nil, [] when empty.
+	for _, tt := range []struct {
+		list []string
+		want string
+	}{{nil, ""}, {[]string{}, `"allowed_interviewer_emails":[]`}} {
+		b, _ := json.Marshal(padapi.Pad{AllowedInterviewerEmails: tt.list})
+		if got := strings.Contains(string(b), "allowed_interviewer_emails"); got != (tt.want != "") || !strings.Contains(string(b), tt.want) {
+			t.Errorf("Marshal(%#v) = %s", tt.list, b)
+		}
+	}
 }

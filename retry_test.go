@@ -851,7 +851,7 @@ const chaosRetries = 20
 // TestChaosReads sends 300 GETs across seven endpoints from 16 goroutines
 // on one client, with 20 % of requests answered 503 and 5 % dropped after
 // the fake served them: every call must succeed, and each must have been
-// answered by the fake exactly once. (The README's run had 1000 calls; 300
+// answered by the fake exactly once. (docs/reliability.md's v3 run had 1000 calls; 300
 // prove the same under -race on a loaded runner in a third of the time.)
 func TestChaosReads(t *testing.T) {
 	t.Parallel()

@@ -35,7 +35,7 @@ func (s *Server) getPad(r *http.Request) (any, error) {
 }
 
 func (s *Server) createPad(r *http.Request) (any, error) {
-	ch, err := s.readPadChange(r.Form)
+	ch, err := s.readPadInput(r, padCreateFields)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +91,18 @@ func (s *Server) createPad(r *http.Request) (any, error) {
 	return s.padOut(ps), nil
 }
 
+// readPadInput reads a pad create's or update's fields, from its form or
+// its JSON body (see padInput).
+func (s *Server) readPadInput(r *http.Request, fields []string) (padChange, error) {
+	form, list, err := padInput(r, fields)
+	if err != nil {
+		return padChange{}, err
+	}
+	ch, err := s.readPadChange(form)
+	ch.allowed = list
+	return ch, err
+}
+
 func clearActive(p padapi.Pad) padapi.Pad {
 	p.ActiveEnvironmentID = nil
 	return p
@@ -101,7 +113,7 @@ func (s *Server) updatePad(r *http.Request) (any, error) {
 	if ps == nil {
 		return nil, errorf(http.StatusNotFound, "Pad not found")
 	}
-	ch, err := s.readPadChange(r.Form)
+	ch, err := s.readPadInput(r, padUpdateFields)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +227,7 @@ func (s *Server) deleteQuestion(r *http.Request) (any, error) {
 	if qs == nil {
 		return nil, errorf(http.StatusNotFound, "Question not found")
 	}
-	s.questions = slices.DeleteFunc(s.questions, func(q *questionState) bool { return q == qs })
+	s.questions = slices.DeleteFunc(s.questions, func(q *questionState) bool { return q == qs }) // its variants with it
 	return struct{}{}, nil
 }
 

@@ -284,6 +284,9 @@ func TestEveryEndpoint(t *testing.T) {
 			t.Errorf("Organization.ListUsers for no such user: %+v, %v", none, err)
 		}
 
+		// The routes added in v5.
+		checkV5(t, srv, c, single.ID, live)
+
 		mu.Lock()
 		defer mu.Unlock()
 		for _, route := range padapitest.Routes() {

@@ -23,7 +23,7 @@ import (
 // service's identifiers, an open set on the service's side, so a test that
 // needs another one adds its pads and questions with AddPad and
 // AddQuestion, which take any language. Each name has evidence behind it
-// (API-REFERENCE.md): the vendor's language pages, its Postman collection
+// (docs/api-notes.md, "Languages"): the vendor's language pages, its Postman collection
 // (gin, node), or the language list of a client fixed against the live
 // service (the multifile_* names, kubernetes, react-native-web, universal,
 // gsheets, hack, powershell). A name none of them shows stays a 400.
@@ -141,6 +141,12 @@ type padChange struct {
 	title, language, contents, notes, owner *string
 	private, executionEnabled, ended, del   *bool
 	question                                *questionState
+	// The interview controls: the service keeps the team, the
+	// restriction and the access list on the pad (allowed non-nil when
+	// given, even empty); the others are checked only.
+	team                                      *padapi.Team
+	restrict, coachingOff, takeHome, aiAssist *bool
+	allowed                                   []string
 }
 
 func (s *Server) readPadChange(form url.Values) (ch padChange, err error) {
@@ -160,13 +166,26 @@ func (s *Server) readPadChange(form url.Values) (ch padChange, err error) {
 	bools := []struct {
 		dst  **bool
 		name string
-	}{{&ch.private, "private"}, {&ch.executionEnabled, "execution_enabled"}}
+	}{{&ch.private, "private"}, {&ch.executionEnabled, "execution_enabled"}, {&ch.restrict, "restrict_interviewer_access"},
+		{&ch.coachingOff, "disable_coaching_tips"}, {&ch.takeHome, "take_home"}, {&ch.aiAssist, "ai_assist_enabled"}}
 	for _, f := range bools {
 		if *f.dst, err = boolean(form, f.name); err != nil {
 			return ch, err
 		}
 	}
 	ch.ended, ch.del = onlyTrue(form, "ended"), onlyTrue(form, "deleted")
+	if form.Has("take_home_time_limit") {
+		if n, err := strconv.Atoi(form.Get("take_home_time_limit")); err != nil || n <= 0 {
+			return ch, badRequest("take_home_time_limit must be a whole number of minutes, more than 0")
+		}
+	}
+	if form.Has("team_id") {
+		i := slices.IndexFunc(s.org.Teams, func(t padapi.Team) bool { return string(t.ID) == form.Get("team_id") })
+		if i < 0 {
+			return ch, badRequest("team_id names no team of the organization")
+		}
+		ch.team = padapi.Ptr(s.org.Teams[i])
+	}
 	if ch.owner != nil && !s.hasUser(*ch.owner) {
 		return ch, badRequest("user_email is not a user of the organization")
 	}
@@ -197,6 +216,15 @@ func (ch *padChange) setFields(p *padapi.Pad) {
 		if f.v != nil {
 			*f.dst = *f.v
 		}
+	}
+	if ch.team != nil {
+		p.Team = ch.team
+	}
+	if ch.restrict != nil {
+		p.RestrictInterviewerAccess = padapi.Ptr(*ch.restrict)
+	}
+	if ch.allowed != nil {
+		p.AllowedInterviewerEmails = slices.Clone(ch.allowed)
 	}
 }
 

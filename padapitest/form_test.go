@@ -129,7 +129,15 @@ func TestRefusals(t *testing.T) {
 		{"stats that end before they start", get("/api/organization/stats?start_time=2026-10-02T00:00:00Z&end_time=2026-10-01T00:00:00Z"), "before start_time"},
 
 		// Bodies.
-		{"a JSON body", withBody("POST", "/api/pads", "application/json", `{"title":"x"}`), "Unsupported Content-Type"},
+		{"a JSON body where no JSON is taken", withBody("POST", "/api/questions", "application/json", `{"title":"x"}`), "Unsupported Content-Type"},
+		{"a JSON pad body not under pad", withBody("POST", "/api/pads", "application/json", `{"title":"x"}`), `{"pad": {...}}`},
+		{"a JSON pad body with more than pad", withBody("PUT", padPath, "application/json", `{"pad":{},"title":"x"}`), `{"pad": {...}}`},
+		{"a JSON pad body with an unknown field", withBody("PUT", padPath, "application/json", `{"pad":{"shared":true}}`), "Unknown field shared"},
+		{"a JSON pad update with a create's control", withBody("PUT", padPath, "application/json", `{"pad":{"take_home":true}}`), "Unknown field take_home"},
+		{"a JSON access list that is no list", withBody("PUT", padPath, "application/json", `{"pad":{"allowed_interviewer_emails":"a@x"}}`), "JSON array"},
+		{"an access list in a form", withBody("PUT", padPath, "application/x-www-form-urlencoded", "allowed_interviewer_emails=a"), "Unknown field"},
+		{"a time limit of 0", withBody("POST", "/api/pads", "application/x-www-form-urlencoded", "take_home_time_limit=0"), "more than 0"},
+		{"a team that is none", withBody("POST", "/api/pads", "application/x-www-form-urlencoded", "team_id=nope"), "names no team"},
 		{"a text body", withBody("PUT", padPath, "text/plain", "title=x"), "Unsupported Content-Type"},
 		{"a body without a Content-Type", withBody("POST", "/api/pads", "", "title=x"), "needs a Content-Type"},
 		{"a malformed form", withBody("POST", "/api/pads", "application/x-www-form-urlencoded", "title=%zz"), "Malformed request"},
@@ -147,8 +155,8 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// evidencedLanguages are the languages API-REFERENCE.md's v4 section lists
-// as taken by the service, beyond the usual identifiers.
+// evidencedLanguages are the languages docs/api-notes.md ("Languages")
+// shows the service taking, beyond the usual identifiers.
 var evidencedLanguages = []string{
 	"gin", "node",
 	"multifile_c", "multifile_cpp", "multifile_csharp", "multifile_go", "multifile_java",

@@ -20,8 +20,9 @@
 // one live responses have (see WithShape). Each follows one source:
 //
 //   - LiveShape (the default) follows the answers recorded from the live
-//     service (API-REFERENCE.md, "Differences between the documented
-//     examples and live responses", and testdata/recorded): pads carry
+//     service (the module's docs/api-notes.md lists each difference from
+//     the documented examples with its evidence; testdata/recorded holds
+//     the recorded shapes): pads carry
 //     state, type, team, question_ids, pad_environment_ids and
 //     active_environment_id, their events as a link, and null for empty
 //     language, contents, notes, history and drawing; the quota carries
@@ -61,7 +62,8 @@
 //     not a file upload, not a zip archive, or bigger than 16 MiB unpacked;
 //   - contents together with question_id on a pad;
 //   - a body that is neither application/x-www-form-urlencoded nor
-//     multipart/form-data, or is malformed, or is over 32 MiB;
+//     multipart/form-data (nor application/json, on the routes that take
+//     it), or is malformed, or is over 32 MiB;
 //   - a sort other than created_at or updated_at (with ,asc or ,desc), a
 //     page that is not a positive integer, a stats window with one end.
 //
@@ -121,6 +123,18 @@
 //   - Stats count the pads created in [start_time, end_time) per owner
 //     email, computed from the state; the default window is the 7 days up to
 //     now.
+//   - The routes added in v5 (API-REFERENCE.md, "Added for v5"): a
+//     question's variants at /api/questions/ID/variants (JSON bodies;
+//     one variant per language or project template, ProjectTemplateIDs;
+//     a language change clears the starter unless contents comes with
+//     it; file_contents overlays the template's files on a create and
+//     replaces that overlay on an update, [] giving the template's files
+//     again; 404 for a variant of another question; 204 on a delete), and
+//     GET /api/user, answering for the key (SetUser). Their answers carry
+//     no "status", as the peers' fixtures show. Pads take the interview
+//     controls, as a form or as JSON {"pad":{...}} (the only way the
+//     access list comes), where a JSON boolean execution_enabled is
+//     ignored, as the service ignores it: the rest applies, with a 2xx.
 //   - Edit histories are served only to requests without an Authorization
 //     header: the service's links point at another host, which must never
 //     see the API key. A request that carries one gets 401.
@@ -149,6 +163,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"net"
@@ -193,12 +208,13 @@ type Server struct {
 	pads      []*padState // in creation order
 	questions []*questionState
 	envs      map[padapi.ID]*envState
-	next      struct{ question, env, entry int64 }
+	next      struct{ question, env, entry, variant int64 }
 	ids       *rand.Rand
 	requests  requestLog
 	faults    map[string]*counted
 	draw      func(route string, r Request) Fault // set by SetFaults
 	notOwner  bool                                // set by SetCallerIsOwner(false)
+	keyUser   *padapi.User                        // set by SetUser
 }
 
 // Request is a request the fake received, on either listener. The API key
@@ -218,6 +234,9 @@ type Request struct {
 	// Files holds the file parts of a multipart body by field name; nil
 	// when there were none.
 	Files map[string][]File
+	// JSON is a JSON body (application/json) as it came, the key
+	// redacted; nil when there was none.
+	JSON []byte
 	// Header holds the headers, with the Authorization value replaced by
 	// "[REDACTED]".
 	Header http.Header
@@ -514,13 +533,22 @@ type route struct {
 	files   []string
 	history bool
 	owner   bool
+	// json marks a route that takes a JSON body; bare one whose answers
+	// carry no status, as the peers' fixtures of the routes added in v5
+	// show.
+	json, bare bool
 }
 
 var (
 	listParams = []string{"sort", "page"}
 	padFields  = []string{"title", "language", "contents", "question_id", "private", "execution_enabled", "user_email", "notes"}
-	// A pad update takes a create's fields, and ends or deletes the pad.
-	padUpdateFields = append(slices.Clip(padFields), "ended", "deleted")
+	// A pad create also takes the interview controls (and, in a JSON body,
+	// allowed_interviewer_emails).
+	padCreateFields = append(slices.Clip(padFields), "team_id", "restrict_interviewer_access", "disable_coaching_tips",
+		"take_home", "take_home_time_limit", "ai_assist_enabled")
+	// A pad update takes a create's first fields and some controls, and
+	// ends or deletes the pad.
+	padUpdateFields = append(slices.Clip(padFields), "ended", "deleted", "restrict_interviewer_access", "disable_coaching_tips")
 	questionFields  = []string{
 		"question[title]", "question[language]", "question[description]", "question[contents]",
 		"question[solution]", "question[ai_assist_custom_system_prompt]", "question[candidate_instructions]",
@@ -537,8 +565,8 @@ func (s *Server) routes() map[string]route {
 		"GET /api/quota":                  {h: s.getQuota},
 		"GET /api/pads":                   {h: s.listPads, params: listParams},
 		"GET /api/pads/{id}":              {h: s.getPad},
-		"POST /api/pads":                  {h: s.createPad, params: padFields},
-		"PUT /api/pads/{id}":              {h: s.updatePad, params: padUpdateFields},
+		"POST /api/pads":                  {h: s.createPad, params: padCreateFields, json: true},
+		"PUT /api/pads/{id}":              {h: s.updatePad, params: padUpdateFields, json: true},
 		"GET /api/pads/{id}/events":       {h: s.listEvents, params: listParams},
 		"GET /api/pad_environments/{id}":  {h: s.getEnvironment},
 		"GET /api/questions":              {h: s.listQuestions, params: listParams},
@@ -552,6 +580,13 @@ func (s *Server) routes() map[string]route {
 		"GET /api/organization/questions": {h: s.listQuestions, params: listParams, owner: true},
 		"GET /api/organization/users":     {h: s.listUsers, params: []string{"email"}, owner: true},
 		"GET /history/{env}/{file}":       {h: s.getHistory, history: true},
+		"GET /api/user":                   {h: s.getUser, bare: true},
+
+		"GET /api/questions/{id}/variants":          {h: s.listVariants, bare: true},
+		"POST /api/questions/{id}/variants":         {h: s.createVariant, json: true, bare: true},
+		"GET /api/questions/{id}/variants/{vid}":    {h: s.getVariant, bare: true},
+		"PUT /api/questions/{id}/variants/{vid}":    {h: s.updateVariant, json: true, bare: true},
+		"DELETE /api/questions/{id}/variants/{vid}": {h: s.deleteVariant, bare: true},
 	}
 }
 
@@ -599,7 +634,10 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 			}
 		}()
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		bodyErr := readBody(r)
+		js, bodyErr := readBody(r)
+		if js != nil {
+			r = withJSON(r, js)
+		}
 		if r.MultipartForm != nil {
 			defer r.MultipartForm.RemoveAll()
 		}
@@ -618,26 +656,32 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 	})
 }
 
-// readBody parses the query and a form or multipart body, and refuses a
-// body of any other type.
-func readBody(r *http.Request) error {
+// readBody parses the query and a form or multipart body, reads a JSON
+// body (returned, non-nil), and refuses a body of any other type.
+func readBody(r *http.Request) ([]byte, error) {
 	ct := r.Header.Get("Content-Type")
 	switch mediaType, _, _ := strings.Cut(ct, ";"); strings.TrimSpace(strings.ToLower(mediaType)) {
 	case "multipart/form-data":
 		if err := r.ParseMultipartForm(maxBody); err != nil {
-			return bodyError(err)
+			return nil, bodyError(err)
 		}
-		return nil
+		return nil, nil
 	case "", "application/x-www-form-urlencoded":
 		if ct == "" && r.ContentLength != 0 && r.Method != http.MethodGet {
-			return badRequest("A request body needs a Content-Type: application/x-www-form-urlencoded or multipart/form-data")
+			return nil, badRequest("A request body needs a Content-Type: application/x-www-form-urlencoded or multipart/form-data")
 		}
-		return bodyError(r.ParseForm())
+		return nil, bodyError(r.ParseForm())
+	case "application/json":
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, bodyError(err)
+		}
+		return b, bodyError(r.ParseForm()) // b is never nil; the form is the query
 	}
 	if r.ContentLength == 0 {
-		return bodyError(r.ParseForm())
+		return nil, bodyError(r.ParseForm())
 	}
-	return badRequest("Unsupported Content-Type %q: send application/x-www-form-urlencoded or multipart/form-data", ct)
+	return nil, badRequest("Unsupported Content-Type %q: send application/x-www-form-urlencoded, multipart/form-data or application/json", ct)
 }
 
 func bodyError(err error) error {
@@ -695,6 +739,9 @@ func (s *Server) snapshot(r *http.Request) Request {
 			}
 		}
 	}
+	if js, ok := jsonOf(r); ok {
+		req.JSON = []byte(b.take(s.redact.Replace(string(js))))
+	}
 	req.Truncated = b.cut
 	return req
 }
@@ -711,6 +758,7 @@ func (s *Server) snapshotCost(req Request) int {
 			}
 		}
 	}
+	kept += len(req.JSON)
 	for name, files := range req.Files {
 		kept += len(name)
 		for _, f := range files {
@@ -769,6 +817,9 @@ func (s *Server) answer(rt route, r *http.Request) (status int, body []byte) {
 	if rt.owner && !s.callerIsOwner() {
 		return http.StatusForbidden, errorBody(notOwnerMessage)
 	}
+	if _, js := jsonOf(r); js && !rt.json {
+		return s.encodeError(rt, badRequest("Unsupported Content-Type application/json: send application/x-www-form-urlencoded or multipart/form-data"))
+	}
 	if err := checkParams(r, rt); err != nil {
 		return s.encodeError(rt, err)
 	}
@@ -776,8 +827,18 @@ func (s *Server) answer(rt route, r *http.Request) (status int, body []byte) {
 	if err != nil {
 		return s.encodeError(rt, err)
 	}
-	if doc, ok := v.(document); ok {
-		return http.StatusOK, doc
+	switch v := v.(type) {
+	case document:
+		return http.StatusOK, v
+	case noContent:
+		return http.StatusNoContent, nil
+	}
+	if rt.bare {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return s.encodeError(rt, err)
+		}
+		return http.StatusOK, b
 	}
 	b, err := patch(v, func(m map[string]json.RawMessage) { m["status"] = json.RawMessage(`"OK"`) })
 	if err != nil {

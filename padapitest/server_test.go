@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,7 +27,10 @@ func TestRoutes(t *testing.T) {
 		"GET /api/pad_environments/{id}", "GET /api/pads", "GET /api/pads/{id}", "GET /api/pads/{id}/events",
 		"GET /api/questions", "GET /api/questions/{id}", "GET /api/quota", "GET /history/{env}/{file}",
 		"POST /api/pads", "POST /api/questions", "PUT /api/pads/{id}", "PUT /api/questions/{id}",
+		"GET /api/user", "GET /api/questions/{id}/variants", "POST /api/questions/{id}/variants",
+		"GET /api/questions/{id}/variants/{vid}", "PUT /api/questions/{id}/variants/{vid}", "DELETE /api/questions/{id}/variants/{vid}",
 	}
+	slices.Sort(want)
 	if diff := cmp.Diff(want, padapitest.Routes()); diff != "" {
 		t.Errorf("Routes() (-want +got):\n%s", diff)
 	}
@@ -299,6 +303,7 @@ func TestPanicOnEveryRoute(t *testing.T) {
 	p := srv.AddPad(padapi.Pad{Contents: "x"})
 	q := srv.AddQuestion(padapi.Question{Title: "q", Language: "go"})
 	env := *p.ActiveEnvironmentID
+	v := srv.AddVariant(q.ID, padapi.QuestionVariant{Language: "ruby"})
 	var panicOn atomic.Value
 	panicOn.Store("")
 	srv.SetFaults(func(route string, _ padapitest.Request) padapitest.Fault {
@@ -314,7 +319,7 @@ func TestPanicOnEveryRoute(t *testing.T) {
 			path = strings.ReplaceAll(path, k, v)
 		}
 		if strings.HasPrefix(path, "/api/questions/") {
-			path = "/api/questions/" + string(q.ID)
+			path = strings.NewReplacer(string(p.ID), string(q.ID), "{vid}", string(v.ID)).Replace(path)
 		}
 		if strings.HasPrefix(path, "/api/pad_environments/") {
 			path = "/api/pad_environments/" + string(env)

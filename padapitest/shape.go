@@ -77,7 +77,7 @@ func (s *Server) renderPad(ps *padState) padapi.Pad {
 	}
 	if s.cfg.shape == DocumentedShape {
 		p.State, p.Type, p.QuestionIDs, p.PadEnvironmentIDs, p.ActiveEnvironmentID = "", "", nil, nil, nil
-		p.Team, p.RestrictInterviewerAccess, p.InterviewerNotifications = nil, nil, nil
+		p.Team, p.RestrictInterviewerAccess, p.InterviewerNotifications, p.AllowedInterviewerEmails = nil, nil, nil, nil
 		p.Events, p.EventsURL = append([]padapi.PadEvent{}, ps.events...), ""
 		return p
 	}

@@ -28,6 +28,7 @@ func fullPad() padapi.Pad {
 		URL: "u", Playback: "p", History: "h", Drawing: "d", State: "ended", Type: "live",
 		QuestionIDs: []padapi.ID{"1"}, PadEnvironmentIDs: []padapi.ID{"2"}, ActiveEnvironmentID: padapi.Ptr[padapi.ID]("3"),
 		Team: &padapi.Team{ID: "4", Name: "core"}, RestrictInterviewerAccess: padapi.Ptr(true),
+		AllowedInterviewerEmails: []string{"ian@example.com"},
 		InterviewerNotifications: []padapi.InterviewerNotification{{
 			ID: "8", Title: "Tab switch", Message: "The candidate left the tab", Priority: "low", RequestID: "r1",
 			AutoDismissed: true, DismissedAt: padapi.Ptr(at.Add(time.Minute)), Useful: padapi.Ptr(false), CreatedAt: at, UpdatedAt: at.Add(time.Minute),
@@ -92,6 +93,7 @@ func TestRoundTripEveryField(t *testing.T) {
 			for _, p := range []*padapi.Pad{&wantPad, &wantLinked} {
 				p.State, p.Type, p.QuestionIDs, p.PadEnvironmentIDs, p.ActiveEnvironmentID = "", "", nil, nil, nil
 				p.Team, p.RestrictInterviewerAccess, p.InterviewerNotifications, p.EventsURL = nil, nil, nil, ""
+				p.AllowedInterviewerEmails = nil
 			}
 			// A pad added without events has a creation event.
 			wantLinked.Events = []padapi.PadEvent{{Message: "Olivia Owner created the pad", Kind: "created", UserName: "Olivia Owner", UserEmail: "owner@example.com", CreatedAt: linked.CreatedAt}}
@@ -178,7 +180,7 @@ func get(t *testing.T, srv *padapitest.Server, target string) []byte {
 }
 
 // TestWireShapes: the exact bodies of each shape, as the service's
-// documentation and its live responses (API-REFERENCE.md) show them.
+// documentation and its live responses (docs/api-notes.md) show them.
 func TestWireShapes(t *testing.T) {
 	live, c, _ := newFake(t)
 	p, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("Interview"), Language: padapi.Ptr("go"), Contents: padapi.Ptr("package main")})
@@ -264,7 +266,7 @@ func TestWireShapes(t *testing.T) {
 	}
 }
 
-// TestLiveFidelity: each live difference of API-REFERENCE.md that the fake
+// TestLiveFidelity: each live difference of docs/api-notes.md that the fake
 // reproduces by default, one check each.
 func TestLiveFidelity(t *testing.T) {
 	srv, c, _ := newFake(t)

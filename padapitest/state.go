@@ -56,6 +56,8 @@ type questionState struct {
 	// solutionSet is whether a solution was ever given: the live shape
 	// sends null for a solution never set and "" for one set to "".
 	solutionSet bool
+	// variants are the question's variants, in the order they were made.
+	variants []*variantState
 }
 
 // DefaultTeamID is the ID of the one team of a new fake's organization, a
@@ -510,6 +512,7 @@ func clonePad(p padapi.Pad) padapi.Pad {
 	p.ActiveEnvironmentID = clonePtr(p.ActiveEnvironmentID)
 	p.Team = clonePtr(p.Team)
 	p.RestrictInterviewerAccess = clonePtr(p.RestrictInterviewerAccess)
+	p.AllowedInterviewerEmails = slices.Clone(p.AllowedInterviewerEmails)
 	p.InterviewerNotifications = slices.Clone(p.InterviewerNotifications)
 	for i := range p.InterviewerNotifications {
 		n := &p.InterviewerNotifications[i]

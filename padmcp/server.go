@@ -10,6 +10,14 @@
 //
 //	padmcp.AddTools(s, c, padmcp.Options{Secrets: []string{key}})
 //
+// Mind go-sdk v1.8.0's StdioTransport: it ends the session as soon as its
+// input ends, dropping the answers to requests still running (go-sdk issue
+// #1061), so a client that pipes requests in and closes stdin at once gets
+// some of its answers or none. Assistants keep stdin open for the whole
+// session and are not affected. To serve clients that close it, run
+// padctl mcp instead: its stdin relay holds end of input back until every
+// request it passed on has been answered.
+//
 // Read tools are always on; tools that create or change pads and questions
 // need Options.AllowWrites, tools that delete need Options.AllowDeletes. A
 // tool that is not enabled is not listed, and a call to it is a tool error

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -121,7 +122,10 @@ func (f *fixture) run(t *testing.T, opts Options) Summary {
 }
 
 // tree reads every file, folder and link below dir: path -> content, "<dir>"
-// or "<link>".
+// or "<link>". The marker's last_full, the clock of the run that wrote it,
+// reads "<time>".
+var lastFull = regexp.MustCompile(`"last_full":"[^"]*"`)
+
 func tree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -140,7 +144,7 @@ func tree(t *testing.T, dir string) map[string]string {
 			if err != nil {
 				return err
 			}
-			out[rel] = string(b)
+			out[rel] = lastFull.ReplaceAllString(string(b), `"last_full":"<time>"`)
 		}
 		return nil
 	})
@@ -351,7 +355,7 @@ func TestAnIndexLine(t *testing.T) {
 	line := string(raw)
 	env := nameOf(f.srv.Environments("Q1")[0].ID)
 	for _, want := range []string{
-		`{"id":"Q1","title":"\u003cGo\u003e \u0026 more","state":"ended","updated_at":"2026-01-01T00:00:00Z","dir":"pads/%511","files":{`,
+		`{"id":"Q1","title":"\u003cGo\u003e \u0026 more","state":"ended","updated_at":"2026-01-01T00:00:00Z","dir":"pads/Q1","files":{`,
 		`"` + env + `/main.py":"`, `"environments/` + env + `.json":"`, `"events.json":"`, `"notes.md":"`, `"pad.json":"`,
 	} {
 		if !strings.Contains(line, want) {
@@ -590,5 +594,88 @@ func TestAPadWithinTheOverlapIsFoundWithoutRelisting(t *testing.T) {
 	sum = g.run(t, Options{NoHistory: true, Overlap: time.Second, Progress: func(p Progress) { relisted = relisted || p.Kind == Relisting }})
 	if sum.Added != 1 || !relisted {
 		t.Errorf("summary %+v, relisted %v", sum, relisted)
+	}
+}
+
+// deleteAndLate deletes one of f's pads and adds one the list shows late,
+// older than the mark: the list's total stays what the archive holds.
+func (f *fixture) deleteAndLate(t *testing.T, gone padapi.ID) padapi.ID {
+	t.Helper()
+	must(t, f.c.Pads.Delete(deadline(t), gone))
+	return f.srv.AddPad(padapi.Pad{Title: "late", Language: "python", CreatedAt: base.Add(-time.Hour), UpdatedAt: base.Add(-time.Hour)}).ID
+}
+
+// checkIdentity checks that the index archives late and marks gone
+// deleted, as one JSON object a line, each with its id.
+func checkIdentity(t *testing.T, dir string, gone, late padapi.ID) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, indexName))
+	must(t, err)
+	found := map[padapi.ID]map[string]any{}
+	for line := range strings.Lines(string(raw)) {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatalf("index line %q: %v", line, err)
+		}
+		id, _ := obj["id"].(string)
+		found[padapi.ID(id)] = obj
+	}
+	if found[gone]["deleted"] != true {
+		t.Errorf("the deleted pad's line: %v", found[gone])
+	}
+	if obj, ok := found[late]; !ok || obj["deleted"] != nil {
+		t.Errorf("the late pad's line: %v", obj)
+	}
+	verifyClean(t, dir)
+}
+
+// A pad deleted and another one listed late below the mark leave the
+// totals as they were: a run between full walks sends its one or two
+// requests and finds neither; a run with Full finds both, by identity.
+func TestFullFindsADeleteAndALatePad(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 11)
+	f.run(t, Options{NoHistory: true})
+	gone := f.ids[3]
+	late := f.deleteAndLate(t, gone)
+	n := len(f.srv.Requests())
+	if sum := f.run(t, Options{NoHistory: true}); sum.Added != 0 || sum.Deleted != 0 || len(f.srv.Requests())-n > 2 {
+		t.Errorf("a run between full walks: %+v, %d requests", sum, len(f.srv.Requests())-n)
+	}
+	sum := f.run(t, Options{NoHistory: true, Full: true})
+	if sum.Added != 1 || sum.Deleted != 1 || sum.Unchanged != 10 {
+		t.Errorf("a full run: %+v, want 1 added and 1 deleted", sum)
+	}
+	checkIdentity(t, f.dir, gone, late)
+	n = len(f.srv.Requests())
+	if sum := f.run(t, Options{NoHistory: true}); sum.Added+sum.Deleted+sum.Updated != 0 || len(f.srv.Requests())-n > 2 {
+		t.Errorf("the run after: %+v, %d requests", sum, len(f.srv.Requests())-n)
+	}
+}
+
+// A run whose last full walk is a day old walks the whole list again.
+func TestADayOldFullWalkIsDoneAgain(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 11)
+	f.run(t, Options{NoHistory: true})
+	gone := f.ids[3]
+	late := f.deleteAndLate(t, gone)
+	// The marker as a run a day and a minute ago left it.
+	raw, err := os.ReadFile(filepath.Join(f.dir, markerName))
+	must(t, err)
+	var m map[string]any
+	must(t, json.Unmarshal(raw, &m))
+	m["last_full"] = time.Now().Add(-24*time.Hour - time.Minute).Format(time.RFC3339Nano)
+	raw, err = json.Marshal(m)
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(f.dir, markerName), raw, 0o600))
+	sum := f.run(t, Options{NoHistory: true})
+	if sum.Added != 1 || sum.Deleted != 1 {
+		t.Errorf("a day after the last full walk: %+v, want 1 added and 1 deleted", sum)
+	}
+	checkIdentity(t, f.dir, gone, late)
+	n := len(f.srv.Requests())
+	if sum := f.run(t, Options{NoHistory: true}); sum.Added+sum.Deleted != 0 || len(f.srv.Requests())-n > 2 {
+		t.Errorf("the run after: %+v, %d requests", sum, len(f.srv.Requests())-n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -114,4 +115,59 @@ func (t *timedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
 	t.busy.Add(int64(time.Since(start)))
 	return resp, err
+}
+
+// BenchmarkFirstRunBehindLatency archives 300 and 1 000 pads (as
+// seedBench makes them) at Run's defaults, behind a link of 20 ms each way
+// (latencyProxy: a round trip of 40 ms per request, and one more per new
+// connection), and reports the requests sent, the time taken, the best
+// schedule of those requests (⌈requests ÷ 8⌉ round trips: 8 connections
+// always busy) and their ratio, x-best (issue 40's target: ≤ 1.5), and the
+// connections opened. Run it with -benchtime=1x.
+func BenchmarkFirstRunBehindLatency(b *testing.B) {
+	for _, pads := range []int{300, 1000} {
+		b.Run(fmt.Sprintf("pads=%d", pads), func(b *testing.B) { benchBehindLatency(b, pads, 0) })
+	}
+}
+
+// BenchmarkConcurrencyBehindLatency is BenchmarkFirstRunBehindLatency over
+// 300 pads at each concurrency: the measurement DefaultConcurrency was
+// chosen by.
+func BenchmarkConcurrencyBehindLatency(b *testing.B) {
+	for _, n := range []int{4, 8, 12, 16} {
+		b.Run(fmt.Sprintf("concurrency=%d", n), func(b *testing.B) { benchBehindLatency(b, 300, n) })
+	}
+}
+
+func benchBehindLatency(b *testing.B, pads, concurrency int) {
+	const oneWay = 20 * time.Millisecond
+	srv := padapitest.NewServer(b)
+	// The edit-history documents, on the fake's second listener, come
+	// over the same link.
+	history := startLatencyProxy(b, strings.TrimPrefix(srv.HistoryURL, "http://"), oneWay)
+	srv.HistoryURL = history.URL()
+	seedBench(srv, pads)
+	proxy := startLatencyProxy(b, strings.TrimPrefix(srv.URL, "http://"), oneWay)
+	for b.Loop() {
+		g := NewGate(nil)
+		c, err := padapi.NewClient(proxy.URL(), srv.APIKey, padapi.WithHTTPClient(&http.Client{Transport: g}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		conns := proxy.conns.Load() + history.conns.Load()
+		dir := filepath.Join(b.TempDir(), "archive")
+		start := time.Now()
+		sum, err := Run(b.Context(), c, dir, Options{Gate: g, Concurrency: concurrency})
+		took := time.Since(start)
+		c.Close()
+		if err != nil || sum.Added != pads {
+			b.Fatalf("Run: %+v, %v", sum, err)
+		}
+		best := time.Duration((sum.Requests+7)/8) * 2 * oneWay
+		b.ReportMetric(float64(sum.Requests), "requests")
+		b.ReportMetric(took.Seconds(), "s/run")
+		b.ReportMetric(best.Seconds(), "best-s")
+		b.ReportMetric(took.Seconds()/best.Seconds(), "x-best")
+		b.ReportMetric(float64(proxy.conns.Load()+history.conns.Load()-conns), "conns")
+	}
 }

@@ -45,7 +45,7 @@ func (r *run) fetch(ctx context.Context, id padapi.ID) (*fetched, error) {
 	if f.events, err = r.events(ctx, id); err != nil {
 		return nil, err
 	}
-	for _, envID := range environments(pad) {
+	for _, envID := range Environments(pad) {
 		var resp padapi.Response
 		env, err := r.c.Pads.Environment(padapi.WithResponse(ctx, &resp), envID)
 		if err != nil {
@@ -56,21 +56,30 @@ func (r *run) fetch(ctx context.Context, id padapi.ID) (*fetched, error) {
 	return f, nil
 }
 
-// events reads a pad's whole event log, oldest first, and returns it as
-// one JSON array of each event's bytes as the service sent them. The typed
-// list method checks the ID and says what it would ask for (WithDryRun);
-// the library's one pager follows the pages (Client.DoAll), within its
-// bounds, and maxEvents bounds what one pad holds in memory.
+// events reads a pad's whole event log, oldest first, as one JSON array
+// of each event's bytes as the service sent them (EventsJSON).
 func (r *run) events(ctx context.Context, id padapi.ID) ([]byte, error) {
+	return EventsJSON(ctx, r.c, id)
+}
+
+// EventsJSON returns pad id's whole event log, oldest first, as one JSON
+// array of each event's bytes as the service sent them: the one reading
+// of a pad's events that padctl archive and padctl pads export share. The
+// typed list method checks the ID and says what it would ask for
+// (WithDryRun); the library's one pager follows the pages
+// (Client.DoAll), within its bounds, and maxEvents bounds what one pad
+// holds in memory. (When the library fetches "a pad with its bytes", this
+// becomes a call of it.)
+func EventsJSON(ctx context.Context, c *padapi.Client, id padapi.ID) ([]byte, error) {
 	var req padapi.Request
 	opts := &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}
-	if _, err := r.c.Pads.ListEvents(padapi.WithDryRun(ctx, &req), id, opts); !errors.Is(err, padapi.ErrDryRun) {
+	if _, err := c.Pads.ListEvents(padapi.WithDryRun(ctx, &req), id, opts); !errors.Is(err, padapi.ErrDryRun) {
 		return nil, err
 	}
 	var b bytes.Buffer
 	b.WriteByte('[')
 	n := 0
-	for item, err := range r.c.DoAll(ctx, req.Path, "events", req.Query) {
+	for item, err := range c.DoAll(ctx, req.Path, "events", req.Query) {
 		if err != nil {
 			return nil, err
 		}
@@ -86,18 +95,20 @@ func (r *run) events(ctx context.Context, id padapi.ID) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// environments returns the environments pad lists, each once, in the
-// order it first lists them (PadEnvironmentIDs, then ActiveEnvironmentID),
-// as Pads.Transcript reads them.
-func environments(pad *padapi.Pad) []padapi.ID {
+// Environments returns the environments pad lists, distinct, non-empty,
+// in the order it first lists them (PadEnvironmentIDs, then
+// ActiveEnvironmentID), as Pads.Transcript reads them: the one list that
+// padctl archive and padctl pads export share. (When the library has
+// Pad.EnvironmentIDs, this becomes a call of it.)
+func Environments(pad *padapi.Pad) []padapi.ID {
 	ids := pad.PadEnvironmentIDs
-	if a := pad.ActiveEnvironmentID; a != nil && *a != "" {
+	if a := pad.ActiveEnvironmentID; a != nil {
 		ids = append(ids[:len(ids):len(ids)], *a)
 	}
 	var out []padapi.ID
 	seen := map[padapi.ID]bool{}
 	for _, id := range ids {
-		if !seen[id] {
+		if id != "" && !seen[id] {
 			seen[id] = true
 			out = append(out, id)
 		}

@@ -28,11 +28,12 @@ func TestEnvironmentsAreEachReadOnce(t *testing.T) {
 		{[]padapi.ID{"a"}, padapi.Ptr(padapi.ID("c")), []padapi.ID{"a", "c"}},
 		{[]padapi.ID{"a", "c"}, padapi.Ptr(padapi.ID("a")), []padapi.ID{"a", "c"}},
 		{[]padapi.ID{"a"}, padapi.Ptr(padapi.ID("")), []padapi.ID{"a"}},
+		{[]padapi.ID{"", "b", ""}, nil, []padapi.ID{"b"}},
 	} {
 		listed := make([]padapi.ID, len(c.listed), len(c.listed)+1)
 		copy(listed, c.listed)
 		pad := &padapi.Pad{PadEnvironmentIDs: listed, ActiveEnvironmentID: c.active}
-		if diff := cmp.Diff(c.want, environments(pad)); diff != "" {
+		if diff := cmp.Diff(c.want, Environments(pad)); diff != "" {
 			t.Errorf("%v, active %v: (-want +got)\n%s", c.listed, c.active, diff)
 		}
 		if !slices.Equal(c.listed, pad.PadEnvironmentIDs) {

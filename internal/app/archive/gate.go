@@ -3,6 +3,7 @@
 package archive
 
 import (
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,15 @@ import (
 // maxPause bounds the pause one 429 answer can ask for; the run's context
 // bounds it too.
 const maxPause = 10 * time.Minute
+
+// The pause after a 429 without a usable Retry-After (none, or one the
+// library does not take, such as a wait over a year): the library's own
+// backoff between tries, at its defaults (padapi.WithRetry: 100 ms,
+// doubled after each such 429 in a row, at most 2 s).
+const (
+	backoffMin = 100 * time.Millisecond
+	backoffMax = 2 * time.Second
+)
 
 // Gate is an http.RoundTripper that every request of an archive run goes
 // through, history documents included: it lets at most a fixed number of
@@ -35,13 +45,14 @@ type Gate struct {
 	mu      sync.Mutex
 	slots   chan struct{} // one token per request in flight
 	until   time.Time     // no request leaves before this
+	refused int           // 429s in a row without a usable Retry-After
 	onPause func(time.Duration)
 }
 
 // NewGate returns a Gate that sends through base; nil means a copy of
 // http.DefaultTransport that keeps as many idle connections per host as
-// Options.Concurrency allows (16). It lets 4 requests out at once until
-// Run sets the run's concurrency.
+// Options.Concurrency allows (16). It lets DefaultConcurrency (8) requests
+// out at once until Run sets the run's concurrency.
 func NewGate(base http.RoundTripper) *Gate {
 	if base == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -63,8 +74,10 @@ func (g *Gate) configure(n int, onPause func(time.Duration)) {
 }
 
 // RoundTrip waits for a free slot and for the end of any pause, then sends
-// r through the base transport. A 429 answer with a Retry-After starts (or
-// extends) the pause for every request.
+// r through the base transport. The slot is held until the answer's body
+// has been read to its end or closed: an answer still streaming is a
+// request in flight. A 429 answer starts (or extends) the pause for every
+// request.
 func (g *Gate) RoundTrip(r *http.Request) (*http.Response, error) {
 	g.mu.Lock()
 	slots := g.slots
@@ -75,18 +88,72 @@ func (g *Gate) RoundTrip(r *http.Request) (*http.Response, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	defer func() { <-slots }()
+	release := sync.OnceFunc(func() { <-slots })
 	if err := g.wait(r); err != nil {
+		release()
 		return nil, err
 	}
 	g.requests.Add(1)
 	resp, err := g.base.RoundTrip(r)
-	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
-		if d, ok := retrypolicy.RetryAfter(resp); ok {
-			g.pause(d)
-		}
+	if err != nil {
+		release()
+		return resp, err
 	}
-	return resp, err
+	g.answered(resp)
+	if resp.Body == nil || resp.Body == http.NoBody {
+		release()
+		return resp, nil
+	}
+	resp.Body = &heldBody{ReadCloser: resp.Body, release: release}
+	return resp, nil
+}
+
+// answered notes an answer: a 429 pauses every request, for as long as its
+// Retry-After asks, or else for the library's backoff; any other answer
+// ends a run of 429s.
+func (g *Gate) answered(resp *http.Response) {
+	if resp.StatusCode != http.StatusTooManyRequests {
+		g.mu.Lock()
+		g.refused = 0
+		g.mu.Unlock()
+		return
+	}
+	if d, ok := retrypolicy.RetryAfter(resp); ok {
+		g.pause(d)
+		return
+	}
+	g.mu.Lock()
+	n := g.refused
+	g.refused++
+	g.mu.Unlock()
+	// Backoff is jittered between half its step and the step: half a
+	// step more makes the pause at least the step, at most 1.5 times it.
+	step := backoffMax
+	if n < 16 {
+		step = min(backoffMin<<n, backoffMax)
+	}
+	g.pause(step/2 + retrypolicy.Backoff(backoffMin, backoffMax, n, nil))
+}
+
+// heldBody is an answer's body that holds its request's slot until it has
+// been read to its end or closed.
+type heldBody struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *heldBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.release()
+	}
+	return n, err
+}
+
+func (b *heldBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
 }
 
 // wait returns once no pause is in force, or with the request's context's

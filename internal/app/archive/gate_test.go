@@ -177,3 +177,170 @@ func TestGatePauseIsBoundedAndOnlyExtends(t *testing.T) {
 		}
 	})
 }
+
+// refuser answers 429 with the Retry-After header it is given (none when
+// "") to the first request, then 200 to every other; it records when each
+// request arrived.
+type refuser struct {
+	retryAfter string
+	mu         sync.Mutex
+	sent       []time.Time
+}
+
+func (s *refuser) RoundTrip(r *http.Request) (*http.Response, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sent = append(s.sent, time.Now())
+	resp := &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("{}")), Request: r}
+	if len(s.sent) == 1 {
+		resp.StatusCode = http.StatusTooManyRequests
+		if s.retryAfter != "" {
+			resp.Header.Set("Retry-After", s.retryAfter)
+		}
+	}
+	return resp, nil
+}
+
+// A 429 whose Retry-After is missing, or asks for more than the library
+// takes (over a year), or is no number or date, pauses every request for
+// at least the library's first backoff (100 ms) all the same.
+func TestGatePausesOn429WithoutAUsableRetryAfter(t *testing.T) {
+	for _, ra := range []string{"", "31536001", "99999999999", "soon"} {
+		synctest.Test(t, func(t *testing.T) {
+			svc := &refuser{retryAfter: ra}
+			g := NewGate(svc)
+			var pauses []time.Duration
+			g.configure(8, func(d time.Duration) { pauses = append(pauses, d) })
+			// The refused request first, then every worker at once.
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://service/x", nil)
+			resp, err := g.RoundTrip(req)
+			if err != nil || resp.StatusCode != http.StatusTooManyRequests {
+				t.Fatalf("first request: %v, %v", resp, err)
+			}
+			resp.Body.Close()
+			var wg sync.WaitGroup
+			for range 16 {
+				wg.Go(func() {
+					for {
+						req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://service/x", nil)
+						resp, err := g.RoundTrip(req)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						resp.Body.Close()
+						if resp.StatusCode == http.StatusOK {
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			if len(svc.sent) != 17 || len(pauses) != 1 || pauses[0] < 100*time.Millisecond {
+				t.Fatalf("Retry-After %q: %d requests, pauses %v", ra, len(svc.sent), pauses)
+			}
+			refused := svc.sent[0]
+			for _, at := range svc.sent[1:] {
+				if at.Sub(refused) < 100*time.Millisecond {
+					t.Fatalf("Retry-After %q: a request %v after the 429, want none for %v", ra, at.Sub(refused), 100*time.Millisecond)
+				}
+			}
+		})
+	}
+}
+
+// 429s in a row without Retry-After pause for longer each time, up to the
+// library's cap; an answer that is not a 429 starts again from the first
+// backoff.
+func TestGateBackoffGrowsWhile429sFollow(t *testing.T) {
+	g := NewGate(&fakeService{})
+	var pauses []time.Duration
+	g.configure(1, func(d time.Duration) { pauses = append(pauses, d) })
+	refused := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{}}
+	for range 8 {
+		g.until = time.Time{}
+		g.answered(refused)
+	}
+	g.answered(&http.Response{StatusCode: http.StatusOK, Header: http.Header{}})
+	g.until = time.Time{}
+	g.answered(refused)
+	if len(pauses) != 9 {
+		t.Fatalf("pauses %v", pauses)
+	}
+	for i, d := range pauses[:8] {
+		step := min(backoffMin<<i, backoffMax)
+		if d < step || d > step*3/2 {
+			t.Errorf("pause %d: %v, want %v to %v", i, d, step, step*3/2)
+		}
+	}
+	if last := pauses[8]; last < backoffMin || last > backoffMin*3/2 {
+		t.Errorf("after a 200: pause %v, want the first backoff again", last)
+	}
+}
+
+// slowBodies answers every request at once, with a body that takes a
+// second to arrive; it counts the answers whose bodies are being read.
+type slowBodies struct {
+	mu              sync.Mutex
+	streaming, most int
+}
+
+func (s *slowBodies) RoundTrip(r *http.Request) (*http.Response, error) {
+	s.mu.Lock()
+	s.streaming++
+	s.most = max(s.most, s.streaming)
+	s.mu.Unlock()
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Request: r, Body: &slowBody{s: s}}, nil
+}
+
+type slowBody struct {
+	s    *slowBodies
+	done bool
+}
+
+func (b *slowBody) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, io.EOF
+	}
+	time.Sleep(time.Second) // fake time
+	b.done = true
+	b.s.mu.Lock()
+	b.s.streaming--
+	b.s.mu.Unlock()
+	return copy(p, "{}"), io.EOF
+}
+
+func (b *slowBody) Close() error { return nil }
+
+// A slot is held until the answer's body has been read: with 4 slots and
+// slow bodies, at most 4 answers stream at once.
+func TestGateHoldsASlotUntilTheBodyIsRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		svc := &slowBodies{}
+		g := NewGate(svc)
+		g.configure(4, nil)
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() {
+				req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://service/x", nil)
+				resp, err := g.RoundTrip(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				if b, err := io.ReadAll(resp.Body); err != nil || string(b) != "{}" {
+					t.Errorf("body %q, %v", b, err)
+				}
+			})
+		}
+		wg.Wait()
+		if svc.most != 4 {
+			t.Errorf("%d answers streaming at once, want 4 (the slots)", svc.most)
+		}
+		// Every slot is free again.
+		if n := len(g.slots); n != 0 {
+			t.Errorf("%d slots still held", n)
+		}
+	})
+}

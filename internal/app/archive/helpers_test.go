@@ -47,3 +47,8 @@ func childClient(t *testing.T, prefix string) (string, *padapi.Client, *Gate) {
 	t.Cleanup(c.Close)
 	return dir, c, g
 }
+
+// padapiHTTP are the client options that send through g.
+func padapiHTTP(g *Gate) []padapi.Option {
+	return []padapi.Option{padapi.WithHTTPClient(&http.Client{Transport: g})}
+}

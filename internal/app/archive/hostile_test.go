@@ -63,8 +63,14 @@ func TestHostileIDsAndPathsStayInside(t *testing.T) {
 	}
 	onlyArchive(t, f.dir)
 	got := tree(t, f.dir)
+	// Of CASE and case, the one archived first keeps its ID, the other
+	// has its letters escaped.
+	caseDirs := []string{"pads/CASE/pad.json", "pads/%63%61%73%65/pad.json"}
+	if _, ok := got[filepath.FromSlash(caseDirs[0])]; !ok {
+		caseDirs = []string{"pads/%43%41%53%45/pad.json", "pads/case/pad.json"}
+	}
 	for _, want := range []string{
-		"pads/%43%41%53%45/pad.json", "pads/case/pad.json", "pads/pad%2ejson/pad.json",
+		caseDirs[0], caseDirs[1], "pads/pad%2ejson/pad.json",
 		"pads/files/%68istory/main.py", "pads/files/%65nvironments/main.py", "pads/files/%45nv%2e%44ots/main.py",
 		"pads/files/hostile/ok.py", "pads/files/history/hostile/ok.py.json",
 	} {

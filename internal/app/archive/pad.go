@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/lib/safefile"
 )
@@ -58,6 +59,7 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	dir := r.st.dirFor(p.ID)
 	files := map[string]string{}
 	if err := r.st.alive(); err != nil {
 		return nil, err
@@ -66,12 +68,12 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = r.writePad(ctx, tmp, p.ID, tr, files)
+	err = r.writePad(ctx, tmp, dir, p.ID, tr, files)
 	if err == nil {
 		err = r.st.alive()
 	}
 	if err == nil {
-		err = r.st.lazy.Rename(tmp, padDir(p.ID))
+		err = r.st.lazy.Rename(tmp, dir)
 	}
 	if err != nil {
 		if r.st.alive() == nil {
@@ -81,19 +83,19 @@ func (r *run) fetchPad(ctx context.Context, p padapi.Pad) (*entry, error) {
 	}
 	return &entry{
 		ID: p.ID, Title: r.o.Redact(p.Title), State: r.o.Redact(p.State), UpdatedAt: p.UpdatedAt,
-		Dir: padDir(p.ID), Files: files,
+		Dir: dir, Files: files,
 	}, nil
 }
 
 // writePad writes pad id, as fetched in tr, into the temporary folder
-// tmp, noting each file's digest in files.
-func (r *run) writePad(ctx context.Context, tmp string, id padapi.ID, tr *fetched, files map[string]string) error {
+// tmp (which becomes its folder dir), noting each file's digest in files.
+func (r *run) writePad(ctx context.Context, tmp, dir string, id padapi.ID, tr *fetched, files map[string]string) error {
 	out, err := r.st.lazy.Sub(tmp)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	w := &padWriter{run: r, out: out, dir: padDir(id), pad: id, files: files, taken: map[string]bool{}}
+	w := &padWriter{run: r, out: out, dir: dir, pad: id, files: files, taken: map[string]bool{}}
 	if err := w.write(ctx, tr); err != nil {
 		return err
 	}
@@ -179,8 +181,7 @@ func (w *padWriter) claim(env, p string) (string, bool) {
 // service sent it. A link the library refuses, or one the service no
 // longer has, is skipped; any other failure fails the pad.
 func (w *padWriter) history(ctx context.Context, name, link string) error {
-	var resp padapi.Response
-	_, err := w.run.c.Pads.History(padapi.WithResponse(ctx, &resp), link)
+	doc, err := historyDocument(ctx, w.run.c, link)
 	if errors.Is(err, padapi.ErrInvalidArgument) || errors.Is(err, padapi.ErrNotFound) {
 		w.skip(name, err)
 		return nil
@@ -188,7 +189,29 @@ func (w *padWriter) history(ctx context.Context, name, link string) error {
 	if err != nil {
 		return err
 	}
-	return w.put(name, string(resp.Body))
+	return w.put(name, string(doc))
+}
+
+// historyDocument returns the edit-history document at link as the
+// service sent it, checked as JSON (issue 37 #7: stored as sent, never
+// decoded into operations).
+//
+// It is the seam for the library's "copy a history body while validating
+// it as JSON" (engineer hist, this round): until that lands, the library
+// has no call that fetches a history link without decoding it, so this
+// asks Pads.History (which applies the link checks, the size cap and the
+// context) and keeps the bytes it read (WithResponse). When it lands,
+// this function becomes that copy, streamed to the file, and its callers
+// stay as they are.
+func historyDocument(ctx context.Context, c *padapi.Client, link string) ([]byte, error) {
+	var resp padapi.Response
+	if _, err := c.Pads.History(padapi.WithResponse(ctx, &resp), link); err != nil {
+		return nil, err
+	}
+	if !jsontext.Value(resp.Body).IsValid() {
+		return nil, fmt.Errorf("history document: not JSON")
+	}
+	return resp.Body, nil
 }
 
 // put redacts text and writes it at name in the pad's folder.

@@ -54,6 +54,7 @@ type run struct {
 	newest    time.Time
 
 	flushEvery time.Duration
+	start      time.Time // when the run began
 
 	mu    sync.Mutex // guards what follows, and serializes Progress
 	sum   Summary
@@ -62,10 +63,14 @@ type run struct {
 }
 
 func newRun(c *padapi.Client, st *store, o Options) *run {
-	r := &run{c: c, st: st, o: o, held: map[padapi.ID]heldPad{}, seen: map[padapi.ID]bool{}, flushEvery: flushEvery}
+	r := &run{c: c, st: st, o: o, held: map[padapi.ID]heldPad{}, seen: map[padapi.ID]bool{}, flushEvery: flushEvery, start: time.Now()}
 	if o.flushEvery > 0 {
 		r.flushEvery = o.flushEvery
 	}
+	// A full walk: asked for, or the last one is a day old (or there has
+	// been none).
+	last := st.mark.LastFull
+	r.full = o.Full || last == nil || !r.start.Before(last.Add(FullEvery))
 	for id, e := range st.index {
 		r.held[id] = heldPad{updatedAt: e.UpdatedAt, deleted: e.Deleted}
 		if !e.Deleted {
@@ -171,7 +176,8 @@ func (r *run) record(res result) {
 }
 
 // finish writes the index, marks the pads gone when the list was read to
-// its end, and advances the mark when the run is complete.
+// its end (and notes when that walk began), and advances the mark when
+// the run is complete.
 func (r *run) finish(ctx context.Context, listErr error) error {
 	complete := listErr == nil && ctx.Err() == nil
 	if complete && r.listedAll {
@@ -191,8 +197,14 @@ func (r *run) finish(ctx context.Context, listErr error) error {
 	r.mu.Lock()
 	failed := r.sum.Failed
 	r.mu.Unlock()
+	save := false
+	if r.listedAll {
+		r.st.mark.LastFull, save = &r.start, true
+	}
 	if hw := r.st.mark.HighWater; failed == 0 && !r.newest.IsZero() && (hw == nil || r.newest.After(*hw)) {
-		r.st.mark.HighWater = &r.newest
+		r.st.mark.HighWater, save = &r.newest, true
+	}
+	if save {
 		return r.st.saveMarker()
 	}
 	return nil

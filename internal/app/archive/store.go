@@ -12,7 +12,9 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -36,6 +38,10 @@ type marker struct {
 	// HighWater is the newest updated_at of the last run that completed
 	// with no failure: every pad older than it (less the overlap) is held.
 	HighWater *time.Time `json:"high_water,omitempty"`
+	// LastFull is when the last run that listed every pad began: a run
+	// lists every pad again, to find those gone or missed whatever the
+	// totals say, once it is FullEvery old.
+	LastFull *time.Time `json:"last_full,omitempty"`
 }
 
 // entry is one line of the index.
@@ -67,6 +73,11 @@ type store struct {
 	// 100 MiB. A run's store is lean; Verify's is not.
 	lean  bool
 	dirty bool // the index differs from the file
+	// taken holds each pad folder of the archive, case-folded, and the pad
+	// that holds it; claimed each pad's folder (dirFor).
+	claimMu sync.Mutex
+	taken   map[string]padapi.ID
+	claimed map[padapi.ID]string
 	// crash, in tests, says that the process has died: from then on no
 	// write reaches the disk, as after a SIGKILL.
 	crash func() bool
@@ -83,8 +94,98 @@ func (st *store) alive() error {
 	return nil
 }
 
-// padDir is the folder of pad id, relative to DIR.
-func padDir(id padapi.ID) string { return path.Join(padsDir, safefile.Name(string(id))) }
+// padDir is the folder of pad id, relative to DIR, when no other pad of
+// the archive has an ID that differs from id only in case: the ID as it is
+// wherever it is a safe name (letters of either case, digits, '-' and
+// '_'), and otherwise safefile.Name's escapes for the bytes that are not.
+// So pad DM32JWG2 is in pads/DM32JWG2.
+func padDir(id padapi.ID) string { return path.Join(padsDir, readableName(id)) }
+
+// escapedDir is the folder of pad id in an archive written before folders
+// were named by the pad ID: safefile.Name, every upper-case letter
+// escaped. An archive's next run renames it (migrate).
+func escapedDir(id padapi.ID) string { return path.Join(padsDir, safefile.Name(string(id))) }
+
+// collisionDir is the folder of pad id when another pad of the archive,
+// archived before it, has an ID that differs from id only in case: every
+// letter escaped (%xx), lower-case ones too. Neither safefile.Name nor
+// readableName escapes a lower-case letter, and an ID with no letter has
+// no other pad to differ from in case, so the name is no other pad's,
+// whatever the case.
+func collisionDir(id padapi.ID) string {
+	name := safefile.Name(string(id))
+	prefix, hash, cut := strings.Cut(name, "~") // '~' is escaped elsewhere
+	var b strings.Builder
+	for i := 0; i < len(prefix); i++ {
+		switch c := prefix[i]; {
+		case c == '%': // an escape already: as it is
+			b.WriteString(prefix[i:min(i+3, len(prefix))])
+			i += 2
+		case 'a' <= c && c <= 'z':
+			fmt.Fprintf(&b, "%%%02x", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if cut {
+		b.WriteString("~" + hash)
+	}
+	return path.Join(padsDir, b.String())
+}
+
+// padDirs are the folders pad id may have, relative to DIR: padDir,
+// collisionDir, and escapedDir of the earlier layout.
+func padDirs(id padapi.ID) []string { return []string{padDir(id), collisionDir(id), escapedDir(id)} }
+
+// readableName is safefile.Name(id) with the upper-case letters it
+// escaped (%41 to %5a) written as they are. safefile.Name never writes an
+// upper-case letter itself, so the names stay distinct for distinct IDs.
+func readableName(id padapi.ID) string {
+	name := safefile.Name(string(id))
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c == '%' && i+2 < len(name) {
+			if v, err := strconv.ParseUint(name[i+1:i+3], 16, 8); err == nil && 'A' <= v && v <= 'Z' {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(name[i])
+	}
+	return b.String()
+}
+
+// folded is a folder name as a disk that ignores case sees it.
+func folded(dir string) string { return strings.ToLower(dir) }
+
+// dirFor returns the folder of pad id, relative to DIR, and claims it for
+// the pad: the folder the index names, or padDir(id) unless another pad
+// of the archive holds (or this run has claimed) a folder of that name,
+// case aside, and then collisionDir(id). Workers call it at once.
+func (st *store) dirFor(id padapi.ID) string {
+	st.claimMu.Lock()
+	defer st.claimMu.Unlock()
+	// Each pad of the index claimed its folder when the store opened
+	// (migrate): the index itself is the collector's.
+	if dir, ok := st.claimed[id]; ok {
+		return dir
+	}
+	dir := padDir(id)
+	if _, taken := st.taken[folded(dir)]; taken {
+		dir = collisionDir(id)
+	}
+	st.claim(id, dir)
+	return dir
+}
+
+// claim notes that pad id holds folder dir.
+func (st *store) claim(id padapi.ID, dir string) {
+	if st.taken == nil {
+		st.taken, st.claimed = map[string]padapi.ID{}, map[padapi.ID]string{}
+	}
+	st.taken[folded(dir)], st.claimed[id] = id, dir
+}
 
 // openStore opens dir as an archive (making it one when it is empty),
 // takes its lock, and repairs what a killed run left. No name that redact
@@ -213,7 +314,7 @@ func (st *store) loadIndex() error {
 			continue
 		}
 		e := new(entry)
-		if err := json.Unmarshal(line, e); err != nil || e.ID == "" || e.Dir != padDir(e.ID) {
+		if err := json.Unmarshal(line, e); err != nil || e.ID == "" || !slices.Contains(padDirs(e.ID), e.Dir) {
 			return fmt.Errorf("%s, line %d: not an index line of this archive", indexName, n+1)
 		}
 		st.keep(e, line[:len(line):len(line)]) // as read
@@ -260,28 +361,52 @@ func (st *store) setDeleted(id padapi.ID) error {
 }
 
 // reconcile drops the index lines whose folder is gone (a run killed while
-// it replaced it: the pad is fetched again, so the mark goes) and removes
-// the pad folders the index does not name (written by a run killed before
-// its index was: they are fetched again).
+// it replaced it: the pad is fetched again, so the mark goes), moves each
+// pad folder to the name it should have (migrate), and removes the pad
+// folders the index does not name (written by a run killed before its
+// index was: they are fetched again).
 func (st *store) reconcile() error {
-	for id, e := range st.index {
-		if fi, err := st.dir.Lstat(e.Dir); err != nil || !fi.IsDir() {
-			delete(st.index, id)
-			delete(st.lines, id)
-			st.dirty = true
-			st.mark.HighWater = nil
+	// One read of DIR/pads tells which folders there are: a stat of each
+	// would open DIR/pads once per pad (os.Root resolves each path a part
+	// at a time), a thousand opens on a run with nothing to do.
+	entries, err := fs.ReadDir(st.dir.FS(), padsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	folders := map[string]bool{} // the folders of DIR/pads, not links
+	for _, e := range entries {
+		folders[e.Name()] = e.IsDir()
+	}
+	isDir := func(dir string) bool { return folders[path.Base(dir)] }
+	held := map[string]int{} // each folder the index names, case-folded
+	for _, e := range st.index {
+		held[folded(e.Dir)]++
+	}
+	for _, id := range slices.Sorted(maps.Keys(st.index)) {
+		e := st.index[id]
+		if isDir(e.Dir) {
+			continue
 		}
+		// A run killed while it moved folders (migrate) left the folder
+		// under its new name: the index follows it, unless another pad
+		// has that name, case aside.
+		if want := padDir(id); want != e.Dir && held[folded(want)] == 0 && isDir(want) {
+			if err := st.setDir(id, want); err != nil {
+				return err
+			}
+			continue
+		}
+		delete(st.index, id)
+		delete(st.lines, id)
+		st.dirty = true
+		st.mark.HighWater = nil
+	}
+	if err := st.migrate(); err != nil {
+		return err
 	}
 	named := map[string]bool{}
 	for _, e := range st.index {
 		named[path.Base(e.Dir)] = true
-	}
-	entries, err := fs.ReadDir(st.dir.FS(), padsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
 	}
 	for _, e := range entries {
 		if !named[e.Name()] {
@@ -291,6 +416,60 @@ func (st *store) reconcile() error {
 		}
 	}
 	return nil
+}
+
+// migrate gives each pad folder its readable name, padDir, where no
+// other pad's folder has that name, case aside: an archive written before
+// folders were named by the pad ID (pads/0%53%43%4c%42%58%48%41) has its
+// folders renamed on the next run (pads/0SCLBXHA). The index is written
+// after; a run killed between finds each folder under one of its two
+// names (see reconcile).
+func (st *store) migrate() error {
+	ids := slices.Sorted(maps.Keys(st.index))
+	for _, id := range ids {
+		dir := st.index[id].Dir
+		if other, ok := st.taken[folded(dir)]; ok && other != id {
+			return fmt.Errorf("%s: pads %s and %s name one folder", indexName, st.dir.Redact(string(other)), st.dir.Redact(string(id)))
+		}
+		st.claim(id, dir)
+	}
+	moved := false
+	for _, id := range ids {
+		e := st.index[id]
+		want := padDir(id)
+		if e.Dir == want {
+			continue
+		}
+		if _, taken := st.taken[folded(want)]; taken {
+			continue // another pad holds the name: this one stays escaped
+		}
+		if err := st.alive(); err != nil {
+			return err
+		}
+		if err := st.dir.Rename(e.Dir, want); err != nil {
+			return err
+		}
+		delete(st.taken, folded(e.Dir))
+		st.claim(id, want)
+		if err := st.setDir(id, want); err != nil {
+			return err
+		}
+		moved = true
+	}
+	if moved {
+		return st.saveIndex()
+	}
+	return nil
+}
+
+// setDir changes the folder the index names for pad id.
+func (st *store) setDir(id padapi.ID, dir string) error {
+	var e entry // whole: with its Files, which a lean index does not hold
+	if err := json.Unmarshal(st.lines[id], &e); err != nil {
+		return err
+	}
+	e.Dir = dir
+	return st.set(&e)
 }
 
 // encodeIndex is the index file: one line per pad, sorted by id.

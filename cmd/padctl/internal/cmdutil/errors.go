@@ -136,6 +136,8 @@ var flagWords = []struct{ lib, cli string }{
 	{"StatsOptions: End is before Start", "--end is before --start"},
 	{"PadCreateParams: Contents and QuestionID cannot be combined", "--contents and --question cannot be combined"},
 	{"question_id is an empty ID", "--question: an empty ID"},
+	{"team_id is an empty ID", "--team: an empty ID"},
+	{"PadCreateParams: TakeHomeMinutes must be more than 0", "--take-home-minutes must be more than 0"},
 	{"QuestionCreateParams: Title and Language are required", "--title and --language are required"},
 	{"QuestionCreateParams: set at most one of Contents, Files and Zip", "give at most one of --contents (or --contents-file), --file and --zip"},
 	{"QuestionUpdateParams: set at most one of Contents, Files and Zip", "give at most one of --contents (or --contents-file), --file and --zip"},

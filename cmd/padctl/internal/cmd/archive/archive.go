@@ -32,10 +32,11 @@ type ArchiveOptions struct {
 	Ctx  context.Context
 	Dir  string
 	JSON bool
-	// Mine, Concurrency and NoHistory are the flags.
+	// Mine, Concurrency, NoHistory and Full are the flags.
 	Mine        bool
 	Concurrency int
 	NoHistory   bool
+	Full        bool
 	// Timeout bounds the whole run when the user asked for a limit
 	// (--timeout or PAD_TIMEOUT); 0 for none.
 	Timeout time.Duration
@@ -89,6 +90,7 @@ func NewCmdArchive(f *cmdutil.Factory, runF func(*ArchiveOptions) error, verifyF
 	cmd.Flags().BoolVar(&o.Mine, "mine", false, "archive only your own pads, not the organization's")
 	cmd.Flags().IntVar(&o.Concurrency, "concurrency", engine.DefaultConcurrency, fmt.Sprintf("how many requests are in flight at once (1 to %d)", engine.MaxConcurrency))
 	cmd.Flags().BoolVar(&o.NoHistory, "no-history", false, "skip each file's edit-history document")
+	cmd.Flags().BoolVar(&o.Full, "full", false, "list every pad, to find the pads deleted or listed late (a run does once a day)")
 	cmd.AddCommand(NewCmdVerify(f, verifyF))
 	return cmd
 }
@@ -108,19 +110,32 @@ const archiveLong = `Keep a local, complete copy of the organization's interview
   DIR/pads/PAD/history/ENV/PATH.json      each file's edit history (not with
                                           --no-history)
 
+PAD is the pad's ID (DIR/pads/DM32JWG2): letters of either case, digits, '-'
+and '_' stay as they are, any other byte is written %xx; when two pads' IDs
+differ only in case, the one archived later has every letter written %xx,
+so that no two folders share a name on a disk that ignores case. An archive
+written by an earlier padctl (every upper-case letter %xx) has its folders
+renamed on its next run.
+
 DIR must be new, empty, or an archive padctl made. A run lists the pads
 newest first and stops at the pads it already holds, so a run with nothing
-changed sends one or two requests; a changed pad is fetched again whole. A
-pad deleted on the service stays, marked "deleted" in the index.
+changed sends one or two requests; a changed pad is fetched again whole.
+Once a day, with --full, and whenever the service's count of pads differs
+from the archive's, a run lists every pad instead: it finds a pad deleted
+on the service, and a pad that appeared late below those already held
+(which a count alone misses). A pad deleted on the service stays, marked
+"deleted": true in the index.
 
 A pad's folder is written under a temporary name and renamed into place, so
 it is complete or absent; the index only names pads that are done. A run
 stopped at any moment (Ctrl-C, --timeout, a crash, kill -9) keeps what it
-finished, and the next run goes on from there. One run at a time works on a
-DIR: a second one exits 6.
+finished: run it again to resume. One run at a time works on a DIR: a
+second one exits 6.
 
-At most --concurrency requests are in flight; when the service says 429 with
-Retry-After, every request waits. The run has no time limit unless you set
+At most --concurrency requests are in flight, each until its answer has been
+read; when the service says 429, every request waits: as long as its
+Retry-After asks, or without a usable one the client's backoff (100 ms at
+first, doubling while 429s follow, at most 2 s). The run has no time limit unless you set
 one with --timeout or PAD_TIMEOUT; a run cut short by it exits 1, and the next
 run resumes.
 
@@ -182,7 +197,7 @@ func archiveRun(o *ArchiveOptions) error {
 	}
 	r := newRenderer(o)
 	sum, err := engine.Run(ctx, c, o.Dir, engine.Options{
-		Mine: o.Mine, Concurrency: o.Concurrency, NoHistory: o.NoHistory,
+		Mine: o.Mine, Concurrency: o.Concurrency, NoHistory: o.NoHistory, Full: o.Full,
 		Progress: r.event, Redact: o.Redact, Gate: o.Gate,
 	})
 	r.clear()
@@ -197,6 +212,10 @@ func archiveRun(o *ArchiveOptions) error {
 	}
 	var te *cmdutil.TimeoutError
 	switch {
+	case err != nil && o.Ctx.Err() != nil:
+		// Interrupted (Ctrl-C, SIGTERM): padctl says so after this.
+		cmdutil.Note(o.IO, "padctl: archive stopped after %d pads; everything finished is kept: run it again to resume", r.done)
+		return err
 	case err != nil && o.Ctx.Err() == nil && errors.As(context.Cause(ctx), &te):
 		return &timeoutError{o.Timeout, r.done}
 	case err != nil:

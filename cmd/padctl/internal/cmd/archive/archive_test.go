@@ -19,6 +19,7 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	engine "github.com/padinterview/padapi/internal/app/archive"
 	"github.com/padinterview/padapi/padapitest"
 	"github.com/spf13/cobra"
 )
@@ -177,11 +178,11 @@ func TestConcurrencyFlag(t *testing.T) {
 	f := &cmdutil.Factory{IOStreams: ios, Getenv: func(string) string { return "" }}
 	var got *archive.ArchiveOptions
 	cmd := archive.NewCmdArchive(f, func(o *archive.ArchiveOptions) error { got = o; return nil }, nil)
-	cmd.SetArgs([]string{"d", "--mine", "--no-history"})
+	cmd.SetArgs([]string{"d", "--mine", "--no-history", "--full"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Concurrency != 4 || !got.Mine || !got.NoHistory || got.Dir != "d" || got.Timeout != 0 || got.Gate == nil || got.Redact == nil {
+	if got.Concurrency != engine.DefaultConcurrency || !got.Mine || !got.Full || !got.NoHistory || got.Dir != "d" || got.Timeout != 0 || got.Gate == nil || got.Redact == nil {
 		t.Errorf("options %+v", got)
 	}
 	for _, n := range []string{"0", "17", "-1"} {
@@ -191,7 +192,7 @@ func TestConcurrencyFlag(t *testing.T) {
 	for _, n := range []string{"1", "16"} {
 		cmd := archive.NewCmdArchive(f, func(o *archive.ArchiveOptions) error { got = o; return nil }, nil)
 		cmd.SetArgs([]string{"d", "--concurrency", n})
-		if err := cmd.Execute(); err != nil || got.Concurrency == 4 {
+		if err := cmd.Execute(); err != nil || strconv.Itoa(got.Concurrency) != n {
 			t.Errorf("--concurrency %s: %v, %d", n, err, got.Concurrency)
 		}
 	}
@@ -298,7 +299,8 @@ func TestTimeoutCutResumes(t *testing.T) {
 	}
 }
 
-// Ctrl-C exits 130 as every command does, keeping what is done.
+// Ctrl-C exits 130 as every command does, keeping what is done, and says
+// how to resume.
 func TestInterrupted(t *testing.T) {
 	_, env := fake(t, 2)
 	ctx, cancel := context.WithCancelCause(t.Context())
@@ -308,7 +310,7 @@ func TestInterrupted(t *testing.T) {
 		return http.DefaultTransport.RoundTrip(r)
 	})
 	r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, Ctx: ctx, Transport: signal}, "archive", filepath.Join(t.TempDir(), "a"))
-	if r.Code != cmdutil.ExitInterrupted || !strings.Contains(r.Stderr, "padctl: interrupted") {
+	if r.Code != cmdutil.ExitInterrupted || !strings.Contains(r.Stderr, "padctl: interrupted") || !strings.Contains(r.Stderr, "run it again to resume") {
 		t.Errorf("exit %d, stderr %q", r.Code, r.Stderr)
 	}
 }

@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
+	"github.com/padinterview/padapi/internal/app/archive"
 	"github.com/padinterview/padapi/internal/lib/redact"
 	"github.com/padinterview/padapi/internal/lib/safefile"
 	"github.com/spf13/cobra"
@@ -39,7 +39,7 @@ type ExportOptions struct {
 func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Command {
 	o := &ExportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export PAD_ID --dir DIR",
+		Use:   "export PAD_ID DIR",
 		Short: "Write an interview's transcript to a directory",
 		Long: `Write everything the service keeps about one interview to DIR (created if
 missing; files already there are replaced):
@@ -69,10 +69,20 @@ digits, '-' and '_' stay; any other byte is written %xx (so "." is %2e and
 would be "history", or that another environment already has, is changed so
 that no two environments, and no environment and DIR's own files, share a
 name.`,
-		Example: `  padctl pads export ABC123 --dir interview
-  padctl pads export ABC123 --dir interview --history`,
-		Args: cobra.ExactArgs(1),
+		Example: `  padctl pads export ABC123 interview
+  padctl pads export ABC123 interview --history`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// DIR is an argument, as for archive and questions pull;
+			// --dir DIR, the earlier spelling, still works.
+			switch {
+			case len(args) == 2 && o.Dir != "" && o.Dir != args[1]:
+				return cmdutil.UsageErrorf("two folders: %s and --dir %s: give DIR once", args[1], o.Dir)
+			case len(args) == 2:
+				o.Dir = args[1]
+			case o.Dir == "":
+				return cmdutil.UsageErrorf("pads export needs a DIR to write into: padctl pads export PAD_ID DIR")
+			}
 			o.IO, o.Client, o.Ctx, o.ID = f.IOStreams, f.Client, cmd.Context(), padapi.ID(args[0])
 			o.Redact = redact.New(f.Keys()...)
 			if runF != nil {
@@ -81,9 +91,8 @@ name.`,
 			return exportRun(o)
 		},
 	}
-	cmd.Flags().StringVar(&o.Dir, "dir", "", "write into `DIR`")
+	cmd.Flags().StringVar(&o.Dir, "dir", "", "write into `DIR` (the same as the DIR argument)")
 	cmd.Flags().BoolVar(&o.History, "history", false, "also replay each file's edit history into DIR/history/")
-	_ = cmd.MarkFlagRequired("dir")
 	_ = cmd.MarkFlagDirname("dir")
 	return cmd
 }
@@ -106,8 +115,8 @@ type exporter struct {
 // exportRun writes pad o.ID's transcript into o.Dir, through safefile. A
 // file that cannot be written safely is skipped and named on stderr; the
 // export then fails once the rest is written. pad.json and events.json are
-// the service's answers as it sent them (padapi.WithResponse and
-// Client.DoAll), indented: null stays null and fields padapi does not know
+// the service's answers as it sent them (padapi.WithResponse, and the
+// archive engine's EventsJSON), indented: null stays null and fields padapi does not know
 // stay.
 func exportRun(o *ExportOptions) error {
 	c, err := o.Client()
@@ -119,7 +128,7 @@ func exportRun(o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	events, err := rawEvents(o.Ctx, c, o.ID)
+	events, err := archive.EventsJSON(o.Ctx, c, o.ID)
 	if err != nil {
 		return err
 	}
@@ -144,37 +153,13 @@ func exportRun(o *ExportOptions) error {
 	return nil
 }
 
-// rawEvents returns pad id's whole event log, oldest first, as one JSON
-// array of the events as the service sent them. The typed list method
-// checks the ID and says what it would ask for (padapi.WithDryRun); the
-// library follows the pages, within its bounds.
-func rawEvents(ctx context.Context, c *padapi.Client, id padapi.ID) ([]byte, error) {
-	var req padapi.Request
-	if _, err := c.Pads.ListEvents(padapi.WithDryRun(ctx, &req), id, &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}); !errors.Is(err, padapi.ErrDryRun) {
-		return nil, err
-	}
-	arr := []byte("[")
-	n := 0
-	for item, err := range c.DoAll(ctx, req.Path, "events", req.Query) {
-		if err != nil {
-			return nil, err
-		}
-		if n > 0 {
-			arr = append(arr, ',')
-		}
-		arr = append(arr, item...)
-		n++
-	}
-	return append(arr, ']'), nil
-}
-
 // environments writes each environment's files, and with --history each
 // file's replayed history: the environments the pad lists, each once, one
 // after the other. An ID the library refuses came from the service: that
 // environment is skipped, the rest written.
 func (e *exporter) environments(c *padapi.Client, pad *padapi.Pad) error {
 	dirs := envDirs{}
-	for _, id := range envIDs(pad) {
+	for _, id := range archive.Environments(pad) {
 		env, err := c.Pads.Environment(e.o.Ctx, id)
 		switch {
 		case e.o.Ctx.Err() != nil:
@@ -220,29 +205,6 @@ func (e *exporter) environment(c *padapi.Client, pad *padapi.Pad, env *padapi.Pa
 		}
 	}
 	return nil
-}
-
-// envIDs returns the environments pad lists, each once, in the order it
-// first lists them: its pad_environment_ids, then its active environment
-// when that is not among them.
-func envIDs(pad *padapi.Pad) []padapi.ID {
-	var ids []padapi.ID
-	seen := map[padapi.ID]bool{}
-	for _, id := range append(slices.Clone(pad.PadEnvironmentIDs), ptrID(pad.ActiveEnvironmentID)) {
-		if id != "" && !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
-// ptrID is *id, or "" for nil.
-func ptrID(id *padapi.ID) padapi.ID {
-	if id == nil {
-		return ""
-	}
-	return *id
 }
 
 // saveJSON writes a JSON document of the service's at name, indented, its

@@ -504,3 +504,42 @@ func TestPadsExportNoKeyInANameHostile(t *testing.T) {
 		t.Errorf("the rest was not written: %v", slices.Sorted(maps.Keys(got)))
 	}
 }
+
+// DIR is an argument, as for archive and questions pull; --dir DIR still
+// works, and the same folder given both ways too. Two folders, or none,
+// are a usage error.
+func TestPadsExportTakesDIRAsAnArgument(t *testing.T) {
+	routes := map[string]http.HandlerFunc{
+		"GET /api/pads/ABC":           cmdtest.Reply(200, padJSON("ABC", `[7]`)),
+		"GET /api/pads/ABC/events":    eventsPage("", eventJoined),
+		"GET /api/pad_environments/7": cmdtest.Reply(200, envJSON("7", padapi.FileContent{Path: "main.py", Contents: "print(1)\n"})),
+	}
+	s := cmdtest.NewStub(t, routes)
+	var trees []map[string]string
+	for _, args := range [][]string{{"ABC", "%s"}, {"ABC", "--dir", "%s"}, {"ABC", "%s", "--dir", "%s"}} {
+		dir := filepath.Join(t.TempDir(), "interview")
+		full := []string{"pads", "export"}
+		for _, a := range args {
+			full = append(full, strings.ReplaceAll(a, "%s", dir))
+		}
+		r := cmdtest.Padctl(t, s.Env(), full...)
+		if r.Code != 0 || r.Stderr != "wrote 4 files to "+dir+"\n" {
+			t.Fatalf("padctl %q: %+v", full, r)
+		}
+		trees = append(trees, tree(t, dir))
+	}
+	for _, got := range trees[1:] {
+		if diff := cmp.Diff(trees[0], got); diff != "" {
+			t.Errorf("DIR as an argument and as --dir (-arg +flag):\n%s", diff)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pads", "export", "ABC", "a", "--dir", "b"}, "give DIR once"},
+		{[]string{"pads", "export", "ABC"}, "needs a DIR"},
+	} {
+		cmdtest.CheckUsageError(t, c.args, cmdtest.Padctl(t, s.Env(), c.args...), c.want)
+	}
+}

@@ -5,6 +5,7 @@ package pads
 import (
 	"context"
 	"iter"
+	"strings"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
@@ -172,6 +173,43 @@ func (o *flags) add(fl *pflag.FlagSet) {
 	fl.BoolVar(&o.Execution, "execution", false, "allow running code (--execution=false to forbid)")
 }
 
+// controls are the interview controls' flags that pads create and pads
+// update share.
+type controls struct {
+	Interviewers          []string
+	Restrict, CoachingOff bool
+	ClearInterviewers     bool // update only
+}
+
+// add adds the controls' flags; clear adds --clear-interviewers.
+func (c *controls) add(fl *pflag.FlagSet, clear bool) {
+	fl.StringArrayVar(&c.Interviewers, "interviewer", nil, "put this interviewer (`EMAIL`) on the pad's access list; repeat for more (the list sent replaces the pad's)")
+	fl.BoolVar(&c.Restrict, "restrict-interviewers", false, "let only the access list's interviewers in (--restrict-interviewers=false to lift)")
+	fl.BoolVar(&c.CoachingOff, "disable-coaching-tips", false, "hide the interviewer's coaching tips (--disable-coaching-tips=false to show them)")
+	if clear {
+		fl.BoolVar(&c.ClearInterviewers, "clear-interviewers", false, "empty the pad's access list")
+	}
+}
+
+// list is the access list to send: nil when neither --interviewer nor
+// --clear-interviewers was given, empty to clear it.
+func (c *controls) list(fl *pflag.FlagSet) ([]string, error) {
+	switch {
+	case fl.Changed("interviewer") && c.ClearInterviewers:
+		return nil, cmdutil.UsageErrorf("--interviewer and --clear-interviewers cannot be combined")
+	case c.ClearInterviewers:
+		return []string{}, nil
+	case !fl.Changed("interviewer"):
+		return nil, nil
+	}
+	for _, e := range c.Interviewers {
+		if strings.TrimSpace(e) == "" {
+			return nil, cmdutil.UsageErrorf("--interviewer: an empty email")
+		}
+	}
+	return c.Interviewers, nil
+}
+
 // CreateOptions are what pads create runs with.
 type CreateOptions struct {
 	IO     *iostreams.IOStreams
@@ -185,23 +223,37 @@ type CreateOptions struct {
 // createRun.
 func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
 	var fo flags
-	var question, owner string
+	var co controls
+	var question, owner, team string
+	var takeHome, aiAssist bool
+	var minutes int
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Create a pad (it counts against the monthly quota)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl := cmd.Flags()
+			list, err := co.list(fl)
+			if err != nil {
+				return err
+			}
 			o := &CreateOptions{IO: f.IOStreams, Client: f.Client, Ctx: cmd.Context(), JSON: f.Flags.JSON,
 				Params: padapi.PadCreateParams{
-					Title:            cmdutil.Given(fl, "title", fo.Title),
-					Language:         cmdutil.Given(fl, "language", fo.Language),
-					Contents:         cmdutil.Given(fl, "contents", fo.Contents),
-					QuestionID:       cmdutil.Given(fl, "question", padapi.ID(question)),
-					Private:          cmdutil.Given(fl, "private", fo.Private),
-					ExecutionEnabled: cmdutil.Given(fl, "execution", fo.Execution),
-					UserEmail:        cmdutil.Given(fl, "owner", owner),
-					Notes:            cmdutil.Given(fl, "notes", fo.Notes),
+					Title:                     cmdutil.Given(fl, "title", fo.Title),
+					Language:                  cmdutil.Given(fl, "language", fo.Language),
+					Contents:                  cmdutil.Given(fl, "contents", fo.Contents),
+					QuestionID:                cmdutil.Given(fl, "question", padapi.ID(question)),
+					Private:                   cmdutil.Given(fl, "private", fo.Private),
+					ExecutionEnabled:          cmdutil.Given(fl, "execution", fo.Execution),
+					UserEmail:                 cmdutil.Given(fl, "owner", owner),
+					Notes:                     cmdutil.Given(fl, "notes", fo.Notes),
+					TeamID:                    cmdutil.Given(fl, "team", padapi.ID(team)),
+					RestrictInterviewerAccess: cmdutil.Given(fl, "restrict-interviewers", co.Restrict),
+					AllowedInterviewerEmails:  list,
+					DisableCoachingTips:       cmdutil.Given(fl, "disable-coaching-tips", co.CoachingOff),
+					TakeHome:                  cmdutil.Given(fl, "take-home", takeHome),
+					TakeHomeMinutes:           cmdutil.Given(fl, "take-home-minutes", minutes),
+					AIAssistEnabled:           cmdutil.Given(fl, "ai-assist", aiAssist),
 				}}
 			if runF != nil {
 				return runF(o)
@@ -211,10 +263,17 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Co
 	}
 	cmd.Example = `  padctl pads create --title "Interview with Ada" --language python
   padctl pads create --question 1234 --private
+  padctl pads create --title Screen --restrict-interviewers --interviewer ian@example.com --interviewer ada@example.com
+  padctl pads create --take-home --take-home-minutes 90 --ai-assist=false
   id=$(padctl pads create --title Screen | cut -f1)`
 	fo.add(cmd.Flags())
+	co.add(cmd.Flags(), false)
 	cmd.Flags().StringVar(&question, "question", "", "start from the question with this `ID` (not with --contents)")
 	cmd.Flags().StringVar(&owner, "owner", "", "make this user of the organization the owner (`EMAIL`)")
+	cmd.Flags().StringVar(&team, "team", "", "put the pad in this team (`ID`; organization owners only)")
+	cmd.Flags().BoolVar(&takeHome, "take-home", false, "make it a take-home pad")
+	cmd.Flags().IntVar(&minutes, "take-home-minutes", 0, "the take-home's time limit, in whole `MINUTES` (more than 0)")
+	cmd.Flags().BoolVar(&aiAssist, "ai-assist", false, "turn the pad's AI assistant on (--ai-assist=false: off)")
 	return cmd
 }
 
@@ -251,7 +310,9 @@ type UpdateOptions struct {
 // updateRun.
 func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Command {
 	var fo flags
+	var co controls
 	var end bool
+	var owner string
 	cmd := &cobra.Command{
 		Use:   "update PAD_ID",
 		Short: "Change a pad; only the flags given are sent",
@@ -261,15 +322,23 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Co
 			if !cmdutil.AnyGiven(cmd) {
 				return cmdutil.UsageErrorf("nothing to change: give at least one flag")
 			}
+			list, err := co.list(fl)
+			if err != nil {
+				return err
+			}
 			o := &UpdateOptions{IO: f.IOStreams, Client: f.Client, Ctx: cmd.Context(), JSON: f.Flags.JSON, ID: padapi.ID(args[0]),
 				Params: padapi.PadUpdateParams{
-					Title:            cmdutil.Given(fl, "title", fo.Title),
-					Language:         cmdutil.Given(fl, "language", fo.Language),
-					Contents:         cmdutil.Given(fl, "contents", fo.Contents),
-					Notes:            cmdutil.Given(fl, "notes", fo.Notes),
-					Private:          cmdutil.Given(fl, "private", fo.Private),
-					ExecutionEnabled: cmdutil.Given(fl, "execution", fo.Execution),
-					Ended:            cmdutil.Given(fl, "end", end),
+					Title:                     cmdutil.Given(fl, "title", fo.Title),
+					Language:                  cmdutil.Given(fl, "language", fo.Language),
+					Contents:                  cmdutil.Given(fl, "contents", fo.Contents),
+					Notes:                     cmdutil.Given(fl, "notes", fo.Notes),
+					Private:                   cmdutil.Given(fl, "private", fo.Private),
+					ExecutionEnabled:          cmdutil.Given(fl, "execution", fo.Execution),
+					Ended:                     cmdutil.Given(fl, "end", end),
+					UserEmail:                 cmdutil.Given(fl, "owner", owner),
+					RestrictInterviewerAccess: cmdutil.Given(fl, "restrict-interviewers", co.Restrict),
+					AllowedInterviewerEmails:  list,
+					DisableCoachingTips:       cmdutil.Given(fl, "disable-coaching-tips", co.CoachingOff),
 				}}
 			if runF != nil {
 				return runF(o)
@@ -278,9 +347,13 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Co
 		},
 	}
 	cmd.Example = `  padctl pads update ABC123 --notes "Strong on hashing." --end
-  padctl pads update ABC123 --private=false`
+  padctl pads update ABC123 --private=false
+  padctl pads update ABC123 --interviewer ian@example.com --restrict-interviewers
+  padctl pads update ABC123 --clear-interviewers --owner ada@example.com`
 	fo.add(cmd.Flags())
+	co.add(cmd.Flags(), true)
 	cmd.Flags().BoolVar(&end, "end", false, "end the pad: the interview is over")
+	cmd.Flags().StringVar(&owner, "owner", "", "make this user of the organization the new owner (`EMAIL`)")
 	return cmd
 }
 

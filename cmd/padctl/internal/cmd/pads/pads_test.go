@@ -219,3 +219,28 @@ func TestNotFoundSaysWhereTheIDsAre(t *testing.T) {
 		}
 	}
 }
+
+// Against the fake: a restricted pad's access list goes as JSON, lands on
+// the pad, and --clear-interviewers empties it; a time limit of 0 is
+// refused before anything is sent, in padctl's words.
+func TestPadsControls(t *testing.T) {
+	srv, env := cmdtest.Fake(t)
+	r := cmdtest.Padctl(t, env, "pads", "create", "--title", "R", "--interviewer", "ian@example.com", "--restrict-interviewers", "--execution=false")
+	cmdtest.Ok(t, r)
+	p := srv.Pads()[0]
+	reqs := srv.Requests()
+	post := reqs[len(reqs)-1]
+	if !cmp.Equal(p.AllowedInterviewerEmails, []string{"ian@example.com"}) || !*p.RestrictInterviewerAccess || p.ExecutionEnabled ||
+		string(post.JSON) != `{"pad":{"title":"R","execution_enabled":"false","restrict_interviewer_access":true,"allowed_interviewer_emails":["ian@example.com"]}}` {
+		t.Errorf("pad %+v after %s", p, post.JSON)
+	}
+	cmdtest.Ok(t, cmdtest.Padctl(t, env, "pads", "update", string(p.ID), "--clear-interviewers", "--owner", "interviewer@example.com"))
+	if p := srv.Pads()[0]; p.AllowedInterviewerEmails == nil || len(p.AllowedInterviewerEmails) != 0 || p.OwnerEmail != "interviewer@example.com" {
+		t.Errorf("after --clear-interviewers: %+v", p)
+	}
+	n := len(srv.Requests())
+	r = cmdtest.Padctl(t, env, "pads", "create", "--take-home-minutes", "0")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "--take-home-minutes must be more than 0") || len(srv.Requests()) != n {
+		t.Errorf("--take-home-minutes 0: exit %d, stderr %q, %d requests sent", r.Code, r.Stderr, len(srv.Requests())-n)
+	}
+}

@@ -1,4 +1,4 @@
-// columns_test.go: the README's table of piped columns against what each command prints (root.go's output rules).
+// columns_test.go: docs/padctl.md's table of piped columns against what each command prints (root.go's output rules).
 
 package root_test
 
@@ -11,16 +11,16 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 )
 
-// The README's table of piped columns matches what each command prints
+// docs/padctl.md's table of piped columns matches what each command prints
 // piped: as many tab-separated cells in each row as the table names.
 func TestReadmePipedColumns(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "..", "docs", "padctl.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(string(b), "**Piped columns.**")
 	if !ok {
-		t.Fatal("README has no **Piped columns.** table")
+		t.Fatal("docs/padctl.md has no **Piped columns.** table")
 	}
 	srv, env := cmdtest.Fake(t)
 	srv.SetQuota(50, 12)
@@ -68,7 +68,7 @@ func TestReadmePipedColumns(t *testing.T) {
 			}
 			for _, l := range lines {
 				if got := len(strings.Split(l, "\t")); got != want {
-					t.Errorf("padctl %q: %d columns, the README names %d: %q", args, got, want, l)
+					t.Errorf("padctl %q: %d columns, docs/padctl.md names %d: %q", args, got, want, l)
 				}
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/pads"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/questions"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/quota"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmd/whoami"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -93,7 +94,7 @@ Exit codes:
 	addGlobalFlags(root, f)
 
 	root.AddCommand(quota.NewCmdQuota(f, nil), pads.NewCmdPads(f), questions.NewCmdQuestions(f),
-		org.NewCmdOrg(f, nil), doctor.NewCmdDoctor(f, nil), archive.NewCmdArchive(f, nil, nil), mcp.NewCmdMCP(f, nil), &cobra.Command{
+		org.NewCmdOrg(f, nil), whoami.NewCmdWhoami(f, nil), doctor.NewCmdDoctor(f, nil), archive.NewCmdArchive(f, nil, nil), mcp.NewCmdMCP(f, nil), &cobra.Command{
 			Use:     "version",
 			Short:   "Print the version",
 			Example: "  padctl version",

@@ -81,7 +81,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"questions", "update", "1"}, "nothing to change"},
 		{[]string{"questions", "create", "--contents", "x", "--contents-file", "y"}, "[contents contents-file] were all set"},
 		{[]string{"questions", "create", "--title", "t", "--language", "go", "--file", "/does/not/exist"}, "--file: open /does/not/exist"},
-		{[]string{"pads", "export", "ABC"}, `required flag(s) "dir" not set`},
+		{[]string{"pads", "export", "ABC"}, "needs a DIR"},
 	} {
 		cmdtest.CheckUsageError(t, tc.args, cmdtest.Padctl(t, s.Env(), tc.args...), tc.want)
 	}
@@ -418,7 +418,8 @@ func TestMissingArgsNamed(t *testing.T) {
 		path := strings.Fields(strings.TrimPrefix(c.CommandPath(), "padctl "))
 		r := cmdtest.Padctl(t, nil, path...)
 		what := strings.Join(path, " ")
-		if !strings.Contains(r.Stderr, "padctl: "+what+" needs a") || !strings.Contains(r.Stderr, " "+words[1]+"\n") || strings.Contains(r.Stderr, "arg(s)") {
+		named := strings.Contains(r.Stderr, " "+words[1]+"\n") || strings.Contains(r.Stderr, " "+words[1]+" and ")
+		if !strings.Contains(r.Stderr, "padctl: "+what+" needs a") || !named || strings.Contains(r.Stderr, "arg(s)") {
 			t.Errorf("padctl %s: stderr %q, want it to say it needs a %s", what, r.Stderr, words[1])
 		}
 		n++
