@@ -44,13 +44,12 @@ func responseFrom(ctx context.Context) *Response {
 	return r
 }
 
-// capture records the answer's status and header, and body as what was
-// read of it, when the call asked for them.
-func (st *call) capture(resp *http.Response, body []byte) {
-	if st.response == nil {
-		return
+// record fills the caller's WithResponse, when it asked for one, with the
+// answer's status and header, and body as what was read of it.
+func (out outcome) record(resp *http.Response, body []byte) {
+	if out.capture != nil {
+		*out.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: body}
 	}
-	*st.response = Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: body}
 }
 
 // ErrDryRun is the error of every call made under WithDryRun: it was

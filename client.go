@@ -23,13 +23,12 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/padinterview/padapi/internal/lib/capread"
 	"github.com/padinterview/padapi/internal/lib/envelope"
 	"github.com/padinterview/padapi/internal/lib/h2route"
 	"github.com/padinterview/padapi/internal/lib/jsonerr"
 	"github.com/padinterview/padapi/internal/lib/pathcheck"
-	"github.com/padinterview/padapi/internal/lib/retrypolicy"
 )
 
 // Version is the version of this library, sent in the User-Agent header.
@@ -67,7 +66,7 @@ type Client struct {
 	// cfg is behind a pointer so that fmt of a Client (%v, %+v, %#v)
 	// prints an address; the key in it is behind a func (see auth.go).
 	cfg *config
-	rc  *retryablehttp.Client
+	hc  *http.Client
 	// own is the transport the client built, nil with WithHTTPClient.
 	own *h2route.Router
 }
@@ -238,38 +237,17 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// net/http calls do.
 		rt = callerTransport{&http.Client{}}
 	default:
-		c.own = h2route.NewTransport(cfg.tls, unwanted)
-		// Wrapped, so that go-retryablehttp's CloseIdleConnections after
-		// a failed call does not empty the pool the other calls share,
-		// and so that a dial can tell its attempt was answered.
-		rt = roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			resp, err := c.own.RoundTrip(r)
-			st := callFrom(r.Context())
-			st.answered.Store(st.current.Load())
-			return resp, err
-		})
+		c.own = h2route.NewTransport(cfg.tls)
+		rt = c.own
 	}
-	hc := &http.Client{
+	c.hc = &http.Client{
 		Transport: rt,
 		// A redirect is returned as it is: following one could send the
 		// key to another host, or turn a POST into a GET.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	if cfg.hc != nil {
-		hc.Timeout = cfg.hc.Timeout
-	}
-	c.rc = &retryablehttp.Client{
-		HTTPClient:   hc,
-		RetryMax:     cfg.retryMax,
-		RetryWaitMin: cfg.waitMin,
-		RetryWaitMax: cfg.waitMax,
-		CheckRetry:   c.checkRetry,
-		Backoff:      retrypolicy.Backoff,
-		// Hand back the last response or error as it is: the pipeline
-		// turns it into an *APIError rather than "giving up after N
-		// attempts".
-		ErrorHandler:   func(resp *http.Response, err error, _ int) (*http.Response, error) { return resp, err },
-		RequestLogHook: c.beforeAttempt,
+		c.hc.Timeout = cfg.hc.Timeout
 	}
 	c.Quota = &QuotaService{client: c}
 	c.Pads = &PadsService{client: c}
@@ -288,7 +266,8 @@ func (c *Client) Close() {
 	}
 }
 
-// request is one API call as the pipeline sends it.
+// request is one API call as the pipeline sends it: made by an endpoint
+// method, read by every step, written by none.
 type request struct {
 	method string
 	// path is the API path, escaped (/api/pads/ABC), below the base URL.
@@ -333,6 +312,11 @@ func get[T any](ctx context.Context, c *Client, r *request) (*T, error) {
 // found is false, with a nil error, only for a PUT or DELETE that the
 // service answered with a status alone or an empty body: success without
 // the resource. A GET or POST answered so is an error.
+//
+// The steps, each a function of values: the options of the read, made
+// once (readingFor); the attempts (exchange, each one try: send, and read
+// a 2xx body); the check of the last one, which turns it into v or an
+// error (outcome.check, go-github's CheckResponse and decode).
 func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err error) {
 	if ctx == nil {
 		return false, argError("nil context")
@@ -340,145 +324,236 @@ func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err err
 	if err := r.dryRun(ctx); err != nil {
 		return false, err
 	}
-	st := &call{request: r, response: responseFrom(ctx)}
-	if st.response != nil {
-		*st.response = Response{}
+	o := c.readingFor(ctx, r, v)
+	if o.capture != nil {
+		*o.capture = Response{}
 	}
-	found, err = c.send(ctx, st, v)
+	attempts := 0
+	if err = ctx.Err(); err != nil {
+		err = fmt.Errorf("padapi: %s %s: %w", r.method, r.path, err)
+	} else if req, nerr := c.newRequest(ctx, r); nerr != nil {
+		err = fmt.Errorf("padapi: %s %s: %w", r.method, r.path, nerr)
+	} else {
+		var a attempt
+		var uncertain bool
+		a, attempts, uncertain = c.exchange(ctx, req, r, o)
+		out := outcome{request: r, attempts: attempts, uncertain: uncertain, k: c.cfg.key(), capture: o.capture, maxBody: c.cfg.maxBody}
+		found, err = out.check(a, o, v)
+	}
 	if c.cfg.logger != nil {
-		c.logResult(ctx, st, err)
+		c.logResult(ctx, r, attempts, err)
 	}
 	return found, err
 }
 
-func (c *Client) send(ctx context.Context, st *call, v any) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+// reading is how a call reads a success body, decided before the request
+// and never changed.
+type reading struct {
+	// capture is the caller's WithResponse, nil when it asked for none.
+	capture *Response
+	// members is v when it decodes a list page as it streams, and
+	// document v when it is an edit-history document, decoded whole as
+	// it streams (a request with a link).
+	members  envelope.MemberDecoder
+	document any
+	// keep is how much of the body is kept (-1: all): all of an answer
+	// decode reads from the bytes (a pad, a question, the quota: small)
+	// and all for WithResponse; of an answer decoded as it streams, only
+	// what an error shows of it (APIError.Body), so that a page in
+	// flight holds its pads and not its bytes beside them.
+	keep int
+}
+
+// readingFor makes the options of r's read into v.
+func (c *Client) readingFor(ctx context.Context, r *request, v any) reading {
+	o := reading{capture: responseFrom(ctx), keep: -1}
+	o.members, _ = v.(envelope.MemberDecoder)
+	if r.link != "" {
+		o.document, o.members = v, nil
 	}
-	target := st.link
+	switch {
+	case o.capture != nil:
+	case r.link != "":
+		// A history document may be 31 MiB.
+		o.keep = maxErrorBody + c.cfg.key().longest
+	case o.members != nil:
+		o.keep = maxPageErrorBody + c.cfg.key().longest
+	}
+	return o
+}
+
+// newRequest builds r's HTTP request, without its body (try gives each
+// attempt its own).
+func (c *Client) newRequest(ctx context.Context, r *request) (*http.Request, error) {
+	target := r.link
 	if target == "" {
-		target = c.cfg.base + st.path
-		if len(st.query) > 0 {
-			target += "?" + st.query.Encode()
+		target = c.cfg.base + r.path
+		if len(r.query) > 0 {
+			target += "?" + r.query.Encode()
 		}
 	}
-	ctx = context.WithValue(ctx, callKey{}, st)
-	if st.method == http.MethodPost {
-		// Only a create needs to know whether its request was written;
-		// reads pay nothing for the trace.
-		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-			GetConn:      func(string) { st.traced.Store(true) },
-			WroteHeaders: func() { st.wrote.Store(true) },
-		})
-	}
-	var data any
-	if st.body != nil {
-		data = st.body.data
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, st.method, target, data)
+	req, err := http.NewRequestWithContext(ctx, r.method, target, nil)
 	if err != nil {
-		return false, fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+		return nil, err
 	}
-	if st.link == "" {
+	if r.link == "" {
 		req.Header["Authorization"] = []string{c.cfg.key().header}
 	}
 	req.Header["Accept"] = []string{"application/json"}
 	req.Header["User-Agent"] = []string{c.cfg.userAgent}
-	if st.body != nil {
-		req.Header["Content-Type"] = []string{st.body.contentType}
+	if r.body != nil {
+		req.Header["Content-Type"] = []string{r.body.contentType}
 	}
-	req.SetResponseHandler(func(resp *http.Response) error {
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return nil
+	return req, nil
+}
+
+// try sends attempt n of r (req, with a body of its own) and reads a 2xx
+// answer's body: inside the attempt, so that a GET whose connection dies
+// halfway through its body is retried like one lost before the answer.
+// A create is not retried: its body's loss is ErrOutcomeUnknown.
+func (c *Client) try(ctx context.Context, req *http.Request, r *request, o reading, n int) attempt {
+	var sent *sentTrace
+	if r.method == http.MethodPost {
+		// Only a create needs to know whether its request was written;
+		// reads pay nothing for the trace.
+		sent = new(sentTrace)
+		req = req.WithContext(httptrace.WithClientTrace(ctx, sent.hooks()))
+	} else if r.body != nil {
+		req = req.WithContext(ctx) // a copy, for this attempt's body
+	}
+	if r.body != nil {
+		data := r.body.data
+		req.ContentLength = int64(len(data))
+		req.Body = io.NopCloser(bytes.NewReader(data))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	}
+	if r.method == http.MethodPost {
+		// A transport may resend a request whose body it can get again
+		// (net/http's HTTP/2 does after a stream reset, once the server
+		// may have acted on it): without GetBody, and with a body that
+		// is never NoBody, none can. A create that needs another
+		// attempt gets it from exchange, which knows whether the first
+		// one was written.
+		req.GetBody = nil
+		if req.Body == nil {
+			req.Body = io.NopCloser(bytes.NewReader(nil))
 		}
-		return c.readAnswer(ctx, st, resp, v)
-	})
-	resp, err := c.rc.Do(req)
+	}
+	if c.cfg.logger != nil {
+		c.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "padapi: sending",
+			slog.String("method", r.method), slog.String("path", r.path), slog.Int("attempt", n))
+	}
+	resp, err := c.hc.Do(req)
 	if err != nil {
-		if resp != nil {
-			discard(resp.Body)
-		}
-		return false, st.transportError(c.cfg.key(), err)
+		return attempt{err: err, sent: sent.mayHaveSent(err)}
 	}
-	switch {
-	case resp.StatusCode < 200:
-		// 101 Switching Protocols (or another 1xx that reached us): the
-		// body is the raw connection, which may never say anything.
-		// Close it unread; decode reports the answer.
-		_ = resp.Body.Close()
-	case st.answer != nil:
-		defer resp.Body.Close() // read to its end: nothing to drain
-	default:
-		defer discard(resp.Body)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return attempt{resp: resp}
 	}
-	return c.decode(st, resp, v)
+	body, err := readAnswer(ctx, resp, r, o, c.cfg.maxBody)
+	if err != nil {
+		return attempt{resp: resp, err: err, sent: sent.mayHaveSent(err)}
+	}
+	return attempt{resp: resp, body: body}
+}
+
+// answer is what an attempt read of a 2xx body.
+type answer struct {
+	// data is what was kept of the bytes (see reading.keep).
+	data []byte
+	// tooLarge is ErrResponseTooLarge for a body over the cap: a
+	// definite answer, which check reports.
+	tooLarge error
+	// streamed reports that the answer was decoded as it came: env is
+	// its envelope, streamErr what ended the read (an edit-history
+	// document's fault, or a page's that is not one member's), memberErr
+	// a page's first member that did not decode.
+	streamed             bool
+	env                  envelope.Envelope
+	streamErr, memberErr error
 }
 
 // readAnswer reads a success body, checking the context at every read and
 // stopping at the size cap. A list page and an edit-history document are
 // decoded as they stream; any other answer (small: a pad, a question, the
-// quota) is read, and decode reads it.
-//
-// It runs inside the retry loop, as the read of the whole body did before
-// the decode streamed: so a GET whose connection dies halfway through its
-// body is still retried like one lost before the answer (the hostile and
-// retry tests of bodies lost halfway rely on it), and a decode that
-// started over is reset first. A create is not retried: its body's loss
-// is ErrOutcomeUnknown, as before.
-func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, v any) error {
-	st.answer, st.answerErr, st.streamed, st.streamErr, st.memberErr = nil, nil, false, nil, nil
-	if resp.ContentLength > c.cfg.maxBody {
-		st.answerErr = ErrResponseTooLarge
-		return nil
+// quota) is read, and check decodes it. Its error is the body's loss.
+func readAnswer(ctx context.Context, resp *http.Response, r *request, o reading, maxBody int64) (answer, error) {
+	var a answer
+	if resp.ContentLength > maxBody {
+		return answer{tooLarge: ErrResponseTooLarge}, nil
 	}
-	// What is kept of the bytes: all of an answer decode reads from
-	// them (a pad, a question, the quota: small) and all for
-	// WithResponse; of an answer decoded as it streams, only what an
-	// error shows of it (APIError.Body), so that a page in flight holds
-	// its pads and not its bytes beside them.
-	keep := -1
-	m, members := v.(envelope.MemberDecoder)
+	var cr capread.Reader
+	cr.Reset(ctx, resp.Body, resp.ContentLength, maxBody, o.keep)
 	switch {
-	case st.response != nil:
-	case st.link != "":
-		// A history document may be 31 MiB.
-		keep = maxErrorBody + c.cfg.key().longest
-	case members:
-		keep = maxPageErrorBody + c.cfg.key().longest
-	}
-	r := &st.reader // the call's own: no allocation per attempt
-	r.Reset(ctx, resp.Body, resp.ContentLength, c.cfg.maxBody, keep)
-	switch {
-	case st.link != "":
+	case o.document != nil:
 		// Its own decoder, not a pooled one: its buffer may grow large.
-		st.streamErr = decodeStream(jsontext.NewDecoder(r, decodeOptions), v)
-		st.streamed = r.Err() == nil
-	case members:
-		m.Reset()
-		envelope.WithDecoder(r, decodeOptions, func(dec *jsontext.Decoder) {
-			st.env, st.memberErr, st.streamErr = envelope.DecodeMembers(dec, st.need, m, decodeOptions)
+		a.streamErr = decodeStream(jsontext.NewDecoder(&cr, decodeOptions), o.document)
+		a.streamed = cr.Err() == nil
+	case o.members != nil:
+		o.members.Reset()
+		envelope.WithDecoder(&cr, decodeOptions, func(dec *jsontext.Decoder) {
+			a.env, a.memberErr, a.streamErr = envelope.DecodeMembers(dec, r.need, o.members, decodeOptions)
 		})
 		// Every error of the answer comes from the stream: its bytes
 		// are not kept to read again.
-		st.streamed = r.Err() == nil
+		a.streamed = cr.Err() == nil
 	}
-	if !st.streamed || st.response != nil {
-		_ = r.Rest() // all of it, for decode or for WithResponse
+	if !a.streamed || o.capture != nil {
+		_ = cr.Rest() // all of it, for check or for WithResponse
 	}
-	st.answer = r.Kept()
+	a.data = cr.Kept()
 	switch {
-	case r.Err() == nil:
-		return nil
-	case errors.Is(r.Err(), ErrResponseTooLarge):
-		st.answerErr, st.streamed = r.Err(), false
-		if st.response == nil {
-			st.answer = nil // kept only for WithResponse
+	case cr.Err() == nil:
+		return a, nil
+	case errors.Is(cr.Err(), ErrResponseTooLarge):
+		a.tooLarge, a.streamed = cr.Err(), false
+		if o.capture == nil {
+			a.data = nil // kept only for WithResponse
 		}
-		return nil // a definite answer, for decode to report
-	default:
-		st.answer, st.streamed = nil, false
-		return r.Err()
+		return a, nil // a definite answer, for check to report
 	}
+	return answer{}, cr.Err()
+}
+
+// outcome is what check needs to know of a call once its attempts are
+// over: the request, how many attempts it took, and whether an earlier
+// one may have acted without a definite answer. Made once, never changed.
+type outcome struct {
+	*request
+	attempts  int
+	uncertain bool
+	k         *credential
+	capture   *Response
+	maxBody   int64
+}
+
+// check turns the last attempt into v or an error: an *APIError for a
+// definite answer that is not a success (go-github's CheckResponse), the
+// transport's error for none.
+func (out outcome) check(a attempt, o reading, v any) (bool, error) {
+	if a.err != nil {
+		if a.resp != nil {
+			discard(a.resp.Body)
+		}
+		return false, out.transportError(a)
+	}
+	resp := a.resp
+	switch {
+	case resp.StatusCode < 200:
+		// 101 Switching Protocols (or another 1xx that reached us): the
+		// body is the raw connection, which may never say anything.
+		// Close it unread; refusal reports the answer.
+		_ = resp.Body.Close()
+	case a.body.data != nil:
+		defer resp.Body.Close() // read to its end: nothing to drain
+	default:
+		defer discard(resp.Body)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return out.refusal(resp)
+	}
+	out.record(resp, a.body.data)
+	return out.decode(resp.StatusCode, a.body, v)
 }
 
 // transportError is the error for a call that got no HTTP answer. It wraps
@@ -486,92 +561,89 @@ func (c *Client) readAnswer(ctx context.Context, st *call, resp *http.Response, 
 // without the key (a malformed status line or a GOAWAY's debug data may
 // echo the Authorization header), and marks a create whose request may
 // have been written as ErrOutcomeUnknown.
-func (st *call) transportError(k *credential, err error) error {
+func (out outcome) transportError(a attempt) error {
+	err := a.err
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	err = k.scrubErr(err)
-	if st.method == http.MethodPost && st.mayHaveSent(st.lastErr) {
-		return fmt.Errorf("padapi: %s %s: %w: %w", st.method, st.path, ErrOutcomeUnknown, err)
+	err = out.k.scrubErr(err)
+	if out.method == http.MethodPost && a.sent {
+		return fmt.Errorf("padapi: %s %s: %w: %w", out.method, out.path, ErrOutcomeUnknown, err)
 	}
-	return fmt.Errorf("padapi: %s %s: %w", st.method, st.path, err)
+	return fmt.Errorf("padapi: %s %s: %w", out.method, out.path, err)
 }
 
-// decode turns an HTTP answer into v or into an *APIError.
-func (c *Client) decode(st *call, resp *http.Response, v any) (bool, error) {
-	k := c.cfg.key()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return st.refusal(resp, k)
+// decode turns a 2xx answer into v or into an *APIError.
+func (out outcome) decode(status int, a answer, v any) (bool, error) {
+	k := out.k
+	if a.tooLarge != nil {
+		return false, out.failure(status, fmt.Sprintf("response body over %d bytes", out.maxBody), a.tooLarge, nil)
 	}
-	st.capture(resp, st.answer)
-	if st.answerErr != nil {
-		return false, st.failure(k, resp.StatusCode, fmt.Sprintf("response body over %d bytes", c.cfg.maxBody), st.answerErr, nil)
-	}
-	data := st.answer
-	if st.link != "" && st.streamed && st.streamErr == nil {
+	data := a.data
+	if out.link != "" && a.streamed && a.streamErr == nil {
 		return true, nil // an edit-history document, decoded as it came
 	}
-	if _, ok := v.(envelope.MemberDecoder); ok && st.streamed {
-		return st.decodeStreamed(k, resp.StatusCode, data)
+	if _, ok := v.(envelope.MemberDecoder); ok && a.streamed {
+		return out.decodeStreamed(status, a, data)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return st.noBody(k, resp.StatusCode)
+		return out.noBody(status)
 	}
-	if st.link != "" {
+	if out.link != "" {
 		// An edit-history document: no envelope, the whole body is v.
 		// What was kept of a long one is its start: a decode of that
 		// alone ends early and tells nothing of the fault.
-		msg, cause := decodeFailure(k, st.streamErr, data, func(b []byte) error {
+		msg, cause := decodeFailure(k, a.streamErr, data, func(b []byte) error {
 			if err := unmarshal(b, v); !errors.Is(err, io.ErrUnexpectedEOF) {
 				return err
 			}
 			return nil
 		})
-		return false, st.failure(k, resp.StatusCode, msg, cause, data)
+		return false, out.failure(status, msg, cause, data)
 	}
-	return st.decodeEnveloped(k, resp.StatusCode, data, v)
+	return out.decodeEnveloped(status, data, v)
 }
 
 // noBody is the outcome of a 2xx answer without a body.
-func (st *call) noBody(k *credential, status int) (bool, error) {
-	if st.method == http.MethodPut || st.method == http.MethodDelete {
+func (out outcome) noBody(status int) (bool, error) {
+	if out.method == http.MethodPut || out.method == http.MethodDelete {
 		return false, nil // done, and the answer says no more
 	}
-	return false, st.failure(k, status, "the answer has no body", nil, nil)
+	return false, out.failure(status, "the answer has no body", nil, nil)
 }
 
 // decodeStreamed is the outcome of an answer decoded as it streamed (a
 // list page), from what the stream found; data is the start of the body,
 // for APIError.Body. A syntax error comes first, then a status other than
 // OK (even beside a malformed list), then a member that did not decode.
-func (st *call) decodeStreamed(k *credential, status int, data []byte) (bool, error) {
-	switch err := st.streamErr; {
+func (out outcome) decodeStreamed(status int, a answer, data []byte) (bool, error) {
+	switch err := a.streamErr; {
 	case errors.Is(err, envelope.ErrEmpty):
-		return st.noBody(k, status)
+		return out.noBody(status)
 	case err != nil:
-		return false, st.streamFailure(k, status, err, data)
-	case st.env.Status != "OK":
-		return false, st.statusError(k, status, st.env, data)
-	case st.memberErr != nil:
-		return false, st.streamFailure(k, status, st.memberErr, data)
+		return false, out.streamFailure(status, err, data)
+	case a.env.Status != "OK":
+		return false, out.statusError(status, a.env, data)
+	case a.memberErr != nil:
+		return false, out.streamFailure(status, a.memberErr, data)
 	}
-	return st.checkResource(k, status, st.env, data)
+	return out.checkResource(status, a.env, data)
 }
 
 // streamFailure is the *APIError of an answer whose decode, as it
 // streamed, failed with err: its message names the field or the byte,
 // and quotes a few bytes of the value, scrubbed of the key before they
 // are cut (the bytes themselves are gone).
-func (st *call) streamFailure(k *credential, status int, err error, data []byte) *APIError {
-	jsonerr.Seal(err, k.scrubBody)
-	return st.failure(k, status, jsonerr.Describe(err, nil), err, data)
+func (out outcome) streamFailure(status int, err error, data []byte) *APIError {
+	jsonerr.Seal(err, out.k.scrubBody)
+	return out.failure(status, jsonerr.Describe(err, nil), err, data)
 }
 
 // refusal is the *APIError of a non-2xx answer, or found == false with no
 // error for a delete whose earlier attempt did it.
-func (st *call) refusal(resp *http.Response, k *credential) (bool, error) {
-	if st.gone && resp.StatusCode == http.StatusNotFound && st.uncertain {
+func (out outcome) refusal(resp *http.Response) (bool, error) {
+	if out.gone && resp.StatusCode == http.StatusNotFound && out.uncertain {
 		// An earlier attempt got no definite answer, and the
 		// resource is gone now: that attempt deleted it.
 		return false, nil
@@ -582,57 +654,60 @@ func (st *call) refusal(resp *http.Response, k *credential) (bool, error) {
 		// key cut at the snippet's end is still found and scrubbed.
 		// A 1xx answer (101 Switching Protocols) has no body to read:
 		// its connection belongs to whoever asked for the switch.
-		snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(k.longest)))
+		snippet, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+int64(out.k.longest)))
 	}
-	st.capture(resp, snippet)
-	e := errorFromBody(resp, snippet, k)
-	e.Method, e.Path, e.Attempts, e.quota = st.method, st.path, st.attempts, st.quota
-	e.outcomeUnknown = st.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200)
+	out.record(resp, snippet)
+	e := errorFromBody(resp, snippet, out.k)
+	e.Method, e.Path, e.Attempts, e.quota = out.method, out.path, out.attempts, out.quota
+	// A create answered with a 5xx, a 1xx or a redirect (a gateway's 303
+	// See Other after forwarding it) may have been carried out.
+	e.outcomeUnknown = out.method == http.MethodPost && (resp.StatusCode >= 500 || resp.StatusCode < 200 || resp.StatusCode/100 == 3)
 	return false, e
 }
 
 // failure is the *APIError of a 2xx answer that cannot be used.
-func (st *call) failure(k *credential, status int, msg string, cause error, body []byte) *APIError {
+func (out outcome) failure(status int, msg string, cause error, body []byte) *APIError {
+	k := out.k
 	return &APIError{
 		// A decoding error quotes a few bytes of the body, which
 		// may be the key.
-		StatusCode: status, Message: k.scrubText(msg), Method: st.method, Path: st.path,
-		Attempts: st.attempts, Body: clipBytes(k.scrubBody(body)), quota: st.quota, err: k.scrubErr(cause),
+		StatusCode: status, Message: k.scrubText(msg), Method: out.method, Path: out.path,
+		Attempts: out.attempts, Body: clipBytes(k.scrubBody(body)), quota: out.quota, err: k.scrubErr(cause),
 		// A create that succeeded but whose answer was lost did
 		// happen: the caller must not create again blindly.
-		outcomeUnknown: st.method == http.MethodPost,
+		outcomeUnknown: out.method == http.MethodPost,
 	}
 }
 
 // decodeEnveloped decodes a 2xx answer with the service's status envelope
 // into v: a status other than OK, or an answer without the resource, is an
 // *APIError.
-func (st *call) decodeEnveloped(k *credential, status int, data []byte, v any) (bool, error) {
+func (out outcome) decodeEnveloped(status int, data []byte, v any) (bool, error) {
 	raw, isRaw := v.(*stdjson.RawMessage)
-	env, err := envelope.Read(data, st.need, v == nil || isRaw, decodeOptions)
-	if st.bare {
+	env, err := envelope.Read(data, out.need, v == nil || isRaw, decodeOptions)
+	if out.bare {
 		env, err = bareEnvelope(data, env, err)
 	}
 	if err != nil {
-		msg, cause := decodeFailure(k, err, data, func(b []byte) error {
-			_, err := envelope.Read(b, st.need, v == nil || isRaw, decodeOptions)
+		msg, cause := decodeFailure(out.k, err, data, func(b []byte) error {
+			_, err := envelope.Read(b, out.need, v == nil || isRaw, decodeOptions)
 			return err
 		})
-		return false, st.failure(k, status, msg, cause, data)
+		return false, out.failure(status, msg, cause, data)
 	}
 	if env.Status != "OK" {
-		return false, st.statusError(k, status, env, data)
+		return false, out.statusError(status, env, data)
 	}
 	if isRaw {
 		*raw, v = append((*raw)[:0], data...), nil // the service's bytes, as they came
 	}
-	if found, err := st.checkResource(k, status, env, data); !found || err != nil {
+	if found, err := out.checkResource(status, env, data); !found || err != nil {
 		return found, err
 	}
 	if v != nil {
 		if err := unmarshal(data, v); err != nil {
-			msg, cause := decodeFailure(k, err, data, func(b []byte) error { return unmarshal(b, v) })
-			return false, st.failure(k, status, msg, cause, data)
+			msg, cause := decodeFailure(out.k, err, data, func(b []byte) error { return unmarshal(b, v) })
+			return false, out.failure(status, msg, cause, data)
 		}
 	}
 	return true, nil
@@ -654,27 +729,28 @@ func bareEnvelope(data []byte, env envelope.Envelope, err error) (envelope.Envel
 
 // checkResource checks that an answer with status OK carries what the
 // request asked for.
-func (st *call) checkResource(k *credential, status int, env envelope.Envelope, data []byte) (bool, error) {
-	if (st.need != "" && !env.HasNeed) || env.Others == 0 {
-		if st.method == http.MethodPut || st.method == http.MethodDelete {
+func (out outcome) checkResource(status int, env envelope.Envelope, data []byte) (bool, error) {
+	if (out.need != "" && !env.HasNeed) || env.Others == 0 {
+		if out.method == http.MethodPut || out.method == http.MethodDelete {
 			return false, nil // done, and the answer says no more
 		}
 		// A read must carry what it asked for; a create that brings
 		// nothing back may or may not have happened (failure marks it).
-		return false, st.failure(k, status, "the answer has no "+cmp.Or(st.what, "resource"), nil, data)
+		return false, out.failure(status, "the answer has no "+cmp.Or(out.what, "resource"), nil, data)
 	}
 	return true, nil
 }
 
 // statusError is the *APIError of a 2xx answer whose status is not OK.
-func (st *call) statusError(k *credential, status int, env envelope.Envelope, data []byte) *APIError {
+func (out outcome) statusError(status int, env envelope.Envelope, data []byte) *APIError {
+	k := out.k
 	// Scrubbed before they are cut, so that no part of a key cut
 	// at the end survives.
 	s, message, code := clip(k.scrubText(env.Status), maxErrorBody), clip(k.scrubText(env.Message), maxErrorBody), clip(k.scrubText(env.Code), maxErrorBody)
 	if message == "" {
 		message = fmt.Sprintf("response status %q, want \"OK\"", clip(s, 64))
 	}
-	e := st.failure(k, status, message, nil, data)
+	e := out.failure(status, message, nil, data)
 	// A status other than OK is the service saying no: nothing was
 	// created. An answer with no status at all (null, {}) says
 	// nothing of the sort, and a create stays outcome-unknown.
@@ -690,35 +766,8 @@ func discard(body io.ReadCloser) {
 	_ = body.Close()
 }
 
-// beforeAttempt runs before every attempt: it counts attempts, makes a
-// create's body impossible to replay, and logs when there is a logger.
-func (c *Client) beforeAttempt(_ retryablehttp.Logger, r *http.Request, attempt int) {
-	st := callFrom(r.Context())
-	st.attempts = attempt + 1
-	st.current.Store(int32(attempt + 1))
-	st.traced.Store(false)
-	st.wrote.Store(false)
-	if r.Method == http.MethodPost {
-		// A transport may resend a request whose body it can get again
-		// (net/http's HTTP/2 does after a stream reset, once the server
-		// may have acted on it): without GetBody, and with a body that
-		// is never NoBody, none can. A create that needs another
-		// attempt gets it from checkRetry, which knows whether the
-		// first one was written.
-		r.GetBody = nil
-		if r.Body == nil || r.Body == http.NoBody {
-			r.Body = io.NopCloser(bytes.NewReader(nil))
-		}
-	}
-	if c.cfg.logger == nil {
-		return
-	}
-	c.cfg.logger.LogAttrs(r.Context(), slog.LevelDebug, "padapi: sending",
-		slog.String("method", st.method), slog.String("path", st.path), slog.Int("attempt", attempt+1))
-}
-
-func (c *Client) logResult(ctx context.Context, st *call, err error) {
-	attrs := []slog.Attr{slog.String("method", st.method), slog.String("path", st.path), slog.Int("attempts", st.attempts)}
+func (c *Client) logResult(ctx context.Context, r *request, attempts int, err error) {
+	attrs := []slog.Attr{slog.String("method", r.method), slog.String("path", r.path), slog.Int("attempts", attempts)}
 	if err != nil {
 		attrs = append(attrs, slog.String("error", err.Error()))
 	}

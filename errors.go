@@ -40,8 +40,8 @@ var (
 	ErrServer = errors.New("server error")
 	// ErrOutcomeUnknown marks a create (POST) that may or may not have
 	// happened: the request may have reached the service, but no definite
-	// answer came back (a 5xx, a timeout, a dropped connection, an answer
-	// that could not be read). Creates are never retried in that state, so
+	// answer came back (a 5xx, a redirect, a timeout, a dropped connection,
+	// an answer that could not be read). Creates are never retried in that state, so
 	// one Create call never makes two pads; look before you create again.
 	ErrOutcomeUnknown = errors.New("outcome unknown")
 	// ErrResponseTooLarge marks a response body over the client's cap

@@ -3,8 +3,12 @@
 package padapi
 
 import (
+	"bytes"
 	"crypto/tls"
 	"net/http"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/padinterview/padapi/internal/lib/h2route"
 )
@@ -32,4 +36,13 @@ func UnmarshalForTest(data []byte, v any) error { return unmarshal(data, v) }
 
 // TransportsForTest returns the two transports the client's own is made
 // of: h1 for HTTP/1.1, h2 for the HTTP/2 router's connections.
-func TransportsForTest() (h1, h2 *http.Transport) { return h2route.Transports(nil, unwanted) }
+func TransportsForTest() (h1, h2 *http.Transport) {
+	r := h2route.NewTransport(nil)
+	return r.H1, r.H2
+}
+
+// StreamDecodeForTest decodes data into v as the pipeline decodes a list
+// page's items while the page streams.
+func StreamDecodeForTest(data []byte, v any) error {
+	return json.UnmarshalDecode(jsontext.NewDecoder(bytes.NewReader(data), decodeOptions), v)
+}

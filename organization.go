@@ -56,14 +56,14 @@ type OrganizationUser struct {
 func (o *Organization) UnmarshalJSON(b []byte) error { return unmarshal(b, o) }
 
 // unmarshalOrganization is Organization's decoder for json v2 (see
-// modelDecoders).
-func unmarshalOrganization(dec *jsontext.Decoder, o *Organization, opts []json2.Options) error {
+// decodeOptions).
+func unmarshalOrganization(dec *jsontext.Decoder, o *Organization) error {
 	type plain Organization // Organization's fields without its methods
 	var w struct {
 		plain
 		DocumentedDefaultLanguage string `json:"default_language"`
 	}
-	if err := json2.UnmarshalDecode(dec, &w, opts...); err != nil {
+	if err := json2.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
 	*o = Organization(w.plain)

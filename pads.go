@@ -135,92 +135,25 @@ func (p Pad) MarshalJSON() ([]byte, error) {
 // list of events (documented examples) or a link (live answers).
 func (p *Pad) UnmarshalJSON(b []byte) error { return unmarshal(b, p) }
 
-// unmarshalPad is Pad's decoder for json v2 (see modelDecoders). Its time
-// fields, and those of what it holds, read every form the service sends
-// (stamp).
-func unmarshalPad(dec *jsontext.Decoder, p *Pad, opts []json.Options) error {
+// unmarshalPad is Pad's decoder for json v2 (see decodeOptions).
+func unmarshalPad(dec *jsontext.Decoder, p *Pad) error {
 	type plain Pad // Pad's fields without its methods
 	var w struct {
 		plain
-		Events                   padEvents     `json:"events"`
-		CreatedAt                stamp         `json:"created_at"`
-		UpdatedAt                stamp         `json:"updated_at"`
-		EndedAt                  *stamp        `json:"ended_at"`
-		InterviewerNotifications notifications `json:"pad_interviewer_notifications"`
+		Events padEvents `json:"events"`
 	}
-	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
+	if err := json.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
 	*p = Pad(w.plain)
 	p.Events, p.EventsURL = w.Events.list, w.Events.link
-	p.CreatedAt, p.UpdatedAt, p.EndedAt = time.Time(w.CreatedAt), time.Time(w.UpdatedAt), w.EndedAt.when()
-	p.InterviewerNotifications = w.InterviewerNotifications.list
 	return nil
-}
-
-// notifications are a pad's interviewer notifications, their time fields
-// read in every form (stamp).
-type notifications struct {
-	list []InterviewerNotification
-	one  notificationWire // the item being read (decodeItems)
-}
-
-// notificationWire is an InterviewerNotification as it comes.
-type notificationWire struct {
-	plainNotification
-	DismissedAt *stamp `json:"dismissed_at"`
-	CreatedAt   stamp  `json:"created_at"`
-	UpdatedAt   stamp  `json:"updated_at"`
-}
-
-type plainNotification InterviewerNotification // its fields without its methods
-
-func (w *notificationWire) model() InterviewerNotification {
-	n := InterviewerNotification(w.plainNotification)
-	n.DismissedAt, n.CreatedAt, n.UpdatedAt = w.DismissedAt.when(), time.Time(w.CreatedAt), time.Time(w.UpdatedAt)
-	return n
-}
-
-// UnmarshalJSONFrom reads the list; anything but an array is json v2's
-// own affair (null, or an error naming the list's type).
-func (n *notifications) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if dec.PeekKind() != '[' {
-		return json.UnmarshalDecode(dec, &n.list)
-	}
-	return decodeItems(dec, &n.one, &n.list, (*notificationWire).model)
-}
-
-// decodeItems reads a JSON array into *list, with opts: each item into
-// *w, its model's wire form, then made a T by model. w is a field of a
-// value already on the heap (the wrapper a pad decodes into), so that an
-// item costs no allocation beyond those of the list itself.
-func decodeItems[W, T any](dec *jsontext.Decoder, w *W, list *[]T, model func(*W) T, opts ...json.Options) error {
-	if _, err := dec.ReadToken(); err != nil { // [
-		return err
-	}
-	out := []T{}
-	for dec.PeekKind() != ']' {
-		if k := dec.PeekKind(); k != '{' && k != 'n' && k != 0 {
-			// The error names the model, not its wire form.
-			return &json.SemanticError{JSONKind: k, GoType: reflect.TypeFor[T]()}
-		}
-		var zero W
-		*w = zero
-		if err := json.UnmarshalDecode(dec, w, opts...); err != nil {
-			return err
-		}
-		out = append(out, model(w))
-	}
-	*list = out
-	_, err := dec.ReadToken() // ]
-	return err
 }
 
 // padEvents is a pad's "events" in either of its shapes.
 type padEvents struct {
 	list []PadEvent
 	link string
-	one  eventWire // the item being read (decodeItems)
 }
 
 // UnmarshalJSONFrom reads "events" as a link or a list; null is neither.
@@ -232,7 +165,7 @@ func (e *padEvents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		e.link = tok.String()
 		return err
 	case '[':
-		return decodeItems(dec, &e.one, &e.list, (*eventWire).model)
+		return json.UnmarshalDecode(dec, &e.list)
 	case 'n':
 		_, err := dec.ReadToken()
 		return err

@@ -4,12 +4,8 @@ package padapi
 
 import (
 	"context"
-	"errors"
 	"iter"
 	"time"
-
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // PadEvent is one thing that happened in a pad.
@@ -26,39 +22,6 @@ type PadEvent struct {
 	UserEmail string `json:"user_email"`
 	// CreatedAt is when it happened.
 	CreatedAt time.Time `json:"created_at"`
-}
-
-// eventWire is a PadEvent as it comes: its time in every form (stamp).
-type eventWire struct {
-	plainEvent
-	CreatedAt stamp `json:"created_at"`
-}
-
-type plainEvent PadEvent // PadEvent's fields without its methods
-
-func (w *eventWire) model() PadEvent {
-	e := PadEvent(w.plainEvent)
-	e.CreatedAt = time.Time(w.CreatedAt)
-	return e
-}
-
-// unmarshalPadEvent is PadEvent's decoder for json v2 (see modelDecoders).
-func unmarshalPadEvent(dec *jsontext.Decoder, e *PadEvent, opts []json.Options) error {
-	var w eventWire
-	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
-		return err
-	}
-	*e = w.model()
-	return nil
-}
-
-// unmarshalPadEvents is the decoder of a list of events (an events
-// page), through one wire value for the page (decodeItems).
-func unmarshalPadEvents(dec *jsontext.Decoder, l *[]PadEvent, opts []json.Options) error {
-	if dec.PeekKind() != '[' {
-		return errors.ErrUnsupported // json v2 reads it: null, or its error naming []PadEvent
-	}
-	return decodeItems(dec, new(eventWire), l, (*eventWire).model, opts...)
 }
 
 // PadEventListOptions choose the order and page of Pads.ListEvents and

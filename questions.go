@@ -5,7 +5,6 @@ package padapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -112,48 +111,11 @@ type DatabaseSchema struct {
 // absent one is.
 func (s *DatabaseSchema) UnmarshalJSON(b []byte) error { return unmarshal(b, s) }
 
-// questionWire is a Question as it comes: its times in every form (stamp).
-type questionWire struct {
-	plainQuestion
-	CreatedAt stamp `json:"created_at"`
-	UpdatedAt stamp `json:"updated_at"`
-}
-
-type plainQuestion Question // Question's fields without its methods
-
-func (w *questionWire) model() Question {
-	q := Question(w.plainQuestion)
-	q.CreatedAt, q.UpdatedAt = time.Time(w.CreatedAt), time.Time(w.UpdatedAt)
-	return q
-}
-
-// unmarshalQuestion is Question's decoder for json v2 (see
-// modelDecoders). It decodes with the decoder's options, not modelDecoders'
-// inner ones: a question holds a DatabaseSchema, whose decoder is
-// registered.
-func unmarshalQuestion(dec *jsontext.Decoder, q *Question) error {
-	var w questionWire
-	if err := json2.UnmarshalDecode(dec, &w); err != nil {
-		return err
-	}
-	*q = w.model()
-	return nil
-}
-
-// unmarshalQuestions is the decoder of a list of questions (a page),
-// through one wire value for the page (decodeItems).
-func unmarshalQuestions(dec *jsontext.Decoder, l *[]Question) error {
-	if dec.PeekKind() != '[' {
-		return errors.ErrUnsupported // json v2 reads it: null, or its error naming []Question
-	}
-	return decodeItems(dec, new(questionWire), l, (*questionWire).model)
-}
-
 // unmarshalDatabaseSchema is DatabaseSchema's decoder for json v2 (see
-// modelDecoders).
-func unmarshalDatabaseSchema(dec *jsontext.Decoder, s *DatabaseSchema, opts []json2.Options) error {
+// decodeOptions).
+func unmarshalDatabaseSchema(dec *jsontext.Decoder, s *DatabaseSchema) error {
 	type plain DatabaseSchema // DatabaseSchema's fields without its methods
-	if err := json2.UnmarshalDecode(dec, (*plain)(s), opts...); err != nil {
+	if err := json2.UnmarshalDecode(dec, (*plain)(s)); err != nil {
 		return err
 	}
 	if string(s.Arrangement) == "null" {

@@ -96,14 +96,14 @@ func (q *Quota) CanCreate(n int) bool {
 // vendor's current name); the first is kept when both come.
 func (q *Quota) UnmarshalJSON(b []byte) error { return unmarshal(b, q) }
 
-// unmarshalQuota is Quota's decoder for json v2 (see modelDecoders).
-func unmarshalQuota(dec *jsontext.Decoder, q *Quota, opts []json.Options) error {
+// unmarshalQuota is Quota's decoder for json v2 (see decodeOptions).
+func unmarshalQuota(dec *jsontext.Decoder, q *Quota) error {
 	type plain Quota // Quota's fields without its methods
 	var w struct {
 		plain
 		BillingCyclePadLimit *int `json:"billing_cycle_pad_limit"`
 	}
-	if err := json.UnmarshalDecode(dec, &w, opts...); err != nil {
+	if err := json.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
 	*q = Quota(w.plain)

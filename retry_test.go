@@ -13,6 +13,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -1006,3 +1008,39 @@ func TestChaosCreates(t *testing.T) {
 }
 
 func titleOf(i int) string { return fmt.Sprintf("chaos create %03d", i) }
+
+// TestCreateRedirectedIsOutcomeUnknown: behind a gateway that forwards a
+// create to the service and answers it with 303 See Other, the create
+// happened, so the error matches ErrOutcomeUnknown (a caller that took it
+// for a plain refusal would create again); a read answered with a
+// redirect is a plain failure.
+func TestCreateRedirectedIsOutcomeUnknown(t *testing.T) {
+	t.Parallel()
+	fake := padapitest.NewServer(t)
+	target, err := url.Parse(fake.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := httputil.NewSingleHostReverseProxy(target)
+	gw.ModifyResponse = func(resp *http.Response) error {
+		if resp.StatusCode/100 == 2 {
+			resp.StatusCode, resp.Status = http.StatusSeeOther, "303 See Other"
+			resp.Header.Set("Location", "/api/pads")
+		}
+		return nil
+	}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, fake.APIKey, fastRetry)
+	_, err = c.Pads.Create(context.Background(), &padapi.PadCreateParams{Title: padapi.Ptr("via gateway")})
+	var apiErr *padapi.APIError
+	if !errors.Is(err, padapi.ErrOutcomeUnknown) || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusSeeOther {
+		t.Errorf("create answered 303: %v, want an *APIError 303 matching ErrOutcomeUnknown", err)
+	}
+	if n := len(fake.Pads()); n != 1 {
+		t.Errorf("the service holds %d pads, want the 1 the create made", n)
+	}
+	if _, err := c.Quota.Get(context.Background()); err == nil || errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("read answered 303: %v, want an error that is not ErrOutcomeUnknown", err)
+	}
+}

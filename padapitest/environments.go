@@ -74,9 +74,7 @@ func (s *Server) addEntry(h *padapi.History, author string, at time.Time, ops []
 		at = h.Entries[n-1].Time
 	}
 	s.next.entry++
-	h.Entries = append(h.Entries, padapi.HistoryEntry{
-		ID: fmt.Sprintf("-Fk%012d", s.next.entry), Author: author, Time: at, Ops: ops,
-	})
+	h.Entries = append(h.Entries, padapi.NewHistoryEntry(fmt.Sprintf("-Fk%012d", s.next.entry), author, at, ops...))
 }
 
 // diffOps returns the operations that turn from into to: keep the common

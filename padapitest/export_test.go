@@ -81,3 +81,10 @@ func (m memoryTransport) RoundTrip(req *http.Request) (resp *http.Response, err 
 	resp.Request = req
 	return resp, nil
 }
+
+// LogBytesForTest is what the request log counts its requests for.
+func (s *Server) LogBytesForTest() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests.bytes
+}

@@ -51,7 +51,7 @@ func ReferenceShapes(ctx context.Context) ([]byte, error) {
 		}
 	}
 	// The peers' fixtures show a pad's access list null on older pads
-	// (API-REFERENCE.md, "Added for v5"), where the fake leaves it out.
+	// (docs/api-notes.md, the v5 routes), where the fake leaves it out.
 	ref["GET /api/pads"].AllowNull("pads[].allowed_interviewer_emails")
 	ref["GET /api/pads/:id"].AllowNull("allowed_interviewer_emails")
 	return json.MarshalIndent(ref, "", "  ")

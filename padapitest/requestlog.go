@@ -13,8 +13,11 @@ import (
 // The request log's bounds: Requests keeps the last DefaultRequestLogSize
 // requests, of each at most DefaultRequestBodyCap bytes of header, query
 // and form values, file names and file contents, and at most
-// RequestLogBytes in all (each request counted as what it kept plus
-// requestOverhead), the oldest dropped first. The log then holds a few
+// RequestLogBytes in all, the oldest dropped first. A request counts for
+// the memory it holds (keptCost): its bytes, and the headers of every
+// string, slice and map entry it keeps (a form of 9 999 empty values
+// counts 9 999 string headers, not 0 bytes), so that the log's bound is
+// its memory. The log then holds a few
 // tens of MiB at most, whatever clients send, while the usual small
 // requests of a test (a few hundred bytes) are all kept up to 10 000.
 const (
@@ -23,9 +26,45 @@ const (
 	RequestLogBytes       = 32 << 20
 )
 
-// requestOverhead is what one kept request is counted for beyond its
-// values: its maps, slices and strings' headers.
-const requestOverhead = 1 << 10
+// What a kept request is counted for beyond its bytes (keptCost), each a
+// little over what it takes on a 64-bit machine, so that the count bounds
+// the memory:
+//   - requestOverhead: the Request itself, its place in the log, and the
+//     fixed part of each of its maps;
+//   - entryOverhead: a map entry (a string and a slice header, in a table
+//     up to twice the entries it holds) and the rounding of its values'
+//     slice;
+//   - valueOverhead: a string header in a slice, and the rounding of its
+//     bytes to an allocation's size;
+//   - fileOverhead: a File and its strings' headers.
+const (
+	requestOverhead = 1 << 10
+	entryOverhead   = 128
+	valueOverhead   = 24
+	fileOverhead    = 128
+)
+
+// keptCost is what req counts for in the log: the bytes it keeps and
+// the headers they are kept in.
+func keptCost(req Request) int {
+	n := requestOverhead + len(req.Method) + len(req.Path)
+	for _, m := range []map[string][]string{req.Header, req.Query, req.Form} {
+		for name, values := range m {
+			n += entryOverhead + len(name) + valueOverhead*len(values)
+			for _, v := range values {
+				n += len(v)
+			}
+		}
+	}
+	n += len(req.JSON)
+	for name, files := range req.Files {
+		n += entryOverhead + len(name)
+		for _, f := range files {
+			n += fileOverhead + len(f.Filename) + len(f.ContentType) + len(f.Data)
+		}
+	}
+	return n
+}
 
 // WithRequestLog bounds the request log that Requests returns: it keeps the
 // last n requests (default DefaultRequestLogSize; n <= 0 keeps none), and
@@ -91,11 +130,13 @@ type budget struct {
 	cut  bool // something was cut short or left out
 }
 
-// take returns s, or as much of it as the budget has left.
+// take returns a copy of s, or of as much of it as the budget has left:
+// never s itself, which may be a substring of the whole body (a form's
+// values are), and would keep it alive.
 func (b *budget) take(s string) string {
 	if len(s) <= b.left {
 		b.left -= len(s)
-		return s
+		return strings.Clone(s)
 	}
 	// A copy: a substring would keep the whole value alive.
 	s = strings.Clone(s[:b.left])
@@ -115,7 +156,7 @@ func (b *budget) values(m map[string][]string, redact func(string) string) map[s
 		for i, v := range m[name] {
 			clean[i] = b.take(redact(v))
 		}
-		out[redact(name)] = clean
+		out[strings.Clone(redact(name))] = clean
 	}
 	return out
 }

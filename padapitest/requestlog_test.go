@@ -219,3 +219,58 @@ func TestRequestLogTotalBytes(t *testing.T) {
 		t.Errorf("the heap grew by %d MiB, want < 64 MiB", grew>>20)
 	}
 }
+
+// The log counts what it keeps: 300 keyless requests of 9 999 empty form
+// values each (19 KiB) grow the fake's heap by no more than the log counts
+// plus 10 %, and the log's bound holds them (issue 37 #10: 47 MiB for a
+// count of 300 KiB, since an empty value counted 0 bytes but kept a
+// string header).
+func TestRequestLogCountsWhatItKeeps(t *testing.T) {
+	// Not parallel: the heap it measures is the fake's.
+	srv := padapitest.NewServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	body := strings.Repeat("a&", 9_999)
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	send := func(i int) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/pads", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	send(0) // the connection and the server's buffers, before the count
+	before, counted0 := heap(), srv.LogBytesForTest()
+	const n = 300
+	for i := range n {
+		send(i)
+	}
+	after, counted := heap(), srv.LogBytesForTest()
+	reqs := srv.Requests()
+	grew := int64(after) - int64(before)
+	added := counted - counted0
+	t.Logf("%d requests of %d empty form values: %d kept, the log counts %d KiB more; heap grew %d KiB",
+		n, 9_999, len(reqs), added>>10, grew>>10)
+	if last := reqs[len(reqs)-1]; len(last.Form["a"]) == 0 && !last.Truncated {
+		t.Errorf("the last request kept neither its form nor Truncated: %+v", last.Header)
+	}
+	if counted > padapitest.RequestLogBytes {
+		t.Errorf("the log counts %d bytes, over its bound %d", counted, padapitest.RequestLogBytes)
+	}
+	if grew > int64(added)*11/10 {
+		t.Errorf("the heap grew by %d KiB, the log counted %d KiB more: want at most 10 %% over", grew>>10, added>>10)
+	}
+	runtime.KeepAlive(reqs)
+}

@@ -123,7 +123,7 @@
 //   - Stats count the pads created in [start_time, end_time) per owner
 //     email, computed from the state; the default window is the 7 days up to
 //     now.
-//   - The routes added in v5 (API-REFERENCE.md, "Added for v5"): a
+//   - The routes added in v5 (docs/api-notes.md): a
 //     question's variants at /api/questions/ID/variants (JSON bodies;
 //     one variant per language or project template, ProjectTemplateIDs;
 //     a language change clears the starter unless contents comes with
@@ -702,7 +702,7 @@ func (s *Server) record(r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests.add(req, s.snapshotCost(req))
+	s.requests.add(req, keptCost(req))
 }
 
 // snapshot copies r as Requests shows it: the Authorization value replaced
@@ -744,28 +744,6 @@ func (s *Server) snapshot(r *http.Request) Request {
 	}
 	req.Truncated = b.cut
 	return req
-}
-
-// snapshotCost is what a request snapshot counts for in the log: what it
-// kept of the cap, its path, and a fixed overhead.
-func (s *Server) snapshotCost(req Request) int {
-	kept := 0
-	for _, m := range []map[string][]string{req.Header, req.Query, req.Form} {
-		for name, values := range m {
-			kept += len(name)
-			for _, v := range values {
-				kept += len(v)
-			}
-		}
-	}
-	kept += len(req.JSON)
-	for name, files := range req.Files {
-		kept += len(name)
-		for _, f := range files {
-			kept += len(f.Filename) + len(f.ContentType) + len(f.Data)
-		}
-	}
-	return kept + len(req.Path) + requestOverhead
 }
 
 // newRedacter replaces the key, and its escaped forms in a query or path.

@@ -4,12 +4,15 @@ package padmcp
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -29,7 +32,7 @@ type padHistoryArgs struct {
 
 // getPadHistory is get_pad_history: a file's text at a moment.
 func getPadHistory(ts *toolset) serverTool {
-	return newTool(ts, spec[padHistoryArgs]{kind: read, out: []string{"pad_id", "environment_id", "path", "files", "source", "at", "edits", "first_edit", "last_edit", "bytes", "offset", "text"}, tool: &mcp.Tool{Name: "get_pad_history", Title: "Get a file's text at a moment",
+	return newTool(ts, spec[padHistoryArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_history", Title: "Get a file's text at a moment",
 		Description: "A file's text as it was at a moment of the interview (or at the end), rebuilt from its edit history. " +
 			"Default: the active environment's first file, at the end. offset reads on where a cut answer stopped."},
 		schema: func(s *jsonschema.Schema) { s.Properties["offset"].Minimum = padapi.Ptr(0.0) }},
@@ -51,7 +54,7 @@ func timeArg(name, v string) (time.Time, error) {
 // historyFile finds the file get_pad_history reads: the environment's
 // (default the active one), and the file at path (default the first).
 func (ts *toolset) historyFile(ctx context.Context, a padHistoryArgs) (*padapi.Pad, *padapi.PadEnvironment, *padapi.FileContent, error) {
-	p, err := ts.c.Pads.Get(ctx, padapi.ID(a.ID))
+	p, err := ts.client(ctx).Pads.Get(ctx, padapi.ID(a.ID))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -67,7 +70,7 @@ func (ts *toolset) historyFile(ctx context.Context, a padHistoryArgs) (*padapi.P
 	case !slices.Contains(ids, envID):
 		return nil, nil, nil, argError("environment_id", "%s is not one of pad %s's environments %v", envID, a.ID, ids)
 	}
-	env, err := ts.c.Pads.Environment(ctx, envID)
+	env, err := ts.client(ctx).Pads.Environment(ctx, envID)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -98,7 +101,7 @@ func filePaths(env *padapi.PadEnvironment) []string {
 }
 
 // padHistory is get_pad_history's handler.
-func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (any, error) {
+func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (*historyResult, error) {
 	at, err := timeArg("at", a.At)
 	if err != nil {
 		return nil, err
@@ -107,13 +110,13 @@ func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (any, error
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"pad_id": p.ID, "environment_id": env.ID, "path": file.Path, "files": filePaths(env)}
+	out := &historyResult{PadID: string(p.ID), EnvironmentID: string(env.ID), Path: ts.clip(file.Path, rowBytes, "cut"), Files: filePaths(env)}
 	text := file.Contents
 	switch {
 	case file.History == "" && a.At != "":
 		return nil, fmt.Errorf("%s has no edit history, so no text at %s; without at, get_pad_history gives its final text", file.Path, a.At)
 	case file.History == "":
-		out["source"] = "final contents (no edit history)"
+		out.Source = "final contents (no edit history)"
 	default:
 		if text, err = ts.replay(ctx, file.History, a.At != "", at, out); err != nil {
 			return nil, err
@@ -125,28 +128,33 @@ func (ts *toolset) padHistory(ctx context.Context, a padHistoryArgs) (any, error
 
 // replay fetches a history document and replays it to the end, or until at
 // when until is set, stopping when ctx ends; it records what it read in out.
-func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.Time, out map[string]any) (string, error) {
+func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.Time, out *historyResult) (string, error) {
 	if err := ts.historyLinkAllowed(ctx, link); err != nil {
 		return "", err
 	}
-	h, err := ts.c.Pads.History(ctx, link)
+	hc, err := ts.historyClient(ctx)
+	if err != nil {
+		return "", err
+	}
+	h, err := hc.Pads.History(ctx, link)
 	if err != nil {
 		return "", err
 	}
 	var text string
 	if until {
 		text, err = h.ReplayUntilContext(ctx, at)
-		out["at"] = at
+		out.At = &at
 	} else {
 		text, err = h.ReplayContext(ctx)
 	}
 	if err != nil {
 		return "", err
 	}
-	out["source"] = "edit history"
-	out["edits"] = len(h.Entries)
+	out.Source = "edit history"
+	out.Edits = len(h.Entries)
 	if n := len(h.Entries); n > 0 {
-		out["first_edit"], out["last_edit"] = h.Entries[0].Time, h.Entries[n-1].Time
+		first, last := h.Entries[0].Time, h.Entries[n-1].Time
+		out.FirstEdit, out.LastEdit = &first, &last
 	}
 	return text, nil
 }
@@ -154,14 +162,14 @@ func (ts *toolset) replay(ctx context.Context, link string, until bool, at time.
 // showText puts the text from offset on into out, cut to fit a result. The
 // secrets are redacted from the whole text first, so offsets count the
 // text as shown and no cut leaves part of a secret.
-func (ts *toolset) showText(out map[string]any, text string, offset int) {
+func (ts *toolset) showText(out *historyResult, text string, offset int) {
 	text = ts.redact(text)
 	offset = min(max(offset, 0), len(text))
 	for offset > 0 && offset < len(text) && !utf8.RuneStart(text[offset]) {
 		offset--
 	}
-	out["bytes"] = len(text)
-	out["offset"] = offset
+	out.Bytes = len(text)
+	out.Offset = offset
 	rest := text[offset:]
 	shown := ts.clip(rest, ts.opts.MaxResultBytes-reserve, "")
 	if len(shown) != len(rest) {
@@ -169,7 +177,7 @@ func (ts *toolset) showText(out map[string]any, text string, offset int) {
 		shown = unclip(shown) + fmt.Sprintf("\n[truncated: bytes %d to %d of %d shown; call get_pad_history with the same arguments and offset: %d for the rest]",
 			offset, offset+cut, len(text), offset+cut)
 	}
-	out["text"] = shown
+	out.Text = shown
 }
 
 // unclip is the text of a clip without its marker.
@@ -180,39 +188,71 @@ func unclip(s string) string {
 	return s
 }
 
-// historyLinkAllowed refuses a history link a read tool must not follow:
-// one that is not https, or whose host is (or resolves to) a loopback,
-// private, link-local or unspecified address, since the service names the
-// host and the tool shows what it answers. Options.AllowLoopbackHistory
-// lifts this for a local fake.
-func (ts *toolset) historyLinkAllowed(ctx context.Context, link string) error {
+// historyLinkAllowed refuses, before any request, a history link a read
+// tool must not follow: one that is not https, or that names a loopback
+// host, or a literal address that is not public. A name is not resolved
+// here: the address the connection dials is checked as it dials
+// (historyClient), so a name that resolves to a public address now and a
+// loopback one a moment later (DNS rebinding) reaches nothing.
+// Options.AllowLoopbackHistory lifts this for a local fake.
+func (ts *toolset) historyLinkAllowed(_ context.Context, link string) error {
 	if ts.opts.AllowLoopbackHistory {
 		return nil
 	}
 	u, err := url.Parse(link)
 	if err != nil || u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("the pad's history link is not an https URL, so it is not fetched")
+		return fmt.Errorf("the pad's history link is not an https URL, so it is not fetched (an embedder serving a local fake sets Options.AllowLoopbackHistory)")
 	}
 	host := u.Hostname()
 	if h := strings.ToLower(strings.TrimSuffix(host, ".")); h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return fmt.Errorf("the pad's history link names host %q, a loopback host, so it is not fetched", host)
+		return fmt.Errorf("the pad's history link names host %q, a loopback host, so it is not fetched (Options.AllowLoopbackHistory allows it)", host)
 	}
-	addrs := []netip.Addr{}
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = append(addrs, a)
-	} else {
-		found, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return fmt.Errorf("the pad's history link names host %q, which does not resolve: %v", host, err)
-		}
-		addrs = found
-	}
-	for _, a := range addrs {
-		if a = a.Unmap(); !publicAddr(a) {
-			return fmt.Errorf("the pad's history link names host %q, at %s, which is not a public address, so it is not fetched", host, a)
-		}
+	if a, err := netip.ParseAddr(host); err == nil && !publicAddr(a.Unmap()) {
+		return fmt.Errorf("the pad's history link names host %q, which is not a public address, so it is not fetched (Options.AllowLoopbackHistory allows it)", host)
 	}
 	return nil
+}
+
+// dialPublic is the history client's check of each address it dials
+// (host:port, after name resolution): public addresses only.
+func dialPublic(address string) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("the history link's host is at %q, not an address padmcp can check, so it is not fetched", address)
+	}
+	if a := ap.Addr().Unmap(); !publicAddr(a) {
+		return fmt.Errorf("the history link's host is at %s, which is not a public address, so it is not fetched (Options.AllowLoopbackHistory allows it)", a)
+	}
+	return nil
+}
+
+// historyClient is the client that fetches history documents: the tools'
+// own client with Options.AllowLoopbackHistory; otherwise one whose every
+// connection is checked by dialPublic as it is dialled (a net.Dialer's
+// Control hook), made on first use. A history request carries no API key,
+// so this client has none of the caller's.
+func (ts *toolset) historyClient(ctx context.Context) (*padapi.Client, error) {
+	if ts.opts.AllowLoopbackHistory {
+		return ts.client(ctx), nil
+	}
+	ts.historyOnce.Do(func() { ts.history, ts.historyErr = newHistoryClient(nil, nil, dialPublic) })
+	return ts.history, ts.historyErr
+}
+
+// historyKey stands for the key in the history client: history links are
+// fetched without one.
+const historyKey = "padmcp-history-links-carry-no-key"
+
+// newHistoryClient returns a client whose connections go only where check
+// allows, the address checked as dialled; res resolves names and roots
+// verifies certificates (nil: the system's).
+func newHistoryClient(res *net.Resolver, roots *tls.Config, check func(address string) error) (*padapi.Client, error) {
+	d := &net.Dialer{Timeout: 30 * time.Second, Resolver: res,
+		Control: func(_, address string, _ syscall.RawConn) error { return check(address) }}
+	tr := &http.Transport{DialContext: d.DialContext, TLSClientConfig: roots, ForceAttemptHTTP2: true, TLSHandshakeTimeout: 10 * time.Second,
+		MaxIdleConns: 8, IdleConnTimeout: 90 * time.Second} // no Proxy: the dial is the check
+	// No retries: an address refused once is refused again.
+	return padapi.NewClient(padapi.DefaultBaseURL, historyKey, padapi.WithHTTPClient(&http.Client{Transport: tr}), padapi.WithRetry(0, 0, 0))
 }
 
 // publicAddr reports whether a is an address a history document may come

@@ -27,18 +27,21 @@ const (
 
 // getOrganization is get_organization.
 func getOrganization(ts *toolset) serverTool {
-	return newTool(ts, spec[noArgs]{kind: read, out: []string{"name", "id", "user_count", "default_language", "single_sign_on_supported", "teams", "users", "users_shown"}, tool: &mcp.Tool{Name: "get_organization", Title: "Get the organization",
+	return newTool(ts, spec[noArgs]{kind: read, tool: &mcp.Tool{Name: "get_organization", Title: "Get the organization",
 		Description: "The caller's organization: name, default language, sign-on, teams, and its first 100 users (list_users has them all). Needs an owner's key."}},
-		func(ctx context.Context, _ noArgs) (any, error) {
-			o, err := ts.c.Organization.Get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			users := o.Users[:min(len(o.Users), orgUsers)]
-			return map[string]any{"name": o.Name, "id": o.ID, "user_count": o.UserCount, "default_language": o.DefaultLanguage,
-				"single_sign_on_supported": o.SingleSignOnSupported, "teams": o.Teams, "users": ts.userRows(users),
-				"users_shown": len(users)}, nil
-		})
+		func(ctx context.Context, _ noArgs) (*organizationResult, error) { return ts.organizationView(ctx) })
+}
+
+// organizationView is the organization as get_organization and
+// pad://organization show it.
+func (ts *toolset) organizationView(ctx context.Context) (*organizationResult, error) {
+	o, err := ts.client(ctx).Organization.Get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	users := o.Users[:min(len(o.Users), orgUsers)]
+	return &organizationResult{Name: ts.clip(o.Name, rowBytes, "cut"), ID: string(o.ID), UserCount: o.UserCount, DefaultLanguage: o.DefaultLanguage,
+		SingleSignOnSupported: o.SingleSignOnSupported, Teams: ts.teams(o.Teams), Users: ts.userRows(users), UsersShown: len(users)}, nil
 }
 
 // statsWindow reads get_organization_stats' window: both ends or neither,
@@ -65,47 +68,51 @@ func statsWindow(a statsArgs) (*padapi.StatsOptions, error) {
 
 // getOrganizationStats is get_organization_stats.
 func getOrganizationStats(ts *toolset) serverTool {
-	return newTool(ts, spec[statsArgs]{kind: read, out: []string{"start_time", "end_time", "pads_created", "users", "users_shown", "users_total"}, tool: &mcp.Tool{Name: "get_organization_stats", Title: "Count the organization's pads",
+	return newTool(ts, spec[statsArgs]{kind: read, tool: &mcp.Tool{Name: "get_organization_stats", Title: "Count the organization's pads",
 		Description: "How many pads the organization created in a window of time, in all and per user. Default window: the last 7 days. Needs an owner's key."}},
-		func(ctx context.Context, a statsArgs) (any, error) {
+		func(ctx context.Context, a statsArgs) (*statsResult, error) {
 			opts, err := statsWindow(a)
 			if err != nil {
 				return nil, err
 			}
-			st, err := ts.c.Organization.Stats(ctx, opts)
+			st, err := ts.client(ctx).Organization.Stats(ctx, opts)
 			if err != nil {
 				return nil, err
 			}
 			users := st.Users[:min(len(st.Users), statsUsers)]
-			return map[string]any{"start_time": st.StartTime, "end_time": st.EndTime, "pads_created": st.PadsCreated,
-				"users": users, "users_shown": len(users), "users_total": len(st.Users)}, nil
+			rows := make([]statsUser, len(users))
+			for i, u := range users {
+				rows[i] = statsUser{Email: ts.clip(u.Email, rowBytes, "cut"), Name: ts.clip(u.Name, rowBytes, "cut"), PadsCreated: u.PadsCreated}
+			}
+			return &statsResult{StartTime: st.StartTime, EndTime: st.EndTime, PadsCreated: st.PadsCreated,
+				Users: rows, UsersShown: len(users), UsersTotal: len(st.Users)}, nil
 		})
 }
 
 // listUsers is list_users.
 func listUsers(ts *toolset) serverTool {
-	return newTool(ts, spec[listUsersArgs]{kind: read, out: []string{"users", "total", "truncated"}, tool: &mcp.Tool{Name: "list_users", Title: "List the organization's users",
+	return newTool(ts, spec[listUsersArgs]{kind: read, tool: &mcp.Tool{Name: "list_users", Title: "List the organization's users",
 		Description: "The organization's users (email, name, teams), or with email just that one. Needs an owner's key."}},
-		func(ctx context.Context, a listUsersArgs) (any, error) {
+		func(ctx context.Context, a listUsersArgs) (*usersResult, error) {
 			var opts *padapi.OrganizationUserListOptions
 			if a.Email != "" {
 				opts = &padapi.OrganizationUserListOptions{Email: a.Email}
 			}
-			users, err := ts.c.Organization.ListUsers(ctx, opts)
+			users, err := ts.client(ctx).Organization.ListUsers(ctx, opts)
 			if err != nil {
 				return nil, err
 			}
-			rows, budget := []map[string]any{}, ts.opts.MaxResultBytes-reserve
+			rows, budget := []userRow{}, ts.opts.MaxResultBytes-reserve
 			for _, u := range users {
 				row := ts.userRows([]padapi.OrganizationUser{u})[0]
-				if budget -= jsonLen(fmt.Sprint(row)) + 16; budget < 0 {
+				if budget -= jsonLen(fmt.Sprint(row)) + 48; budget < 0 {
 					break
 				}
 				rows = append(rows, row)
 			}
-			out := map[string]any{"users": rows, "total": len(users)}
+			out := &usersResult{Users: rows, Total: len(users)}
 			if len(rows) < len(users) {
-				out["truncated"] = fmt.Sprintf("%d of %d users shown; call list_users with email to look one up", len(rows), len(users))
+				out.Truncated = fmt.Sprintf("%d of %d users shown; call list_users with email to look one up", len(rows), len(users))
 			}
 			return out, nil
 		})

@@ -26,10 +26,11 @@ const testKey = "padmcp-secret-Qz7Xw9Kp3Lm"
 
 // The tools as each option enables them.
 var (
-	mcpReadTools = []string{"get_organization", "get_organization_stats", "get_pad", "get_pad_code", "get_pad_history",
-		"get_pad_transcript", "get_question", "get_quota", "list_pad_events", "list_pads", "list_questions", "list_users"}
-	mcpWriteTools  = []string{"create_pad", "create_question", "end_pad", "update_pad", "update_question"}
-	mcpDeleteTools = []string{"delete_pad", "delete_question"}
+	mcpReadTools = []string{"count_pads", "count_questions", "get_organization", "get_organization_stats", "get_pad", "get_pad_code", "get_pad_history",
+		"get_pad_transcript", "get_question", "get_question_variant", "get_quota", "list_accounts", "list_pad_events", "list_pads", "list_question_variants",
+		"list_questions", "list_users", "whoami"}
+	mcpWriteTools  = []string{"create_pad", "create_question", "create_question_variant", "end_pad", "update_pad", "update_question", "update_question_variant"}
+	mcpDeleteTools = []string{"delete_pad", "delete_question", "delete_question_variant"}
 )
 
 // mcpTest is an MCP client session with a padmcp server, in memory.
@@ -560,7 +561,7 @@ func TestMCPToolPanic(t *testing.T) {
 func TestMCPRender(t *testing.T) {
 	big := map[string]string{"x": strings.Repeat("é", 40000)}
 	ts := newToolset(nil, Options{})
-	s, whole := ts.render(big, 1000)
+	s, whole := ts.render(big, false, 1000)
 	if whole {
 		t.Error("render: a cut result reported whole")
 	}

@@ -16,6 +16,18 @@ type listPadsArgs struct {
 	Sort   string `json:"sort,omitempty" jsonschema:"order of the list: created or updated, optionally followed by ,asc or ,desc (created_at,desc and the like work too); default created (newest first)"`
 	Page   int    `json:"page,omitempty" jsonschema:"1-based page number, 50 pads a page; take it from next_page"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"paging cursor, when a previous next_page gave one"`
+	Skip   int    `json:"skip,omitempty" jsonschema:"with filters: pads of the page to pass over, from next_page"`
+	padFilterArgs
+}
+
+// padListResult is list_pads' result.
+type padListResult struct {
+	Total        int            `json:"total" jsonschema:"the service's count of the caller's pads, all pages, before any filter"`
+	Pads         []padRow       `json:"pads" jsonschema:"the page's pads (with filters: those that pass, up to 50)"`
+	NextPage     map[string]any `json:"next_page" jsonschema:"the arguments of the next page; null on the last"`
+	NextPageNote string         `json:"next_page_note,omitempty" jsonschema:"why there is no next_page although the service gave one"`
+	Walked       int            `json:"walked,omitempty" jsonschema:"with filters: how many pads were read"`
+	Note         string         `json:"note,omitempty" jsonschema:"with filters: why the walk stopped before a page of answers was full"`
 }
 
 type padIDArgs struct {
@@ -39,6 +51,31 @@ type createPadArgs struct {
 	QuestionID string `json:"question_id,omitempty" jsonschema:"start the pad from this question (its language and code); not with contents"`
 	Notes      string `json:"notes,omitempty" jsonschema:"the interviewer's notes"`
 	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"describe what would be sent, and send nothing"`
+	TeamID     string `json:"team_id,omitempty" jsonschema:"the team the pad belongs to (get_organization lists the teams)"`
+	TakeHome   *bool  `json:"take_home,omitempty" jsonschema:"make it a take-home pad"`
+	// TakeHomeTimeLimit is take_home_time_limit, in minutes.
+	TakeHomeTimeLimit *int  `json:"take_home_time_limit,omitempty" jsonschema:"a take-home pad's time limit, in minutes"`
+	AIAssistEnabled   *bool `json:"ai_assist_enabled,omitempty" jsonschema:"let the candidate use the AI assistant"`
+	padControls
+}
+
+// padControls are the interview controls create_pad and update_pad share.
+type padControls struct {
+	RestrictInterviewerAccess *bool    `json:"restrict_interviewer_access,omitempty" jsonschema:"only the owner and allowed_interviewer_emails may join as interviewers"`
+	AllowedInterviewerEmails  []string `json:"allowed_interviewer_emails,omitempty" jsonschema:"the interviewers who may join a restricted pad; an empty list clears it"`
+	DisableCoachingTips       *bool    `json:"disable_coaching_tips,omitempty" jsonschema:"hide the interviewer's coaching tips"`
+}
+
+// record records the controls given for a dry run.
+func (c padControls) record(fields map[string]string) {
+	for name, v := range map[string]*bool{"restrict_interviewer_access": c.RestrictInterviewerAccess, "disable_coaching_tips": c.DisableCoachingTips} {
+		if v != nil {
+			fields[name] = fmt.Sprint(*v)
+		}
+	}
+	if c.AllowedInterviewerEmails != nil {
+		fields["allowed_interviewer_emails"] = fmt.Sprintf("%q", c.AllowedInterviewerEmails)
+	}
 }
 
 type updatePadArgs struct {
@@ -48,6 +85,9 @@ type updatePadArgs struct {
 	Contents string `json:"contents,omitempty" jsonschema:"new editor contents; omit to keep"`
 	Notes    string `json:"notes,omitempty" jsonschema:"new interviewer's notes; omit to keep"`
 	DryRun   bool   `json:"dry_run,omitempty" jsonschema:"describe what would be sent, and send nothing"`
+	// UserEmail hands the pad to a new owner.
+	UserEmail string `json:"user_email,omitempty" jsonschema:"hand the pad to the user with this email (its new owner)"`
+	padControls
 }
 
 type endPadArgs struct {
@@ -84,64 +124,74 @@ func sortArg(v string) (padapi.Sort, error) {
 	return s, nil
 }
 
-// listPads is list_pads: one page of pads.
+// listPads is list_pads: one page of pads, or with filters the pads that
+// pass them, read while the list streams.
 func listPads(ts *toolset) serverTool {
-	return newTool(ts, spec[listPadsArgs]{kind: read, out: []string{"total", "pads", "next_page", "next_page_note"}, schema: listSchema, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
+	return newTool(ts, spec[listPadsArgs]{kind: read, schema: func(s *jsonschema.Schema) {
+		listSchema(s)
+		s.Properties["skip"].Minimum = padapi.Ptr(0.0)
+		s.Properties["skip"].Maximum = padapi.Ptr(float64(filteredPage))
+	}, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
 		Description: "One page (50) of the caller's pads as compact rows: id, title, language, state, owner, times. " +
-			"next_page holds the arguments for the next page (null on the last). Lists lag about a minute behind get_pad."}},
-		func(ctx context.Context, a listPadsArgs) (any, error) {
+			"With owner, state, language or a created/updated window, the next 50 pads that pass, read page by page " +
+			"(stopping early where the order allows). next_page holds the arguments for the next page (null on the last). " +
+			"Lists lag about a minute behind get_pad."}},
+		func(ctx context.Context, a listPadsArgs) (*padListResult, error) {
+			f, err := a.filter()
+			if err != nil {
+				return nil, err
+			}
+			if f.any() {
+				return ts.filteredList(ctx, a, f)
+			}
+			if a.Skip != 0 {
+				return nil, argError("skip", "goes with the filters next_page names, not alone")
+			}
 			sort, err := sortArg(a.Sort)
 			if err != nil {
 				return nil, err
 			}
-			page, err := ts.c.Pads.List(ctx, &padapi.PadListOptions{Sort: sort, Page: a.Page, Cursor: a.Cursor})
+			opts := padapi.ListOptions{Sort: sort, Page: a.Page, Cursor: a.Cursor}
+			lo := padapi.PadListOptions(opts)
+			page, err := ts.client(ctx).Pads.List(ctx, &lo)
 			if err != nil {
 				return nil, err
 			}
-			rows := make([]map[string]any, len(page.Items))
+			out := &padListResult{Total: page.Total, Pads: make([]padRow, len(page.Items))}
 			for i := range page.Items {
-				rows[i] = ts.padRow(&page.Items[i])
+				out.Pads[i] = ts.padRow(&page.Items[i])
 			}
-			next, note := nextArgs(page.NextPage, nil)
-			out := map[string]any{"total": page.Total, "pads": rows, "next_page": next}
-			if note != "" {
-				out["next_page_note"] = note
-			}
+			next, ok := page.Next(opts)
+			out.NextPage, out.NextPageNote = nextArgs(next, ok, nil)
 			return out, nil
 		})
 }
 
 // getPad is get_pad: one pad, its long texts cut.
 func getPad(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "created_at", "updated_at", "ended_at", "participants", "private", "execution_enabled", "environment_ids", "active_environment_id", "question_ids", "url", "playback", "notes", "contents"}, tool: &mcp.Tool{Name: "get_pad", Title: "Get a pad",
+	return newTool(ts, spec[padIDArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad", Title: "Get a pad",
 		Description: "One pad: title, language, state, participants, notes, the editor's contents, its environments and links. " +
 			"Long contents and notes are cut; get_pad_code and get_pad_history read files in full."}},
-		func(ctx context.Context, a padIDArgs) (any, error) {
-			p, err := ts.c.Pads.Get(ctx, padapi.ID(a.ID))
+		func(ctx context.Context, a padIDArgs) (*padResult, error) {
+			p, err := ts.client(ctx).Pads.Get(ctx, padapi.ID(a.ID))
 			if err != nil {
 				return nil, err
 			}
-			row := ts.padRow(p)
-			row["participants"] = p.Participants
-			row["private"] = p.Private
-			row["execution_enabled"] = p.ExecutionEnabled
-			row["environment_ids"] = envIDs(p)
-			row["active_environment_id"] = p.ActiveEnvironmentID
-			row["question_ids"] = p.QuestionIDs
-			row["url"] = p.URL
-			row["playback"] = p.Playback
-			row["notes"] = ts.clip(p.Notes, fieldBytes, "the notes are cut here")
-			row["contents"] = ts.clip(p.Contents, fieldBytes, fmt.Sprintf("get_pad_history {id: %q, offset: N} reads the active file from byte N", a.ID))
-			return row, nil
+			return &padResult{padRow: ts.padRow(p), Participants: p.Participants, Private: p.Private, ExecutionEnabled: p.ExecutionEnabled,
+				EnvironmentIDs: idStrings(envIDs(p)), ActiveEnvironmentID: idString(p.ActiveEnvironmentID), QuestionIDs: idStrings(p.QuestionIDs),
+				URL: p.URL, Playback: p.Playback, Notes: ts.clip(p.Notes, fieldBytes, "the notes are cut here"),
+				Contents: ts.clip(p.Contents, fieldBytes, fmt.Sprintf("get_pad_history {id: %q, offset: N} reads the active file from byte N", a.ID))}, nil
 		})
 }
 
 // listPadEvents is list_pad_events: one page of a pad's events.
 func listPadEvents(ts *toolset) serverTool {
-	return newTool(ts, spec[padEventsArgs]{kind: read, out: []string{"total", "events", "next_page", "next_page_note"}, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
+	return newTool(ts, spec[padEventsArgs]{kind: read, schema: pageSchema, tool: &mcp.Tool{Name: "list_pad_events", Title: "List a pad's events",
 		Description: "One page (50) of what happened in a pad, oldest first: who joined and left, what ran. next_page continues."}},
-		func(ctx context.Context, a padEventsArgs) (any, error) {
-			page, err := ts.c.Pads.ListEvents(ctx, padapi.ID(a.ID), &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc, Page: a.Page})
+		func(ctx context.Context, a padEventsArgs) (*eventsResult, error) {
+			opts := padapi.ListOptions{Sort: padapi.SortCreatedAsc, Page: a.Page}
+			eo := padapi.PadEventListOptions(opts)
+			page, err := ts.client(ctx).Pads.ListEvents(ctx, padapi.ID(a.ID), &eo)
 			if err != nil {
 				return nil, err
 			}
@@ -149,12 +199,9 @@ func listPadEvents(ts *toolset) serverTool {
 			for i := range page.Items {
 				rows[i] = ts.eventLine(&page.Items[i])
 			}
-			next, note := nextArgs(page.NextPage, map[string]any{"id": a.ID})
-			out := map[string]any{"total": page.Total, "events": rows, "next_page": next}
-			if note != "" {
-				out["next_page_note"] = note
-			}
-			return out, nil
+			n, more := page.Next(opts)
+			next, note := nextArgs(n, more, map[string]any{"id": a.ID})
+			return &eventsResult{Total: page.Total, Events: rows, NextPage: next, NextPageNote: note}, nil
 		})
 }
 
@@ -163,16 +210,16 @@ func listPadEvents(ts *toolset) serverTool {
 // environments: each distinct environment once, a fixed number at a time,
 // whatever the pad lists.
 func getPadCode(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: read, out: []string{"pad_id", "environments"}, tool: &mcp.Tool{Name: "get_pad_code", Title: "Get a pad's final code",
+	return newTool(ts, spec[padIDArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_code", Title: "Get a pad's final code",
 		Description: "The final code of every file in each of a pad's environments (one per language or question it used). " +
 			"Long files are cut with a marker; get_pad_history reads one file from any offset."}},
-		func(ctx context.Context, a padIDArgs) (any, error) {
-			t, err := ts.c.Pads.Transcript(ctx, padapi.ID(a.ID))
+		func(ctx context.Context, a padIDArgs) (*codeResult, error) {
+			budget := ts.opts.MaxResultBytes - reserve
+			t, err := ts.transcript(ctx, a.ID, budget, false)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"pad_id": t.Pad.ID,
-				"environments": ts.envViews(a.ID, t.Environments, t.Pad.ActiveEnvironmentID, ts.opts.MaxResultBytes-reserve)}, nil
+			return &codeResult{PadID: string(t.Pad.ID), Environments: ts.envViews(a.ID, t, budget)}, nil
 		})
 }
 
@@ -186,7 +233,7 @@ func (ts *toolset) transcriptLimit(maxBytes int) int {
 
 // getPadTranscript is get_pad_transcript: everything about one interview.
 func getPadTranscript(ts *toolset) serverTool {
-	return newTool(ts, spec[padTranscriptArgs]{kind: read, out: []string{"id", "title", "language", "state", "owner_email", "participants", "created_at", "ended_at", "notes", "events_total", "events", "events_truncated", "environments"}, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
+	return newTool(ts, spec[padTranscriptArgs]{kind: read, tool: &mcp.Tool{Name: "get_pad_transcript", Title: "Get a pad's transcript",
 		Description: "Everything about one interview in one answer: the pad, its event log (oldest first) and the final code of its files, " +
 			"cut to max_bytes with markers saying how to read the rest."},
 		schema: func(s *jsonschema.Schema) {
@@ -194,12 +241,13 @@ func getPadTranscript(ts *toolset) serverTool {
 			s.Properties["max_bytes"].Maximum = padapi.Ptr(float64(maxTranscriptBytes))
 		},
 		limit: func(a padTranscriptArgs) int { return ts.transcriptLimit(a.MaxBytes) }},
-		func(ctx context.Context, a padTranscriptArgs) (any, error) {
-			t, err := ts.c.Pads.Transcript(ctx, padapi.ID(a.ID))
+		func(ctx context.Context, a padTranscriptArgs) (*transcriptResult, error) {
+			budget := ts.transcriptLimit(a.MaxBytes) - reserve
+			t, err := ts.transcript(ctx, a.ID, budget, true)
 			if err != nil {
 				return nil, err
 			}
-			return ts.transcriptView(a.ID, t, ts.transcriptLimit(a.MaxBytes)-reserve), nil
+			return ts.transcriptView(a.ID, t, budget), nil
 		})
 }
 
@@ -219,16 +267,29 @@ func createPad(ts *toolset) serverTool {
 				fields["question_id"] = a.QuestionID
 				p.QuestionID = padapi.Ptr(padapi.ID(a.QuestionID))
 			}
-			if a.DryRun {
-				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Create(ctx, p); return err })
+			if a.TeamID != "" {
+				fields["team_id"] = a.TeamID
+				p.TeamID = padapi.Ptr(padapi.ID(a.TeamID))
 			}
-			pad, err := ts.c.Pads.Create(ctx, p)
+			p.TakeHome, p.TakeHomeMinutes, p.AIAssistEnabled = a.TakeHome, a.TakeHomeTimeLimit, a.AIAssistEnabled
+			p.RestrictInterviewerAccess, p.AllowedInterviewerEmails, p.DisableCoachingTips = a.RestrictInterviewerAccess, a.AllowedInterviewerEmails, a.DisableCoachingTips
+			a.record(fields)
+			for name, v := range map[string]*bool{"take_home": a.TakeHome, "ai_assist_enabled": a.AIAssistEnabled} {
+				if v != nil {
+					fields[name] = fmt.Sprint(*v)
+				}
+			}
+			if a.TakeHomeTimeLimit != nil {
+				fields["take_home_time_limit"] = fmt.Sprint(*a.TakeHomeTimeLimit)
+			}
+			if a.DryRun {
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.client(ctx).Pads.Create(ctx, p); return err })
+			}
+			pad, err := ts.client(ctx).Pads.Create(ctx, p)
 			if err != nil {
 				return nil, err
 			}
-			row := ts.padRow(pad)
-			row["url"] = pad.URL
-			return map[string]any{"created": row}, nil
+			return &createdPad{padCreated{ts.padRow(pad), pad.URL}}, nil
 		})
 }
 
@@ -236,52 +297,69 @@ func createPad(ts *toolset) serverTool {
 func updatePad(ts *toolset) serverTool {
 	return newTool(ts, spec[updatePadArgs]{kind: write, tool: &mcp.Tool{Name: "update_pad", Title: "Change a pad",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: padapi.Ptr(true), IdempotentHint: true},
-		Description: "Change a pad's title, language, editor contents or notes; fields left out stay as they are. dry_run sends nothing."}},
+		Description: "Change a pad's title, language, editor contents, notes, owner (user_email) or interview controls " +
+			"(who may join as interviewer, coaching tips); fields left out stay as they are. dry_run sends nothing."}},
 		func(ctx context.Context, a updatePadArgs) (any, error) {
 			fields := map[string]string{}
 			p := &padapi.PadUpdateParams{Title: field(fields, "title", a.Title), Language: field(fields, "language", a.Language),
-				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes)}
+				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes), UserEmail: field(fields, "user_email", a.UserEmail),
+				RestrictInterviewerAccess: a.RestrictInterviewerAccess, AllowedInterviewerEmails: a.AllowedInterviewerEmails, DisableCoachingTips: a.DisableCoachingTips}
+			a.record(fields)
 			if len(fields) == 0 {
-				return nil, argError("title", "nothing to change: give at least one of title, language, contents, notes")
+				return nil, argError("title", "nothing to change: give at least one of title, language, contents, notes, user_email, "+
+					"restrict_interviewer_access, allowed_interviewer_emails, disable_coaching_tips")
 			}
 			if a.DryRun {
-				return ts.dryRun(ctx, fields, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
+				return ts.dryRun(ctx, fields, func(ctx context.Context) error {
+					_, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
+					return err
+				})
 			}
-			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
+			pad, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"updated": ts.padRow(pad)}, nil
+			return &updatedPad{ts.padRow(pad)}, nil
 		})
 }
 
 // endPad is end_pad.
 func endPad(ts *toolset) serverTool {
-	return newTool(ts, spec[endPadArgs]{kind: write, tool: &mcp.Tool{Name: "end_pad", Title: "End a pad",
+	return newTool(ts, spec[endPadArgs]{kind: write, confirm: func(a endPadArgs) string {
+		if a.DryRun {
+			return ""
+		}
+		return fmt.Sprintf("End pad %s? The candidate can no longer edit it, and it cannot be undone.", a.ID)
+	}, tool: &mcp.Tool{Name: "end_pad", Title: "End a pad",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: padapi.Ptr(true), IdempotentHint: true},
 		Description: "End a pad: the interview is over, and the candidate can no longer edit. It cannot be undone. dry_run sends nothing."}},
 		func(ctx context.Context, a endPadArgs) (any, error) {
 			p := &padapi.PadUpdateParams{Ended: padapi.Ptr(true)}
 			if a.DryRun {
-				return ts.dryRun(ctx, map[string]string{"ended": "true"}, func(ctx context.Context) error { _, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p); return err })
+				return ts.dryRun(ctx, map[string]string{"ended": "true"}, func(ctx context.Context) error {
+					_, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
+					return err
+				})
 			}
-			pad, err := ts.c.Pads.Update(ctx, padapi.ID(a.ID), p)
+			pad, err := ts.client(ctx).Pads.Update(ctx, padapi.ID(a.ID), p)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"ended": ts.padRow(pad)}, nil
+			return &endedPad{ts.padRow(pad)}, nil
 		})
 }
 
 // deletePad is delete_pad.
 func deletePad(ts *toolset) serverTool {
-	return newTool(ts, spec[padIDArgs]{kind: remove, plain: true, tool: &mcp.Tool{Name: "delete_pad", Title: "Delete a pad",
+	return newTool(ts, spec[padIDArgs]{kind: remove, plain: true, confirm: func(a padIDArgs) string {
+		return fmt.Sprintf("Delete pad %s with its code, events and history? It cannot be undone.", a.ID)
+	}, tool: &mcp.Tool{Name: "delete_pad", Title: "Delete a pad",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
 		Description: "Delete a pad with its code, events and history. It cannot be undone: ask the user first."}},
 		func(ctx context.Context, a padIDArgs) (any, error) {
-			if err := ts.c.Pads.Delete(ctx, padapi.ID(a.ID)); err != nil {
+			if err := ts.client(ctx).Pads.Delete(ctx, padapi.ID(a.ID)); err != nil {
 				return nil, err
 			}
-			return map[string]any{"deleted": a.ID}, nil
+			return &deleted{a.ID}, nil
 		})
 }

@@ -50,7 +50,7 @@ func TestToolSnapshots(t *testing.T) {
 			t.Errorf("%s: a snapshot of no tool", f)
 		}
 	}
-	if len(tools) != 19 {
-		t.Errorf("%d tools, want 19", len(tools))
+	if len(tools) != 28 {
+		t.Errorf("%d tools, want 28", len(tools))
 	}
 }

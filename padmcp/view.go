@@ -7,9 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
-	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -46,6 +45,19 @@ func (ts *toolset) clip(s string, n int, how string) string {
 	return s[:cut] + fmt.Sprintf("\n[truncated: %d of %d bytes shown; %s]", cut, len(s), how)
 }
 
+// clipOf is clip for a text that was already cut to kept from size bytes
+// as the service sent it: the marker counts the size sent.
+func (ts *toolset) clipOf(kept string, size, n int, how string) string {
+	if size == len(kept) {
+		return ts.clip(kept, n, how)
+	}
+	s := ts.clip(kept, n, how)
+	if i := strings.LastIndex(s, "\n[truncated: "); i >= 0 {
+		s = s[:i]
+	}
+	return s + fmt.Sprintf("\n[truncated: %d of %d bytes shown; %s]", len(s), size, how)
+}
+
 // jsonLen is the length of s as a JSON string's contents.
 func jsonLen(s string) int {
 	n := 0
@@ -80,10 +92,22 @@ func padState(p *padapi.Pad) string {
 }
 
 // padRow is a pad in a list.
-func (ts *toolset) padRow(p *padapi.Pad) map[string]any {
-	return map[string]any{"id": ts.clip(string(p.ID), rowBytes, "cut"), "title": ts.clip(p.Title, rowBytes, "cut"),
-		"language": ts.clip(p.Language, rowBytes, "cut"), "state": ts.clip(padState(p), rowBytes, "cut"),
-		"owner_email": ts.clip(p.OwnerEmail, rowBytes, "cut"), "created_at": p.CreatedAt, "updated_at": p.UpdatedAt, "ended_at": p.EndedAt}
+type padRow struct {
+	ID         string     `json:"id" jsonschema:"the pad's ID"`
+	Title      string     `json:"title" jsonschema:"the pad's title"`
+	Language   string     `json:"language" jsonschema:"the pad's language"`
+	State      string     `json:"state" jsonschema:"the pad's state, such as open or ended"`
+	OwnerEmail string     `json:"owner_email" jsonschema:"the owner's email, as the service sent it"`
+	CreatedAt  time.Time  `json:"created_at" jsonschema:"when the pad was created"`
+	UpdatedAt  time.Time  `json:"updated_at" jsonschema:"when the pad last changed"`
+	EndedAt    *time.Time `json:"ended_at" jsonschema:"when the pad was ended; null while open"`
+}
+
+// padRow is p as a row of a list.
+func (ts *toolset) padRow(p *padapi.Pad) padRow {
+	return padRow{ID: ts.clip(string(p.ID), rowBytes, "cut"), Title: ts.clip(p.Title, rowBytes, "cut"),
+		Language: ts.clip(p.Language, rowBytes, "cut"), State: ts.clip(padState(p), rowBytes, "cut"),
+		OwnerEmail: ts.clip(p.OwnerEmail, rowBytes, "cut"), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, EndedAt: p.EndedAt}
 }
 
 // eventLine is an event as one line: time, kind, who, message.
@@ -100,24 +124,60 @@ func (ts *toolset) eventLine(e *padapi.PadEvent) string {
 }
 
 // questionRow is a question in a list.
-func (ts *toolset) questionRow(q *padapi.Question) map[string]any {
-	return map[string]any{"id": ts.clip(string(q.ID), rowBytes, "cut"), "title": ts.clip(q.Title, rowBytes, "cut"),
-		"language": ts.clip(q.Language, rowBytes, "cut"), "shared": q.Shared,
-		"is_draft": q.IsDraft, "used": q.Used, "updated_at": q.UpdatedAt}
+func (ts *toolset) questionRow(q *padapi.Question) questionRow {
+	return questionRow{ID: ts.clip(string(q.ID), rowBytes, "cut"), Title: ts.clip(q.Title, rowBytes, "cut"),
+		Language: ts.clip(q.Language, rowBytes, "cut"), Shared: q.Shared, IsDraft: q.IsDraft, Used: q.Used, UpdatedAt: q.UpdatedAt}
 }
 
 // userRows are users in a list.
-func (ts *toolset) userRows(users []padapi.OrganizationUser) []map[string]any {
-	rows := make([]map[string]any, len(users))
+func (ts *toolset) userRows(users []padapi.OrganizationUser) []userRow {
+	rows := make([]userRow, len(users))
 	for i, u := range users {
-		rows[i] = map[string]any{"email": ts.clip(u.Email, rowBytes, "cut"), "name": ts.clip(u.Name, rowBytes, "cut"), "teams": u.Teams}
+		rows[i] = userRow{Email: ts.clip(u.Email, rowBytes, "cut"), Name: ts.clip(u.Name, rowBytes, "cut"), Teams: ts.teamNames(u.Teams)}
 	}
 	return rows
 }
 
+// teams are teams as a result shows them.
+func (ts *toolset) teams(teams []padapi.Team) []teamView {
+	out := make([]teamView, 0, min(len(teams), 100))
+	for _, t := range teams[:min(len(teams), 100)] {
+		out = append(out, teamView{ID: ts.clip(string(t.ID), rowBytes, "cut"), Name: ts.clip(t.Name, rowBytes, "cut")})
+	}
+	return out
+}
+
+// teamNames are a user's teams' names.
+func (ts *toolset) teamNames(names []string) []string {
+	out := make([]string, 0, min(len(names), 100))
+	for _, n := range names[:min(len(names), 100)] {
+		out = append(out, ts.clip(n, rowBytes, "cut"))
+	}
+	return out
+}
+
+// idStrings are ids as strings.
+func idStrings(ids []padapi.ID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = string(id)
+	}
+	return out
+}
+
+// idString is id as a string, or nil.
+func idString(id *padapi.ID) *string {
+	if id == nil {
+		return nil
+	}
+	s := string(*id)
+	return &s
+}
+
 // envViews shows environments and their files in budget bytes, shared out
 // between the files; a cut file's marker says how to read the rest.
-func (ts *toolset) envViews(padID string, envs []padapi.PadEnvironment, active *padapi.ID, budget int) []map[string]any {
+func (ts *toolset) envViews(padID string, t *padTranscript, budget int) []envView {
+	envs, active := t.Environments, t.Pad.ActiveEnvironmentID
 	files := 0
 	for _, e := range envs {
 		files += len(e.Files)
@@ -126,54 +186,60 @@ func (ts *toolset) envViews(padID string, envs []padapi.PadEnvironment, active *
 	if files > 0 {
 		per = budget/files - 256
 	}
-	out := make([]map[string]any, len(envs))
+	out := make([]envView, len(envs))
 	for i, e := range envs {
-		fs := make([]map[string]any, len(e.Files))
+		fs := make([]fileView, len(e.Files))
 		for j, f := range e.Files {
-			fv := map[string]any{"path": ts.clip(f.Path, rowBytes, "cut"), "bytes": len(f.Contents), "has_history": f.History != ""}
+			fv := fileView{Path: ts.clip(f.Path, rowBytes, "cut"), Bytes: t.size(e.ID, &f), HasHistory: f.History != ""}
 			switch {
 			case f.Binary:
-				fv["binary"] = true
+				fv.Binary = true
 			case per < 64:
-				fv["contents_omitted"] = fmt.Sprintf("too many files to show; get_pad_history {id: %q, environment_id: %q, path: %q}", padID, e.ID, f.Path)
+				fv.ContentsOmitted = fmt.Sprintf("too many files to show; get_pad_history {id: %q, environment_id: %q, path: %q}", padID, e.ID, f.Path)
 			default:
-				fv["contents"] = ts.clip(f.Contents, per, fmt.Sprintf("get_pad_history {id: %q, environment_id: %q, path: %q, offset: N} reads from byte N", padID, e.ID, f.Path))
+				fv.Contents = ts.clipOf(f.Contents, t.size(e.ID, &f), per, fmt.Sprintf("get_pad_history {id: %q, environment_id: %q, path: %q, offset: N} reads from byte N", padID, e.ID, f.Path))
 			}
 			fs[j] = fv
 		}
-		out[i] = map[string]any{"id": e.ID, "language": e.Language, "active": active != nil && *active == e.ID, "question_id": e.QuestionID, "files": fs}
+		out[i] = envView{ID: string(e.ID), Language: e.Language, Active: active != nil && *active == e.ID, QuestionID: idString(e.QuestionID), Files: fs}
 	}
 	return out
 }
 
 // transcriptView fits a transcript into budget bytes: the pad, then the
 // files (at most half the budget), then as many events as fit.
-func (ts *toolset) transcriptView(id string, t *padapi.Transcript, budget int) map[string]any {
+func (ts *toolset) transcriptView(id string, t *padTranscript, budget int) *transcriptResult {
 	p := t.Pad
 	notes := ts.clip(p.Notes, min(fieldBytes, budget/8), "the notes are cut here")
 	title := ts.clip(p.Title, rowBytes, "cut")
 	budget -= jsonLen(title) + jsonLen(notes) + 512
-	out := map[string]any{"id": p.ID, "title": title, "language": p.Language,
-		"state": padState(p), "owner_email": p.OwnerEmail, "participants": p.Participants, "created_at": p.CreatedAt,
-		"ended_at": p.EndedAt, "notes": notes}
-	envs := ts.envViews(id, t.Environments, p.ActiveEnvironmentID, budget/2)
+	out := &transcriptResult{ID: string(p.ID), Title: title, Language: ts.clip(p.Language, rowBytes, "cut"),
+		State: ts.clip(padState(p), rowBytes, "cut"), OwnerEmail: ts.clip(p.OwnerEmail, rowBytes, "cut"), Participants: p.Participants,
+		CreatedAt: p.CreatedAt, EndedAt: p.EndedAt, Notes: notes}
+	envs := ts.envViews(id, t, budget/2)
 	b, _ := json.Marshal(envs)
 	budget -= len(b)
 	events := []string{}
-	for i := range t.Events {
-		line := ts.eventLine(&t.Events[i])
+	for _, line := range t.Events {
 		if budget -= jsonLen(line) + 3; budget < 0 {
 			break
 		}
 		events = append(events, line)
 	}
-	out["events_total"] = len(t.Events)
-	out["events"] = events
-	if n := len(events); n < len(t.Events) {
-		out["events_truncated"] = fmt.Sprintf("events 1 to %d of %d shown; call list_pad_events {id: %q, page: %d} and on for the rest (50 a page, oldest first), "+
-			"or get_pad_transcript with a larger max_bytes (up to %d)", n, len(t.Events), id, n/50+1, maxTranscriptBytes)
+	out.Events = events
+	of := "more"
+	if !t.EventsCut {
+		out.EventsTotal = padapi.Ptr(len(t.Events))
+		of = fmt.Sprint(len(t.Events))
 	}
-	out["environments"] = envs
+	if n := len(events); n < len(t.Events) || t.EventsCut {
+		out.EventsTruncated = fmt.Sprintf("events 1 to %d of %s shown; call list_pad_events {id: %q, page: %d} and on for the rest (50 a page, oldest first), "+
+			"or get_pad_transcript with a larger max_bytes (up to %d)", n, of, id, n/50+1, maxTranscriptBytes)
+	}
+	if t.EnvsSkipped > 0 {
+		out.EnvironmentsOmitted = fmt.Sprintf("%d more environments not shown; get_pad lists them all, get_pad_history reads any", t.EnvsSkipped)
+	}
+	out.Environments = envs
 	return out
 }
 
@@ -194,37 +260,33 @@ func envIDs(p *padapi.Pad) []padapi.ID {
 	return ids
 }
 
-// nextArgs are the arguments that fetch the page after one whose next_page
-// link is next: its page, cursor and sort, with extra; nil on the last
-// page. A cursor over cursorBytes is not handed on (it is the service's
-// text, and a model reads it verbatim): note says so instead.
-func nextArgs(next string, extra map[string]any) (args map[string]any, note string) {
-	if next == "" {
-		return nil, ""
-	}
-	u, err := url.Parse(next)
-	if err != nil {
+// nextArgs are the arguments that fetch the page next names (from the
+// library's Page.Next; ok false on the last page): its page, cursor and
+// sort, with extra; nil on the last page. A cursor over cursorBytes is not
+// handed on (it is the service's text, and a model reads it verbatim):
+// note says so instead.
+func nextArgs(next padapi.ListOptions, ok bool, extra map[string]any) (args map[string]any, note string) {
+	if !ok {
 		return nil, ""
 	}
 	args = map[string]any{}
 	for k, v := range extra {
 		args[k] = v
 	}
-	q := u.Query()
-	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 0 {
-		args["page"] = n
+	if next.Page > 0 {
+		args["page"] = next.Page
 	}
-	switch c := q.Get("cursor"); {
+	switch c := next.Cursor; {
 	case len(c) > cursorBytes:
 		return nil, fmt.Sprintf("the service's next_page cursor is %d bytes, over the %d this tool hands on: no further page", len(c), cursorBytes)
 	case c != "":
 		args["cursor"] = c
 	}
-	if s := q.Get("sort"); slices.Contains(sortValues, s) {
-		args["sort"] = s
-	}
-	if len(args) == len(extra) {
+	if next.Page <= 0 && next.Cursor == "" {
 		return nil, "" // a link without paging: nothing a tool can take
+	}
+	if slices.Contains(sortValues, string(next.Sort)) {
+		args["sort"] = string(next.Sort)
 	}
 	return args, ""
 }
@@ -245,8 +307,8 @@ func (ts *toolset) dryRun(ctx context.Context, fields map[string]string, call fu
 	for k, v := range fields {
 		shown[k] = ts.clip(v, 1024, "cut for display; the call would send all of it")
 	}
-	return map[string]any{"dry_run": true, "sent": false, "would_send": req.Method + " " + req.Path, "fields": shown,
-		"note": "Nothing was sent. Call again without dry_run to do it."}, nil
+	return &dryRunResult{DryRun: true, Sent: false, WouldSend: req.Method + " " + req.Path, Fields: shown,
+		Note: "Nothing was sent. Call again without dry_run to do it."}, nil
 }
 
 // field records a field for a dry run and returns a pointer for params, or

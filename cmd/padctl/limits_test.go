@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest/rpcline"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 )
 
 // The issue 28 bounds, measured on the built binary against a service that
@@ -214,7 +215,7 @@ func TestBinaryEndlessLists(t *testing.T) {
 	}{
 		{"pads list --all", "/api/pads", "", limitErr, []string{"pads", "list", "--all"}, exitError, limit/perPage + window},
 		{"pads list --all --json", "/api/pads", "", limitErr, []string{"pads", "list", "--all", "--json"}, exitError, limit/perPage + window},
-		{"questions diff", "/api/questions", "", limitErr, []string{"questions", "diff", "--settle", "0s", t.TempDir()}, exitError, limit/perPage + window},
+		{"questions diff", "/api/questions", "", limitErr, []string{"questions", "diff", "--settle", "0s", t.TempDir()}, cmdutil.ExitNoPlan, limit/perPage + window},
 		{"mcp get_pad_transcript", "/api/pads/P/events", mcp("get_pad_transcript", map[string]any{"id": "P"}),
 			fmt.Sprintf(`list limit reached of %d items (WithListLimit)`, limit), []string{"mcp"}, 0, limit/perPage + window},
 		{"mcp list_pads", "/api/pads", mcp("list_pads", nil), `\"next_page\":{\"page\":2}`, []string{"mcp"}, 0, 1},

@@ -81,6 +81,11 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan, report func(Event)) error {
 	// can, once made a folder name).
 	w.Redact = s.o.Redact
 	a := &applier{s: s, lib: p.lib, w: w, report: report}
+	if o := p.origin; o != nil && (p.lib.State.Origin == nil || *o != *p.lib.State.Origin) {
+		// A library synced before origins were recorded adopts this one;
+		// with Force, the new one replaces it.
+		p.lib.State.Origin, a.dirty = o, true
+	}
 	if p.Mode == Pull {
 		return a.pull(p)
 	}
@@ -127,6 +132,18 @@ func (a *applier) record(folder string, q qfolder.Question, files string, update
 	}
 	a.lib.State.Questions[q.ID] = rec
 	a.dirty = true
+}
+
+// noteOrg records the organization a created question names, when the
+// library's origin has none yet (its list was empty).
+func (a *applier) noteOrg(q *padapi.Question) {
+	r := newRemote()
+	r.noteOrg(q)
+	cur := a.s.origin(r.org)
+	if rec := a.lib.State.Origin; cur.Organization == "" || (rec != nil && rec.Organization != "") {
+		return
+	}
+	a.lib.State.Origin, a.dirty = mergeOrigin(a.lib.State.Origin, qfolder.Origin{Organization: cur.Organization}), true
 }
 
 // save writes the state file when it changed.
@@ -260,6 +277,20 @@ func (e *PendingError) Error() string {
 // Unwrap returns the create's error.
 func (e *PendingError) Unwrap() error { return e.Err }
 
+// Is reports padapi.ErrOutcomeUnknown: whatever the create's error, the
+// question may have been made.
+func (e *PendingError) Is(target error) bool { return target == padapi.ErrOutcomeUnknown }
+
+// redirected reports whether a create was answered by a redirect (3xx),
+// which the client never follows: a gateway may have forwarded the create
+// to the service, so it may have been made (the library reports a 3xx to
+// a POST as padapi.ErrOutcomeUnknown; this covers a library that does
+// not).
+func redirected(err error) bool {
+	var ae *padapi.APIError
+	return errors.As(err, &ae) && ae.StatusCode >= 300 && ae.StatusCode < 400
+}
+
 // create creates one question. It first records the pending create in the
 // folder, so that a create with no answer is never made twice: a re-run
 // looks for it (see planCreates). The new id goes into question.json
@@ -271,7 +302,7 @@ func (a *applier) create(ctx context.Context, st *Step) error {
 		return err
 	}
 	q, err := a.s.c.Questions.Create(ctx, qfolder.CreateParams(f.Q))
-	if errors.Is(err, padapi.ErrOutcomeUnknown) {
+	if errors.Is(err, padapi.ErrOutcomeUnknown) || redirected(err) {
 		return &PendingError{Folder: f.Name, Err: err}
 	}
 	if err != nil {
@@ -280,6 +311,7 @@ func (a *applier) create(ctx context.Context, st *Step) error {
 		return errors.Join(fmt.Errorf("%s/: create: %w", f.Name, err), a.writeQuestionJSON(f, f.Q, nil))
 	}
 	f.Q.ID, f.Pending = string(q.ID), nil
+	a.noteOrg(q)
 	if err := a.writeQuestionJSON(f, f.Q, nil); err != nil {
 		return fmt.Errorf("%s/: created #%s but could not write its id: %w (write \"id\": %s into %s/%s before anything else)",
 			f.Name, q.ID, err, q.ID, f.Name, qfolder.QuestionFile)

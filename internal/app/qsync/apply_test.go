@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,5 +235,47 @@ func TestPullReportsAFailedWrite(t *testing.T) {
 	err := e.planThenApply(Pull, func() { e.write(map[string]string{"two-sum": "a file where the folder goes"}) })
 	if err == nil || !strings.Contains(err.Error(), "two-sum") {
 		t.Errorf("pull into a file: %v", err)
+	}
+}
+
+// seeOther is a gateway that forwards a create to the service, which makes
+// it, and answers the client 303 See Other (issue 37 #9).
+type seeOther struct {
+	base   http.RoundTripper
+	status int
+}
+
+func (g seeOther) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := g.base.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPost {
+		return resp, err
+	}
+	resp.Body.Close()
+	return &http.Response{StatusCode: g.status, Status: fmt.Sprint(g.status), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Location": {"/api/questions"}}, Body: http.NoBody, Request: r}, nil
+}
+
+// Issue 37 #9: a create answered by a 3xx may have been made: the pending
+// record stays, and the next apply adopts the question: 1 folder, 1
+// question, after a 303 and two applies.
+func TestCreateAnsweredByARedirectStaysPending(t *testing.T) {
+	for _, status := range []int{http.StatusSeeOther, http.StatusFound, http.StatusTemporaryRedirect} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			e := newEnv(t)
+			e.write(map[string]string{"a/question.json": `{"title": "A", "language": "go"}`})
+			c := e.srv.Client(padapi.WithHTTPClient(&http.Client{Transport: seeOther{base: &http.Transport{DisableKeepAlives: true}, status: status}}))
+			_, err := runWith(e.ctx(), New(c, e.dir, Options{}), Push)
+			var pe *PendingError
+			if !errors.As(err, &pe) || !errors.Is(err, padapi.ErrOutcomeUnknown) {
+				t.Fatalf("apply answered by a redirect: %v", err)
+			}
+			if f := e.lib().Folders[0]; f.Pending == nil {
+				t.Fatalf("the pending record is gone after a redirect")
+			}
+			evs := e.must(Push, Options{})
+			if n := len(e.srv.Questions()); n != 1 || actions(evs)[Adopt] != 1 || actions(evs)[Create] != 0 {
+				t.Errorf("after a redirect and two applies: %d questions, %v", n, actions(evs))
+			}
+		})
 	}
 }

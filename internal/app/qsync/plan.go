@@ -138,6 +138,8 @@ type Plan struct {
 
 	lib    *qfolder.Library
 	locked bool
+	// origin is what the library records once the plan is applied.
+	origin *qfolder.Origin
 }
 
 // Count returns how many steps are of kind k.
@@ -183,11 +185,20 @@ func (s *Syncer) Plan(ctx context.Context, mode Mode) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.fetch(ctx)
+	// The base URL is checked before any request, the organization once
+	// the list has named it.
+	if err := s.checkOrigin(lib, s.origin("")); err != nil {
+		return nil, err
+	}
+	r, err := s.fetch(ctx, keepForPush(lib))
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Mode: Push, lib: lib, locked: s.lock != nil}
+	cur := s.origin(r.org)
+	if err := s.checkOrigin(lib, cur); err != nil {
+		return nil, err
+	}
+	p := &Plan{Mode: Push, lib: lib, locked: s.lock != nil, origin: mergeOrigin(lib.State.Origin, cur)}
 	if err := s.planUpdates(ctx, p, r); err != nil {
 		return nil, err
 	}
@@ -200,6 +211,34 @@ func (s *Syncer) Plan(ctx context.Context, mode Mode) (*Plan, error) {
 	order := map[Kind]int{Adopt: 0, Update: 1, Create: 2, Delete: 3}
 	slices.SortStableFunc(p.Steps, func(a, b Step) int { return order[a.Kind] - order[b.Kind] })
 	return p, nil
+}
+
+// keepForPush says which of the service's questions a Push plan keeps:
+// those the folder or its state file hold, and those a pending create
+// may have made (what findCreatedBy looks among). The others are dropped
+// as the list is read.
+func keepForPush(lib *qfolder.Library) func(*padapi.Question) bool {
+	held := claimed(lib)
+	pending := map[string]bool{}
+	var since time.Time
+	for _, f := range lib.Folders {
+		if f.Q.ID == "" && f.Pending != nil {
+			pending[f.Pending.Fingerprint] = true
+			if since.IsZero() || f.Pending.Since.Before(since) {
+				since = f.Pending.Since
+			}
+		}
+	}
+	since = since.Add(-clockSlack)
+	return func(q *padapi.Question) bool {
+		if held[string(q.ID)] {
+			return true
+		}
+		if len(pending) == 0 || (!q.CreatedAt.IsZero() && q.CreatedAt.Before(since)) {
+			return false
+		}
+		return pending[qfolder.FromService(q).Fingerprint()]
+	}
 }
 
 // planUpdates plans the folders with an id. It fetches a question on its
@@ -235,7 +274,7 @@ func (s *Syncer) planUpdates(ctx context.Context, p *Plan, r *remote) error {
 		p.Steps = append(p.Steps, st)
 	}
 	if len(missing) > 0 {
-		return errors.New(strings.Join(missing, "\n  "))
+		return problems(missing)
 	}
 	return nil
 }
@@ -324,3 +363,12 @@ func (s *Syncer) planUnclaimed(p *Plan, r *remote) {
 		p.Steps = append(p.Steps, st)
 	}
 }
+
+// problems is an error of several problems, one a line.
+type problems []string
+
+// Error returns the problems, one a line.
+func (e problems) Error() string { return strings.Join(e, "\n") }
+
+// Lines returns the problems.
+func (e problems) Lines() []string { return e }

@@ -31,11 +31,18 @@ func (s *Syncer) planPull(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	qs, err := s.pullQuestions(ctx)
+	if err := s.checkOrigin(lib, s.origin("")); err != nil {
+		return nil, err
+	}
+	qs, org, err := s.pullQuestions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	pp := &pullPlanner{s: s, p: &Plan{Mode: Pull, lib: lib, locked: s.lock != nil},
+	cur := s.origin(org)
+	if err := s.checkOrigin(lib, cur); err != nil {
+		return nil, err
+	}
+	pp := &pullPlanner{s: s, p: &Plan{Mode: Pull, lib: lib, locked: s.lock != nil, origin: mergeOrigin(lib.State.Origin, cur)},
 		byID: map[string]*qfolder.Folder{}, recs: map[string]qfolder.Record{}, taken: map[string]bool{}}
 	for id, rec := range lib.State.Questions {
 		pp.recs[id] = rec
@@ -73,31 +80,34 @@ func (s *Syncer) planPull(ctx context.Context) (*Plan, error) {
 	return pp.p, nil
 }
 
-// pullQuestions fetches the questions a pull writes.
-func (s *Syncer) pullQuestions(ctx context.Context) ([]*padapi.Question, error) {
+// pullQuestions fetches the questions a pull writes, and the
+// organization they name ("" when none does).
+func (s *Syncer) pullQuestions(ctx context.Context) ([]*padapi.Question, string, error) {
 	if len(s.o.IDs) == 0 {
-		r, err := s.fetch(ctx)
+		r, err := s.fetch(ctx, nil)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return r.order, nil
+		return r.order, r.org, nil
 	}
+	r := newRemote()
 	var qs []*padapi.Question
 	for _, id := range s.o.IDs {
 		q, err := s.c.Questions.Get(ctx, padapi.ID(id))
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
+		r.noteOrg(q)
 		qs = append(qs, q)
 	}
-	return qs, nil
+	return qs, r.org, nil
 }
 
 // adoptPending plans writing into each folder with a pending create the
 // id of the question that create made, when qs holds it: a folder of its
 // own would make the next apply create it a second time.
 func (pp *pullPlanner) adoptPending(qs []*padapi.Question) error {
-	r := &remote{byID: map[string]*padapi.Question{}, order: qs}
+	r := &remote{order: qs}
 	taken := claimed(pp.p.lib)
 	now := time.Now()
 	for i, f := range pp.p.lib.Folders {

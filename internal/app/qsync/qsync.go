@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -50,10 +51,26 @@ type Options struct {
 	// longer holds (Push).
 	Prune bool
 	// Force overwrites files changed in the folder since the last sync
-	// (Pull).
+	// (Pull), and plans against a service or organization other than the
+	// library's origin (every mode; see OriginError).
 	Force bool
 	// IDs limits a pull to these questions; none pulls every question.
 	IDs []string
+	// BaseURL is the service's base URL, recorded in the library as its
+	// origin and checked against the one recorded: "" neither records nor
+	// checks one.
+	BaseURL string
+	// CacheFile, when set, is the folder's read cache: a file outside
+	// the folder where a read records what it read of each question
+	// folder with its files' sizes and times, so that the next read takes
+	// the folders that did not change from it rather than reading their
+	// files (qfolder.ReadCached). Losing it costs time, nothing else.
+	CacheFile string
+	// MaxHeldBytes bounds the text a plan keeps of the service's
+	// questions (DefaultMaxHeldBytes when 0): a diff or apply keeps only
+	// the questions the folder holds or may have created, a pull those it
+	// writes.
+	MaxHeldBytes int64
 	// Redact, when set, is applied to every text a pull writes into the
 	// folder, so that no secret (the API key) lands in a file; Apply
 	// reports each file where it changed something.
@@ -66,6 +83,8 @@ type Syncer struct {
 	dir  string
 	o    Options
 	lock *lockFile
+	// cacheStats are the last read's.
+	cacheStats qfolder.CacheStats
 	// sleep waits d or until ctx ends; a test may replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -73,6 +92,9 @@ type Syncer struct {
 // New returns a Syncer for the folder dir, talking to the service through c.
 func New(c *padapi.Client, dir string, o Options) *Syncer {
 	o.Settle = max(o.Settle, 0)
+	if o.MaxHeldBytes <= 0 {
+		o.MaxHeldBytes = DefaultMaxHeldBytes
+	}
 	return &Syncer{c: c, dir: dir, o: o, sleep: sleepOrDone}
 }
 
@@ -105,45 +127,101 @@ func (e *BadFolderError) Error() string { return e.Err.Error() }
 // Unwrap returns the problems as an error.
 func (e *BadFolderError) Unwrap() error { return e.Err }
 
-// read reads and checks the whole folder.
+// Lines returns the problems, one a line.
+func (e *BadFolderError) Lines() []string { return strings.Split(e.Err.Error(), "\n") }
+
+// read reads and checks the whole folder, through the read cache when
+// Options.CacheFile names one.
 func (s *Syncer) read(missingOK bool) (*qfolder.Library, error) {
-	lib, err := qfolder.Read(s.dir, missingOK)
+	lib, stats, err := qfolder.ReadCached(s.dir, missingOK, s.o.CacheFile)
+	s.cacheStats = stats
 	if err != nil {
 		return nil, &BadFolderError{err}
 	}
 	return lib, nil
 }
 
-// remote is the service's questions, as one list answers them.
+// remote is what a plan keeps of the service's list: the questions it
+// needs in full (those the folder or its state file hold, and those a
+// pending create may have made), in list order; every other question is
+// read, looked at and dropped, so that memory follows the folder, not the
+// service's list.
 type remote struct {
 	byID  map[string]*padapi.Question
 	order []*padapi.Question
+	// org is the organization the listed questions name (the first that
+	// names one), "" when none did.
+	org string
+	// held counts the bytes of text kept, against Options.MaxHeldBytes.
+	held int64
 }
 
-// newRemote indexes qs by id, keeping the first of any id listed twice
-// (pages shift under a create).
-func newRemote(qs []*padapi.Question) *remote {
-	r := &remote{byID: map[string]*padapi.Question{}}
-	for _, q := range qs {
-		if _, dup := r.byID[string(q.ID)]; dup {
-			continue
-		}
-		r.byID[string(q.ID)] = q
-		r.order = append(r.order, q)
+// DefaultMaxHeldBytes is Options.MaxHeldBytes's default.
+const DefaultMaxHeldBytes = 256 << 20
+
+// ErrTooMuchHeld is the error (matched with errors.Is) of a plan whose
+// service sent more text for the questions the plan must keep than
+// Options.MaxHeldBytes allows.
+var ErrTooMuchHeld = errors.New("the plan's byte budget is spent")
+
+// newRemote returns an empty remote.
+func newRemote() *remote { return &remote{byID: map[string]*padapi.Question{}} }
+
+// add keeps a plan's copy of q (the fields a plan reads), unless an
+// earlier answer of the list already held its id (pages shift under a
+// create): the first is kept. It counts the bytes kept against limit.
+func (r *remote) add(q *padapi.Question, limit int64) error {
+	id := string(q.ID)
+	if _, dup := r.byID[id]; dup {
+		return nil
 	}
-	return r
+	kept := &padapi.Question{
+		ID: q.ID, Title: q.Title, Language: q.Language, Description: q.Description,
+		CandidateInstructions: q.CandidateInstructions, Contents: q.Contents, Solution: q.Solution,
+		AIAssistPrompt: q.AIAssistPrompt, CreatedAt: q.CreatedAt, UpdatedAt: q.UpdatedAt,
+	}
+	n := int64(len(id) + len(q.Title) + len(q.Language) + len(q.Description) + len(q.Contents) + len(q.Solution) + len(q.AIAssistPrompt) + 200)
+	for _, in := range q.CandidateInstructions {
+		n += int64(len(in.Instructions) + 16)
+	}
+	if r.held+n > limit {
+		return fmt.Errorf("%w: the service's questions a plan must keep hold more than its %d MiB of text (after %d of them); "+
+			"a diff or apply keeps only the questions the folder holds or may have created, a pull every question it writes", ErrTooMuchHeld, limit>>20, len(r.order))
+	}
+	r.held += n
+	r.byID[id] = kept
+	r.order = append(r.order, kept)
+	return nil
 }
 
-// fetch lists every question the key can see.
-func (s *Syncer) fetch(ctx context.Context) (*remote, error) {
-	var qs []*padapi.Question
+// maxOrgName bounds the organization name a library records.
+const maxOrgName = 256
+
+// fetch lists every question the key can see, keeping those keep wants
+// (nil: every one). The library's iterator pages ahead as the client's
+// WithConcurrentPages allows.
+func (s *Syncer) fetch(ctx context.Context, keep func(*padapi.Question) bool) (*remote, error) {
+	r := newRemote()
 	for q, err := range s.c.Questions.All(ctx, nil) {
 		if err != nil {
 			return nil, err
 		}
-		qs = append(qs, q)
+		r.noteOrg(q)
+		if keep != nil && !keep(q) {
+			continue
+		}
+		if err := r.add(q, s.o.MaxHeldBytes); err != nil {
+			return nil, err
+		}
 	}
-	return newRemote(qs), nil
+	return r, nil
+}
+
+// noteOrg notes the organization q names, if none was noted yet.
+func (r *remote) noteOrg(q *padapi.Question) {
+	if r.org == "" && strings.TrimSpace(q.OrganizationName) != "" && len(q.OrganizationName) <= maxOrgName {
+		r.org = strings.TrimSpace(q.OrganizationName)
+	}
 }
 
 // checkPending refuses a pending create that cannot be: one with no time,

@@ -419,11 +419,42 @@ func TestBadFolderAndListErrors(t *testing.T) {
 	}
 }
 
+// remoteOf is a remote holding qs, as fetch keeps them.
+func remoteOf(t *testing.T, qs []*padapi.Question) *remote {
+	t.Helper()
+	r := newRemote()
+	for _, q := range qs {
+		if err := r.add(q, DefaultMaxHeldBytes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
 func TestNewRemoteKeepsTheFirstOfEachID(t *testing.T) {
 	a, b, a2 := &padapi.Question{ID: "1", Title: "a"}, &padapi.Question{ID: "2"}, &padapi.Question{ID: "1", Title: "again"}
-	r := newRemote([]*padapi.Question{a, b, a2})
-	if len(r.order) != 2 || r.order[0] != a || r.order[1] != b || r.byID["1"] != a || len(r.byID) != 2 {
+	r := remoteOf(t, []*padapi.Question{a, b, a2})
+	if len(r.order) != 2 || r.order[0].ID != "1" || r.order[1].ID != "2" || r.byID["1"].Title != "a" || len(r.byID) != 2 {
 		t.Errorf("newRemote: %+v", r)
+	}
+}
+
+// Issue 37 #2: what a plan keeps of the service's questions stops at a
+// byte budget, with an error that names it; a question's fields a plan
+// never reads (test cases, a database's schema) are not kept.
+func TestRemoteByteBudget(t *testing.T) {
+	r := newRemote()
+	big := strings.Repeat("x", 1000)
+	q := &padapi.Question{ID: "1", Description: big, TestCases: []padapi.TestCase{{ReturnValue: big}}}
+	if err := r.add(q, 1300); err != nil {
+		t.Fatal(err)
+	}
+	if r.byID["1"].Description != big || r.byID["1"].TestCases != nil {
+		t.Errorf("kept %+v", r.byID["1"])
+	}
+	err := r.add(&padapi.Question{ID: "2", Description: big}, 1300)
+	if !errors.Is(err, ErrTooMuchHeld) || !strings.Contains(err.Error(), "byte budget") || len(r.order) != 1 {
+		t.Errorf("over the budget: %v, %d kept", err, len(r.order))
 	}
 }
 
@@ -452,7 +483,7 @@ func TestFindCreatedBy(t *testing.T) {
 		{"same time: the first", []*padapi.Question{mk("1", since, "T"), mk("2", since, "T")}, "", "1"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			found := findCreatedBy(newRemote(tt.qs), pending, map[string]bool{tt.claimed: true})
+			found := findCreatedBy(remoteOf(t, tt.qs), pending, map[string]bool{tt.claimed: true})
 			got := ""
 			if found != nil {
 				got = string(found.ID)

@@ -5,8 +5,6 @@
 package jsonerr
 
 import (
-	"cmp"
-	stdjson "encoding/json"
 	"errors"
 	"io"
 	"reflect"
@@ -59,10 +57,6 @@ func Seal(err error, scrub func([]byte) []byte) {
 	if errors.As(err, &se) && len(se.JSONValue) > 0 {
 		se.JSONValue = jsontext.Value(Short(scrub(se.JSONValue)))
 	}
-	var te *stdjson.UnmarshalTypeError
-	if errors.As(err, &te) {
-		te.Value = Short(scrub([]byte(te.Value)))
-	}
 }
 
 // Short shows a value in an error without repeating a huge input: its
@@ -81,7 +75,6 @@ func Short(b []byte) string {
 // than a few bytes of the body.
 func Describe(err error, data []byte) string {
 	var se *json.SemanticError
-	var te *stdjson.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
 		field, what, typ := fieldPath(se.JSONPointer), kindName(se.JSONKind), typeName(se.GoType)
@@ -89,20 +82,10 @@ func Describe(err error, data []byte) string {
 		switch {
 		case errors.As(se.Err, &bad):
 			what = bad.text()
-		case errors.As(se.Err, &te):
-			// A decoder that reads with encoding/json (the edit
-			// history's) names the field below its own.
-			if te.Field != "" {
-				field = strings.TrimPrefix(strings.TrimPrefix(field, "(top level)")+"."+te.Field, ".")
-			}
-			what, typ = Short([]byte(te.Value)), typeName(te.Type)
 		case se.JSONKind == '0' && len(se.JSONValue) > 0:
 			what = "number " + Short(se.JSONValue)
 		}
 		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typ
-	case errors.As(err, &te):
-		field := cmp.Or(te.Field, "(top level)")
-		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + Short([]byte(te.Value)) + " as " + typeName(te.Type)
 	}
 	var sx *jsontext.SyntacticError
 	if errors.As(err, &sx) || errors.Is(err, io.ErrUnexpectedEOF) {

@@ -2,6 +2,8 @@ package jsonerr
 
 import (
 	"errors"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +56,119 @@ func TestShort(t *testing.T) {
 	t.Parallel()
 	if got := Short([]byte(strings.Repeat("a", 100))); got != strings.Repeat("a", 64)+"..." {
 		t.Errorf("short = %q", got)
+	}
+}
+
+// Alpha and Zed are exported types at the ends of the capitals: named as
+// they are (typeName).
+type (
+	Alpha struct{ A int }
+	Zed   []int
+	lower struct{ a int }
+)
+
+func TestTypeName(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{Alpha{}, "jsonerr.Alpha"},
+		{Zed{}, "jsonerr.Zed"},
+		{&Alpha{}, "jsonerr.Alpha"},
+		{[]Alpha{}, "[]jsonerr.Alpha"},
+		{lower{}, "object"},
+		{[]lower{}, "array"},
+		{struct{}{}, "object"},
+		{0, "int"},
+		{"", "string"},
+	} {
+		if got := typeName(reflect.TypeOf(tc.v)); got != tc.want {
+			t.Errorf("typeName(%T) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	if got := typeName(nil); got != "value" {
+		t.Errorf("typeName(nil) = %q", got)
+	}
+}
+
+func TestBadValue(t *testing.T) {
+	t.Parallel()
+	if got := Bad("timestamp", []byte("12")).Error(); got != "cannot decode timestamp 12" {
+		t.Errorf("Error() = %q", got)
+	}
+	long := []byte(strings.Repeat("v", 2*QuoteBytes))
+	b := Bad("ID", long)
+	if len(b.Value) != QuoteBytes {
+		t.Errorf("kept %d bytes, want %d", len(b.Value), QuoteBytes)
+	}
+	long[0] = 'x'
+	if b.Value[0] != 'v' {
+		t.Error("Bad kept the caller's buffer, not a copy")
+	}
+	if got := Bad("ID", long).Error(); got != "cannot decode ID x"+strings.Repeat("v", 63)+"..." {
+		t.Errorf("Error() of a long value = %q", got)
+	}
+}
+
+// Seal scrubs every value an error quotes before it cuts it; a value the
+// error does not hold is left alone.
+func TestSeal(t *testing.T) {
+	t.Parallel()
+	const key = "KEYKEYKEY"
+	scrubbed := 0
+	scrub := func(b []byte) []byte {
+		scrubbed++
+		return []byte(strings.ReplaceAll(string(b), key, "[X]"))
+	}
+	value := strings.Repeat("a", 60) + key + strings.Repeat("b", 100)
+	se := &json.SemanticError{JSONKind: '"', JSONValue: jsontext.Value(value), Err: Bad("ID", []byte(value))}
+	Seal(se, scrub)
+	want := strings.Repeat("a", 60) + "[X]b..."
+	if string(se.JSONValue) != want {
+		t.Errorf("JSONValue = %q, want %q", se.JSONValue, want)
+	}
+	var bad *BadValue
+	if !errors.As(se, &bad) || string(bad.Value) != want {
+		t.Errorf("BadValue = %q, want %q", bad.Value, want)
+	}
+	if scrubbed != 2 {
+		t.Errorf("scrub ran %d times, want 2", scrubbed)
+	}
+	scrubbed = 0
+	Seal(&json.SemanticError{JSONKind: '"'}, scrub)
+	Seal(errors.New("plain"), scrub)
+	if scrubbed != 0 {
+		t.Errorf("scrub ran %d times on errors that quote nothing", scrubbed)
+	}
+}
+
+func TestShortBoundary(t *testing.T) {
+	t.Parallel()
+	if got := Short([]byte(strings.Repeat("a", 64))); got != strings.Repeat("a", 64) {
+		t.Errorf("64 bytes: %q", got)
+	}
+	if got := Short([]byte(strings.Repeat("a", 65))); got != strings.Repeat("a", 64)+"..." {
+		t.Errorf("65 bytes: %q", got)
+	}
+}
+
+// A number error names the number, when the error holds it.
+func TestDescribeNumber(t *testing.T) {
+	t.Parallel()
+	intType := reflect.TypeFor[int]()
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&json.SemanticError{JSONKind: '0', JSONValue: jsontext.Value("1.5"), GoType: intType}, `malformed response: field "(top level)": cannot decode number 1.5 as int`},
+		{&json.SemanticError{JSONKind: '0', GoType: intType}, `malformed response: field "(top level)": cannot decode number as int`},
+		{&json.SemanticError{JSONKind: '"', JSONValue: jsontext.Value(`"x"`), GoType: intType}, `malformed response: field "(top level)": cannot decode string as int`},
+		{&json.SemanticError{JSONPointer: "/a/0/b", JSONKind: 't', GoType: intType}, `malformed response: field "a.b": cannot decode bool as int`},
+		{io.ErrUnexpectedEOF, `malformed response: not JSON (unexpected end of JSON input)`},
+	} {
+		if got := Describe(tc.err, nil); got != tc.want {
+			t.Errorf("Describe(%v)\n got %s\nwant %s", tc.err, got, tc.want)
+		}
 	}
 }

@@ -77,6 +77,8 @@ func unescape(s []byte, space bool, buf []byte) (out []byte, w int) {
 		return percent(s, buf)
 	case '&':
 		return entity(s, buf)
+	case '=':
+		return quotedPrintable(s, buf)
 	case '+':
 		if space {
 			return append(buf, ' '), 1
@@ -108,11 +110,44 @@ func backslash(s, buf []byte) ([]byte, int) {
 	case '/', '"', '\'':
 		return append(buf, s[j]), j + 1
 	}
+	if v, n := octal(s[j:]); n > 0 {
+		return append(buf, byte(v)), j + n
+	}
 	if j >= 2 {
 		return append(buf, '\\'), 2
 	}
 	return nil, 0
 }
+
+// octal reads the 1 to 3 octal digits at the start of s (\163, as C,
+// Python and a shell's printf spell a byte), up to 0377, and how many
+// there were.
+func octal(s []byte) (v, n int) {
+	for n < 3 && n < len(s) && '0' <= s[n] && s[n] <= '7' && v*8+int(s[n]-'0') <= 0377 {
+		v = v*8 + int(s[n]-'0')
+		n++
+	}
+	return v, n
+}
+
+// quotedPrintable decodes quoted-printable's =XX (upper-case hex, as
+// RFC 2045 has it: "key=ec" in a query is no escape), and its soft line
+// break (= at the end of a line), which spells nothing: a mail or MIME
+// part may cut the key across lines so.
+func quotedPrintable(s, buf []byte) ([]byte, int) {
+	switch {
+	case len(s) > 2 && s[1] == '\r' && s[2] == '\n':
+		return buf, 3
+	case len(s) > 1 && s[1] == '\n':
+		return buf, 2
+	case len(s) > 2 && isUpperHex(s[1]) && isUpperHex(s[2]):
+		return percent(s, buf)
+	}
+	return nil, 0
+}
+
+// isUpperHex reports whether c is a digit or one of A to F.
+func isUpperHex(c byte) bool { return isDigit(c) || 'A' <= c && c <= 'F' }
 
 // percent decodes %XX. A nested one (%2541) is undone a round at a time:
 // "%25" may be a '%' the secret holds.
@@ -201,3 +236,53 @@ func hasPrefixFold(s []byte, prefix string) bool {
 	}
 	return true
 }
+
+// squeeze returns s without the separators of a list of numbers: a ", "
+// or ',' between two decimal digits, a ' ' between two hex digits (73 6b
+// 2d), so that the decimal and hex forms find a key spelled as a list of
+// its bytes. It reports false, and makes nothing, when s has none.
+func squeeze(s []byte) (*view, bool) {
+	first := -1
+	for i := 1; i+1 < len(s); i++ {
+		if sepAt(s, i) > 0 {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil, false
+	}
+	v := &view{text: make([]byte, 0, len(s)), start: make([]int32, 0, len(s)), end: make([]int32, 0, len(s))}
+	for i := 0; i < len(s); i++ {
+		if i >= first {
+			if n := sepAt(s, i); n > 0 {
+				i += n - 1
+				continue
+			}
+		}
+		v.text = append(v.text, s[i])
+		v.start, v.end = append(v.start, int32(i)), append(v.end, int32(i+1))
+	}
+	return v, true
+}
+
+// sepAt is the length of the separator of a list of numbers at s[i] (0:
+// none): ',' or ", " between decimal digits, ' ' between hex digits.
+func sepAt(s []byte, i int) int {
+	if i == 0 || i+1 >= len(s) {
+		return 0
+	}
+	prev := s[i-1]
+	switch {
+	case s[i] == ',' && isDigit(prev) && isDigit(s[i+1]):
+		return 1
+	case s[i] == ',' && s[i+1] == ' ' && i+2 < len(s) && isDigit(prev) && isDigit(s[i+2]):
+		return 2
+	case s[i] == ' ' && digit(prev) >= 0 && digit(s[i+1]) >= 0:
+		return 1
+	}
+	return 0
+}
+
+// isDigit reports whether c is a decimal digit.
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -7,15 +7,20 @@
 //   - as it is, or upper- or lower-cased (ASCII case is ignored);
 //   - with any of its characters escaped, escapes mixed freely: JSON \uXXXX
 //     and \/ (a run of backslashes before them, as JSON inside JSON has, is
-//     one escape), \xNN, percent-encoding, '+' for a space, HTML character
-//     references decimal or hex, zero-padded or not (&#65; &#x041;
-//     &#0065;), &amp; &lt; &gt; &quot; &apos;; a text is decoded up to four
+//     one escape), \xNN, octal \NNN, percent-encoding, quoted-printable
+//     (=XX, and = at a line's end, a soft line break, which spells
+//     nothing), '+' for a space, HTML character references decimal or
+//     hex, zero-padded or not (&#65; &#x041; &#0065;), &amp; &lt; &gt; &quot; &apos;; a text is decoded up to four
 //     times, so escapes nest up to four deep, of one kind (%252541,
 //     &amp;#65;) or of different kinds (%5Cu0041);
 //   - as hex, either case; as base64 or base64url, with or without
 //     padding, its bytes starting at any of the three offsets of a 3-byte
 //     group (inside a longer blob such as "Basic " + base64("user:" + key));
-//     as base32 (either case) at any of the five offsets of a 5-byte group.
+//     as base32 (either case) at any of the five offsets of a 5-byte group;
+//     as base64 or base64url of its UTF-16LE bytes; as hex a byte at a
+//     time separated by spaces (<Buffer 73 6b ...>); as its bytes in
+//     decimal separated by commas, with or without a space (a Node Buffer
+//     in JSON, {"type":"Buffer","data":[115,107,...]}, or a bare array).
 //
 // Any run of 8 bytes or more of a secret (the whole secret when it is
 // shorter) is replaced wherever it stands, in each of those forms: a text
@@ -33,9 +38,11 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -139,10 +146,63 @@ func (r *Redactor) addSecret(s string) {
 		f.text, f.fold = lower(f.text), true
 		add(f)
 	}
+	// The bytes as decimal numbers, one after the other: what a list
+	// of them (a Node Buffer as JSON, {"type":"Buffer","data":[115,107,
+	// ...]}, or a bare array) is once squeezed (see squeeze), as space-
+	// separated hex (<Buffer 73 6b ...>) squeezed is the hex form.
+	add(form{text: separated(s, "%d", ""), min: shortestRun(s, m, "")})
+	// Base64 of the key's UTF-16LE bytes (a .NET or PowerShell
+	// Convert.ToBase64String(Encoding.Unicode...)): 2 bytes a character.
+	wide := utf16LE(s)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for _, f := range binaryForms(enc.EncodeToString, 6, 3, wide, 2*m) {
+			add(f)
+		}
+	}
 	r.space = r.space || strings.Contains(s, " ")
 	// A \u or &# escape takes 6 to 8 bytes a character (more with zeros),
 	// up to 4 more for each backslash, %25 or amp; of a nested one.
 	r.hold = max(r.hold, 32*len(s))
+}
+
+// separated spells each byte of s in format, with sep between them.
+func separated(s, format, sep string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		fmt.Fprintf(&b, format, s[i])
+	}
+	return b.String()
+}
+
+// shortestRun is the length of the shortest run of m bytes of s as
+// decimal numbers joined by sep: the shortest run of that form that is
+// redacted.
+func shortestRun(s string, m int, sep string) int {
+	least := math.MaxInt
+	for i := 0; i+m <= len(s); i++ {
+		least = min(least, len(separated(s[i:i+m], "%d", sep)))
+	}
+	return least
+}
+
+// utf16LE is s as UTF-16, little-endian, 2 bytes a code unit; a byte that
+// is not UTF-8 stands for itself.
+func utf16LE(s string) string {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 {
+			r = rune(s[i])
+		}
+		for _, u := range utf16.AppendRune(nil, r) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		i += w
+	}
+	return string(b)
 }
 
 // binaryForms returns the forms of s in a binary encoding of bits bits a
@@ -314,6 +374,9 @@ func find[T text](r *Redactor, s T) []span {
 	if escaped {
 		sp = decodedRuns(r, []byte(s), sp)
 	}
+	if v, ok := squeeze([]byte(s)); ok {
+		sp, _ = runs(r, v.text, v, sp)
+	}
 	if len(sp) == 0 {
 		return nil
 	}
@@ -325,7 +388,7 @@ func find[T text](r *Redactor, s T) []span {
 // v holds a character an escape starts with.
 func runs[T text](r *Redactor, v T, m *view, sp []span) ([]span, bool) {
 	var isEsc [256]bool
-	isEsc['\\'], isEsc['%'], isEsc['&'], isEsc['+'] = true, true, true, r.space
+	isEsc['\\'], isEsc['%'], isEsc['&'], isEsc['='], isEsc['+'] = true, true, true, true, r.space
 	escaped := false
 	g := r.g
 	if len(v) < g {

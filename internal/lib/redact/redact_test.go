@@ -63,6 +63,28 @@ func nest(s, old, new string, rounds int) string {
 	return s
 }
 
+// softBreaks cuts s into quoted-printable lines of at most 76
+// characters, each but the last ended by a soft break ("=\r\n"), never
+// inside an =XX.
+func softBreaks(s string) string {
+	var b strings.Builder
+	for len(s) > 73 {
+		n := 73 - 73%3
+		b.WriteString(s[:n] + "=\r\n")
+		s = s[n:]
+	}
+	return b.String() + s
+}
+
+// utf16LEBytes is s, ASCII, as UTF-16LE.
+func utf16LEBytes(s string) []byte {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		b = append(b, s[i], 0)
+	}
+	return b
+}
+
 // textForms are the forms of a key that the redactor replaces whole, so
 // that "before " + form + " after" redacts to "before [REDACTED] after".
 func textForms(key string) map[string]string {
@@ -117,6 +139,17 @@ func textForms(key string) map[string]string {
 		"base32 lower":           strings.ToLower(base32.StdEncoding.EncodeToString([]byte(key))),
 		"base32 raw":             base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString([]byte(key)),
 		"html specials":          strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;").Replace(key),
+		// Issue 37 #11: five more spellings.
+		"hex spaced":             strings.TrimSpace(eachByte(key, "%02x ")),
+		"hex spaced upper":       strings.TrimSpace(eachByte(key, "%02X ")),
+		"node buffer data":       strings.TrimSuffix(eachByte(key, "%d,"), ","),
+		"byte array":             strings.TrimSuffix(eachByte(key, "%d, "), ", "),
+		"quoted-printable":       eachByte(key, "=%02X"),
+		"quoted-printable lines": softBreaks(eachByte(key, "=%02X")),
+		"octal":                  eachByte(key, `\%03o`),
+		"octal short":            eachByte(key, `\%o`),
+		"base64 utf-16le":        base64.StdEncoding.EncodeToString(utf16LEBytes(key)),
+		"base64url utf-16le raw": base64.RawURLEncoding.EncodeToString(utf16LEBytes(key)),
 	}
 }
 
@@ -682,8 +715,14 @@ func TestForms(t *testing.T) {
 		if got := r.forms[1].min; got != c.hexMin {
 			t.Errorf("key %q: hex run %d, want %d", c.key, got, c.hexMin)
 		}
+		// The last fold forms are base32's; the forms after them, the
+		// key in decimal and base64 of its UTF-16LE bytes, fold none.
+		b32 := len(r.forms) - 1
+		for !r.forms[b32].fold {
+			b32--
+		}
 		if c.noBinaries {
-			for _, f := range r.forms[2:] {
+			for _, f := range r.forms[2 : b32+1] {
 				if !f.fold || f.min != 4 {
 					t.Errorf("key %q: a base64 form, or a base32 one of %d characters: %+v", c.key, f.min, f)
 				}
@@ -693,7 +732,7 @@ func TestForms(t *testing.T) {
 		if got := r.forms[2].min; got != c.base64Min {
 			t.Errorf("key %q: base64 run %d, want %d", c.key, got, c.base64Min)
 		}
-		if got := r.forms[len(r.forms)-1].min; got != c.base32Min {
+		if got := r.forms[b32].min; got != c.base32Min {
 			t.Errorf("key %q: base32 run %d, want %d", c.key, got, c.base32Min)
 		}
 	}

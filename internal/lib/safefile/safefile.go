@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -47,6 +48,15 @@ type Dir struct {
 	// ErrSecretName, its error showing the name with each part that
 	// holds a secret as redact.Mark.
 	Redact func(string) string
+	// Own are the caller's own names: file or folder names the program
+	// chose itself (a constant such as ".padctl-archive", "index.jsonl",
+	// "pad.json"), never made from what a service sent. A part of a path
+	// equal to one of them is not checked against Redact: a name the
+	// program wrote into its own source cannot leak the key, even when
+	// 8 characters of the key match it. Every other part, and the parts
+	// that are not the caller's own taken together, still are. Sub passes
+	// them on.
+	Own []string
 }
 
 // ErrSecretName is the error of a write refused because its name (a
@@ -61,17 +71,20 @@ func (d *Dir) checkNew(name string) error {
 	}
 	parts := strings.Split(name, "/")
 	masked := false
+	var theirs []string // the parts that are not the caller's own
 	for i, p := range parts {
-		if d.secret(p) {
-			parts[i], masked = redact.Mark, true
-		} else if u, err := url.PathUnescape(p); err == nil && u != p && d.secret(u) {
+		if slices.Contains(d.Own, p) {
+			continue
+		}
+		theirs = append(theirs, p)
+		if u, err := url.PathUnescape(p); d.secret(p) || err == nil && d.secret(u) {
 			parts[i], masked = redact.Mark, true
 		}
 	}
 	shown := strings.Join(parts, "/")
 	switch {
 	case masked:
-	case d.secret(name):
+	case d.secret(strings.Join(theirs, "/")):
 		shown = redact.Mark // the parts together hold it
 	default:
 		return nil
@@ -266,7 +279,7 @@ func (d *Dir) Create(name string, data []byte) error {
 }
 
 // Sub opens the folder name below d (which must be a real folder, not a
-// link) as a Dir of its own, as lazy as d and with its Redact: a short way
+// link) as a Dir of its own, as lazy as d and with its Redact and Own: a short way
 // to write many files deep below d, since every access resolves its path
 // one part at a time.
 func (d *Dir) Sub(name string) (*Dir, error) {
@@ -280,7 +293,7 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, Pathless(err))
 	}
-	return &Dir{root: root, Lazy: d.Lazy, Redact: d.Redact}, nil
+	return &Dir{root: root, Lazy: d.Lazy, Redact: d.Redact, Own: d.Own}, nil
 }
 
 // MkdirTemp makes a new, empty folder inside folder dir (made if needed)

@@ -243,3 +243,60 @@ func TestSecretNameRefused(t *testing.T) {
 		t.Errorf("files in the folder: %q, want the folder, s, %%41%%42%%43123 and main.py", names)
 	}
 }
+
+// A name the caller marked as its own (Dir.Own) is written even when 8
+// characters of the key match it (a key holding "-archive" and the marker
+// ".padctl-archive"); a name from the service that holds the key still is
+// not, beside it or below it (issue 37 #13).
+func TestOwnNamesNotRefused(t *testing.T) {
+	const key = "sk_live-archive.lock-index.jsonl-pad.json"
+	r := redact.New(key)
+	own := []string{".padctl-archive", ".padctl-archive.lock", "index.jsonl", "pad.json"}
+	for _, name := range own {
+		if !r.Contains(name) && name != "pad.json" {
+			t.Fatalf("the test's key does not match %q", name)
+		}
+	}
+	d, dir := open(t)
+	d.Redact = r.String
+	// Without Own, the marker is refused: the check cannot tell.
+	if err := d.WriteFile(".padctl-archive", nil); !errors.Is(err, ErrSecretName) {
+		t.Fatalf("no Own: %v, want ErrSecretName", err)
+	}
+	d.Own = own
+	for _, name := range []string{".padctl-archive", ".padctl-archive.lock", "index.jsonl", "pads/" + Name("ABC") + "/pad.json"} {
+		if err := d.WriteFile(name, []byte("x")); err != nil {
+			t.Errorf("WriteFile(%q): %v, want it written", name, err)
+		}
+	}
+	if err := d.Create("new/index.jsonl", nil); err != nil {
+		t.Errorf("Create: %v", err)
+	}
+	if err := d.Rename("new", "pads/"+Name("DEF")); err != nil {
+		t.Errorf("Rename: %v", err)
+	}
+	sub, err := d.Sub("pads")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.WriteFile(Name("GHI")+"/pad.json", nil); err != nil {
+		t.Errorf("a Sub's own name: %v", err)
+	}
+	// What the service named is still checked, on its own and with
+	// the parts that are not the caller's own together.
+	for _, name := range []string{
+		Name(key) + "/pad.json", "pads/" + Name(key[:20]) + "/pad.json", key[:10] + "/" + key[10:20] + "/index.jsonl",
+		"pad.json/" + Name(key), "index.jsonl" + key[:8],
+	} {
+		// (The error may show an own name, which matches the key.)
+		if err := d.WriteFile(name, nil); !errors.Is(err, ErrSecretName) || strings.Contains(err.Error(), key[:8]) || strings.Contains(err.Error(), key[10:18]) {
+			t.Errorf("WriteFile(%q) = %v, want ErrSecretName without the key", name, err)
+		}
+		if err := sub.Create(name, nil); !errors.Is(err, ErrSecretName) {
+			t.Errorf("Sub's Create(%q) = %v, want ErrSecretName", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".padctl-archive")); err != nil {
+		t.Errorf("the marker: %v", err)
+	}
+}

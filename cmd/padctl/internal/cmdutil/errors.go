@@ -25,6 +25,7 @@ const (
 	ExitUnknown     = 4 // a create may or may not have happened
 	ExitRateLimited = 5
 	ExitLocked      = 6   // another questions apply or pull, or archive run, holds the folder's lock
+	ExitNoPlan      = 7   // questions diff could not make its plan: an API or network error (1 means changes there)
 	ExitInterrupted = 130 // what shells report for a process ended by SIGINT
 	ExitTerminated  = 143 // and by SIGTERM
 )
@@ -42,6 +43,19 @@ func (e *UsageError) Unwrap() error { return e.Err }
 func UsageErrorf(format string, args ...any) error {
 	return &UsageError{fmt.Errorf(format, args...)}
 }
+
+// CodedError is an error that exits with its own code: questions diff's
+// API and network errors exit ExitNoPlan, since its 1 means "changes".
+type CodedError struct {
+	Code int
+	Err  error
+}
+
+// Error returns the error's text.
+func (e *CodedError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error.
+func (e *CodedError) Unwrap() error { return e.Err }
 
 // CancelError is the user answering no to a question padctl asked: it
 // exits 2, as gh's cancellations do, with no advice.
@@ -67,7 +81,10 @@ func (e *SignalError) Error() string { return e.What }
 func ExitCode(err error, ran bool) int {
 	var ue *UsageError
 	var ce *CancelError
+	var coded *CodedError
 	switch {
+	case ran && errors.As(err, &coded):
+		return coded.Code
 	case !ran, errors.As(err, &ue), errors.As(err, &ce):
 		return ExitUsage
 	case errors.Is(err, qsync.ErrLocked), errors.Is(err, archive.ErrLocked):
@@ -103,12 +120,22 @@ func (f *Factory) Fail(ctx context.Context, cmd *cobra.Command, err error) int {
 		}
 	}
 	var te *TimeoutError
-	if cctx := cmd.Context(); code == ExitError && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
+	if cctx := cmd.Context(); (code == ExitError || code == ExitNoPlan) && cctx != nil && errors.As(context.Cause(cctx), &te) && errors.Is(err, context.DeadlineExceeded) {
 		msg = te.Error() + ": " + msg
 	}
 	// Text from the service is in msg, and may be in the advice: each is
-	// printed as one line, its control characters made visible.
-	fmt.Fprintf(f.IOStreams.ErrOut, "padctl: %s\n", iostreams.Escape(msg, iostreams.Line))
+	// printed as one line, its control characters made visible; an error
+	// that lists several problems (Lines) is printed one a line.
+	var ll interface{ Lines() []string }
+	if errors.As(err, &ll) && strings.Contains(msg, "\n") {
+		first, rest, _ := strings.Cut(msg, "\n")
+		fmt.Fprintf(f.IOStreams.ErrOut, "padctl: %s\n", iostreams.Escape(first, iostreams.Line))
+		for line := range strings.Lines(rest) {
+			fmt.Fprintf(f.IOStreams.ErrOut, "  %s\n", iostreams.Escape(strings.TrimSpace(line), iostreams.Line))
+		}
+	} else {
+		fmt.Fprintf(f.IOStreams.ErrOut, "padctl: %s\n", iostreams.Escape(msg, iostreams.Line))
+	}
 	if a := CommandAdvice(cmd, err, code); a != "" {
 		fmt.Fprintln(f.IOStreams.ErrOut, iostreams.Escape(a, iostreams.Line))
 	}

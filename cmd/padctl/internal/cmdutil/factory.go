@@ -103,7 +103,7 @@ func (f *Factory) Client() (*padapi.Client, error) {
 	if f.api != nil {
 		return f.api, nil
 	}
-	baseURL := cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
+	baseURL := f.BaseURL()
 	apiKey := cmp.Or(f.Flags.APIKey.Get(), f.Getenv("PAD_API_KEY"))
 	if f.TimeoutErr != nil {
 		return nil, f.TimeoutErr
@@ -183,6 +183,16 @@ func (f *Factory) refusal(baseURL, apiKey string, opts []padapi.Option, err erro
 		return UsageErrorf("%s %s: plain http would send the API key in clear text to a remote host: use https, or --insecure-http if you mean it", from, baseURL)
 	}
 	return &UsageError{err}
+}
+
+// BaseURL returns the service's base URL as the flags and the environment
+// give it (the client checks it), or "" with --fake, whose service lives
+// only as long as the command.
+func (f *Factory) BaseURL() string {
+	if f.Flags.Fake {
+		return ""
+	}
+	return cmp.Or(f.Flags.BaseURL, f.Getenv("PAD_BASE_URL"), padapi.DefaultBaseURL)
 }
 
 // StartFake starts the in-process fake service behind --fake, seeded so

@@ -54,6 +54,13 @@ func IsTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// ColorEnabled reports whether padctl may colour what it writes to Out:
+// Out is a terminal, NO_COLOR (https://no-color.org) is unset or empty,
+// and TERM is not "dumb". getenv reads the environment.
+func (s *IOStreams) ColorEnabled(getenv func(string) string) bool {
+	return s.OutTTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
 // Redact makes every later write to Out and ErrOut go through r, so that
 // the API key never leaves padctl: a hostile service may echo it in a
 // pad's title or an error, escaped or encoded.

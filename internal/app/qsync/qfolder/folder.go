@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -100,63 +102,136 @@ func (e *BadFolderError) Error() string {
 	return "bad question folder:\n  " + strings.Join(e.Problems, "\n  ")
 }
 
+// Lines returns the problems, one a line, after a heading: a caller that
+// prints errors on one line prints this one a problem a line.
+func (e *BadFolderError) Lines() []string {
+	return append([]string{"bad question folder:"}, e.Problems...)
+}
+
 // Read reads and checks the whole library in dir: every problem is
 // reported at once, as a *BadFolderError, before anything is sent. A
 // missing dir is an empty library when missingOK is set.
 func Read(dir string, missingOK bool) (*Library, error) {
+	lib, _, err := ReadCached(dir, missingOK, "")
+	return lib, err
+}
+
+// ReadCached is Read with a read cache in the file cache ("" for none):
+// a question folder none of whose entries changed size or time since the
+// cache recorded it is taken from the cache rather than read (see
+// cache.go), and the cache is brought up to date. It reports how many
+// folders came from the cache.
+func ReadCached(dir string, missingOK bool, cache string) (*Library, CacheStats, error) {
+	var stats CacheStats
 	lib := &Library{Dir: dir, State: &State{Questions: map[string]Record{}}}
 	st, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && missingOK:
-		return lib, nil
+		return lib, stats, nil
 	case err != nil:
-		return nil, &BadFolderError{[]string{err.Error()}}
+		return nil, stats, &BadFolderError{[]string{err.Error()}}
 	case !st.IsDir():
-		return nil, &BadFolderError{[]string{dir + ": not a directory"}}
+		return nil, stats, &BadFolderError{[]string{dir + ": not a directory"}}
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, &BadFolderError{[]string{err.Error()}}
+		return nil, stats, &BadFolderError{[]string{err.Error()}}
 	}
 	defer root.Close()
 	var bad []string
 	if lib.State, err = readState(root); err != nil {
 		bad = append(bad, err.Error())
 	}
+	scanned := time.Now()
+	old := &cacheFile{Folders: map[string]*cacheEntry{}}
+	if cache != "" {
+		old = readCache(cache)
+	}
 	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
-		return nil, &BadFolderError{[]string{err.Error()}}
+		return nil, stats, &BadFolderError{[]string{err.Error()}}
 	}
-	for _, e := range entries {
-		bad = append(bad, lib.readEntry(root, e)...)
+	// The entries are read by a few workers at once (the file system's
+	// calls wait more than they compute), and gathered in order.
+	type result struct {
+		f        *Folder
+		problems []string
+		ce       *cacheEntry
+		hit      bool
+	}
+	results := make([]result, len(entries))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(readWorkers, len(entries)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(entries); i = int(next.Add(1) - 1) {
+				r := &results[i]
+				e := entries[i]
+				if cache != "" && e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+					if ce := old.Folders[e.Name()]; ce.trusted(dir, e.Name(), old.Scanned) {
+						r.f, r.ce, r.hit = ce.Folder, ce, true
+						continue
+					}
+					if stat, err := statFolder(root, e.Name()); err == nil {
+						r.ce = &cacheEntry{Stat: stat}
+					}
+				}
+				r.f, r.problems = readEntry(root, e)
+				if r.ce != nil {
+					r.ce.Folder = r.f
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	next2 := &cacheFile{Version: cacheVersion, Scanned: scanned, Folders: map[string]*cacheEntry{}}
+	for i, r := range results {
+		bad = append(bad, r.problems...)
+		if r.f != nil {
+			lib.Folders = append(lib.Folders, r.f)
+		}
+		switch {
+		case r.hit:
+			stats.Hits++
+		case r.ce != nil:
+			stats.Misses++
+		}
+		if r.ce != nil && r.ce.Folder != nil {
+			next2.Folders[entries[i].Name()] = r.ce
+		}
 	}
 	bad = append(bad, lib.duplicateIDs()...)
 	if len(bad) > 0 {
-		return nil, &BadFolderError{bad}
+		return nil, stats, &BadFolderError{bad}
 	}
-	return lib, nil
+	if cache != "" && (stats.Misses > 0 || len(old.Folders) != len(next2.Folders)) {
+		saveCache(cache, next2)
+	}
+	return lib, stats, nil
 }
 
-// readEntry reads one entry of the library's folder, returning its
+// readEntry reads one entry of the library's folder: the question folder
+// it is (nil for an entry that is none, or one with problems), and its
 // problems.
-func (lib *Library) readEntry(root *os.Root, e fs.DirEntry) []string {
+func readEntry(root *os.Root, e fs.DirEntry) (*Folder, []string) {
 	name := e.Name()
 	switch {
 	case strings.HasPrefix(name, "."):
-		return nil // .git, .vscode, the state file, our temporary files
+		return nil, nil // .git, .vscode, the state file, our temporary files
 	case e.Type()&fs.ModeSymlink != 0:
-		return []string{name + ": a symlink (padctl follows none)"}
+		return nil, []string{name + ": a symlink (padctl follows none)"}
 	case e.Type().IsRegular():
-		return nil // a README beside the questions
+		return nil, nil // a README beside the questions
 	case !e.IsDir():
-		return []string{name + ": not a regular file or directory"}
+		return nil, []string{name + ": not a regular file or directory"}
 	}
-	f, problems := readFolder(root, name)
-	if f != nil {
-		lib.Folders = append(lib.Folders, f)
-	}
-	return problems
+	return readFolder(root, name)
 }
+
+// readWorkers is how many entries of a library are read at once.
+const readWorkers = 4
 
 // duplicateIDs returns a problem for each id two folders hold.
 func (lib *Library) duplicateIDs() []string {

@@ -312,7 +312,7 @@ func TestRenderEndsTheDescriptionWithANewline(t *testing.T) {
 }
 
 // writeTree writes files (slash paths) below dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

@@ -18,6 +18,10 @@ const StateFile = ".padctl-questions.json"
 
 // State is what StateFile holds.
 type State struct {
+	// Origin is the service and organization the library was last pulled
+	// from or applied to; nil in a library synced before padctl recorded
+	// it (the next pull or apply records it).
+	Origin *Origin `json:"origin,omitempty"`
 	// Questions are the questions pull or apply synced into this library,
 	// by ID.
 	Questions map[string]Record `json:"questions"`
@@ -36,6 +40,16 @@ type Record struct {
 	// answer older than it is stale (lists lag), and the question is then
 	// fetched on its own.
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
+}
+
+// Origin is where a library's ids come from: the same id on another
+// service, or in another organization, is another question.
+type Origin struct {
+	// BaseURL is the service's base URL, "" when not known.
+	BaseURL string `json:"base_url,omitempty"`
+	// Organization is the organization's name, as its questions carry it,
+	// "" when not known (no question showed one).
+	Organization string `json:"organization,omitempty"`
 }
 
 // readState reads StateFile below root; none is an empty state.

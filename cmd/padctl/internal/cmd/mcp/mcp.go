@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,14 +44,30 @@ type MCPOptions struct {
 	// LoopbackService is set when the service is local (--fake, or a
 	// loopback base URL): history links may then be on loopback too.
 	LoopbackService bool
+	// Lockdown is --lockdown: text written by people comes only inside
+	// data blocks.
+	Lockdown bool
+	// AccountsFile is --accounts: further accounts the tools may act as.
+	AccountsFile string
+	// HTTPAddr is --http: serve streamable HTTP there instead of stdio,
+	// with TokenFile (--token-file) or PAD_MCP_TOKEN as the bearer token,
+	// on loopback unless ListenPublic, at most MaxSessions sessions.
+	HTTPAddr     string
+	TokenFile    string
+	ListenPublic bool
+	MaxSessions  int
+	// Getenv reads the environment (PAD_MCP_TOKEN, the accounts' key_env).
+	Getenv func(string) string
+	// Transport, when set, carries the accounts' requests (tests).
+	Transport http.RoundTripper
 }
 
 // NewCmdMCP returns mcp. runF, when not nil, runs instead of mcpRun.
 func NewCmdMCP(f *cmdutil.Factory, runF func(*MCPOptions) error) *cobra.Command {
-	o := &MCPOptions{IO: f.IOStreams, Client: f.Client}
+	o := &MCPOptions{IO: f.IOStreams, Client: f.Client, Getenv: f.Getenv}
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the API as MCP tools over stdio, for AI assistants",
+		Short: "Serve the API as MCP tools over stdio or HTTP, for AI assistants",
 		Long: `Serve the Pad API as Model Context Protocol tools on stdin and stdout, for an
 AI assistant that starts padctl as its MCP server.
 
@@ -61,10 +79,30 @@ The key comes from PAD_API_KEY (or --api-key), never from a tool's
 arguments, and no result, error or log line shows it. Without a key the
 server starts anyway, and each tool call answers that PAD_API_KEY needs
 setting. --timeout bounds each tool call. stdout carries only JSON-RPC;
-diagnostics go to stderr.`,
+diagnostics go to stderr.
+
+--accounts FILE names further accounts, each a base URL and where its key
+is (never the key itself); the file must have mode 0600:
+
+  {"accounts": {"team-b": {"base_url": "https://app.coderpad.io", "key_env": "TEAM_B_KEY"},
+                "sandbox": {"base_url": "http://127.0.0.1:8189", "key_file": "/run/keys/sandbox"}}}
+
+Every tool then takes an optional "account"; PAD_BASE_URL and PAD_API_KEY
+stay the default account. --lockdown hands text written by candidates to
+the model only inside delimited data blocks.
+
+--http ADDR serves MCP over streamable HTTP at http://ADDR/mcp, for a whole
+team, instead of stdio. Every request needs "Authorization: Bearer TOKEN",
+TOKEN from PAD_MCP_TOKEN or --token-file (mode 0600); padctl refuses to
+start without one. It listens on loopback unless --listen-public (put TLS
+in front of it then), prints "padctl: serving MCP on http://HOST:PORT/mcp"
+on stderr once listening, allows --max-sessions initialized sessions, and
+on SIGTERM answers the calls in flight and exits within 5 s. OAuth is not
+supported.`,
 		Example: `  padctl --fake mcp                        # try the tools against the in-process fake
   PAD_API_KEY=... padctl mcp               # read-only tools against the service
-  padctl mcp --allow-writes --timeout 1m   # also create and update pads and questions`,
+  padctl mcp --allow-writes --timeout 1m   # also create and update pads and questions
+  PAD_MCP_TOKEN=... padctl mcp --http 127.0.0.1:8765   # one server for a team, over HTTP`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{cmdutil.NoDeadline: "per tool call"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -82,13 +120,43 @@ diagnostics go to stderr.`,
 	}
 	cmd.Flags().BoolVar(&o.AllowWrites, "allow-writes", false, "enable the tools that create, change and end pads and questions")
 	cmd.Flags().BoolVar(&o.AllowDeletes, "allow-deletes", false, "enable the tools that delete pads and questions")
+	cmd.Flags().BoolVar(&o.Lockdown, "lockdown", false, "hand text written by people to the model only inside delimited data blocks")
+	cmd.Flags().StringVar(&o.AccountsFile, "accounts", "", "`FILE` naming further accounts (JSON, mode 0600)")
+	cmd.Flags().StringVar(&o.HTTPAddr, "http", "", "serve streamable HTTP at `ADDR` (HOST:PORT), path /mcp, instead of stdio")
+	cmd.Flags().StringVar(&o.TokenFile, "token-file", "", "with --http: the bearer token's `FILE` (mode 0600); default $PAD_MCP_TOKEN")
+	cmd.Flags().BoolVar(&o.ListenPublic, "listen-public", false, "with --http: allow an address that is not loopback")
+	cmd.Flags().IntVar(&o.MaxSessions, "max-sessions", defaultMaxSessions, "with --http: most initialized sessions at once")
 	return cmd
 }
 
-// mcpRun serves MCP on o.In and o.IO.Out until o.In ends or o.Ctx is done.
+// mcpRun serves MCP on o.In and o.IO.Out until o.In ends or o.Ctx is
+// done, or with --http over HTTP until o.Ctx is done.
 func mcpRun(o *MCPOptions) error {
-	// Every diagnostic, --debug's log included, goes through the redactor.
-	errOut := redact.New(o.Keys...).Writer(o.IO.ErrOut)
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	var accounts map[string]*padapi.Client
+	if o.AccountsFile != "" {
+		clients, keys, err := loadAccounts(o.AccountsFile, getenv, o.Transport)
+		if err != nil {
+			return err
+		}
+		accounts = clients
+		o.Keys = append(o.Keys, keys...)
+	}
+	var token string
+	if o.HTTPAddr != "" {
+		var err error
+		if token, err = httpToken(o.TokenFile, getenv); err != nil {
+			return err
+		}
+	} else if o.TokenFile != "" || o.ListenPublic {
+		return cmdutil.UsageErrorf("--token-file and --listen-public go with --http")
+	}
+	// Every diagnostic, --debug's log included, goes through the redactor:
+	// the keys and the bearer token.
+	errOut := redact.New(append(slices.Clone(o.Keys), token)...).Writer(o.IO.ErrOut)
 	defer errOut.Flush()
 	o.IO.ErrOut = errOut
 	var c *padapi.Client
@@ -101,9 +169,12 @@ func mcpRun(o *MCPOptions) error {
 		}
 	}
 	srv := padmcp.NewServer(c, padmcp.Options{
-		AllowWrites: o.AllowWrites, AllowDeletes: o.AllowDeletes, CallTimeout: o.Timeout, Secrets: o.Keys,
-		AllowLoopbackHistory: o.LoopbackService,
+		AllowWrites: o.AllowWrites, AllowDeletes: o.AllowDeletes, CallTimeout: o.Timeout, Secrets: append(slices.Clone(o.Keys), token),
+		AllowLoopbackHistory: o.LoopbackService, Lockdown: o.Lockdown, Accounts: accounts,
 	})
+	if o.HTTPAddr != "" {
+		return serveHTTP(o, srv, token, errOut)
+	}
 	drain := drainWait
 	if o.Timeout > 0 {
 		drain += o.Timeout

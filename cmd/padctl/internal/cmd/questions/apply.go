@@ -37,7 +37,13 @@ Apply holds a lock on DIR for the whole run (it ends with the process): a
 second apply or pull on the same DIR waits for it, within --timeout, and
 exits 6 if the lock is still held then.
 
---timeout bounds the whole apply, plus the --settle wait when there is one.`,
+--timeout bounds the whole apply, plus the --settle wait when there is one.
+
+DIR records the service (base URL) and organization it was pulled from or
+applied to: apply against another refuses (exit 2, nothing sent or
+written) unless --force, which then records the new one. A DIR pulled
+before padctl recorded this works as before, and records its origin on
+this apply. --json prints the plan and what was done as one JSON object.`,
 		Example: `  padctl questions diff library && padctl questions apply library
   padctl questions apply --dry-run library
   PAD_SETTLE=0s padctl --fake questions apply --prune library`,
@@ -51,6 +57,7 @@ exits 6 if the lock is still held then.
 	addSettle(cmd, f, o)
 	cmd.Flags().BoolVar(&o.Prune, "prune", false, "delete questions this folder recorded and no longer holds")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "change nothing: show the plan, as diff does")
+	addForce(cmd, o)
 	return cmd
 }
 
@@ -75,8 +82,9 @@ func applyRun(o *SyncOptions) error {
 	return s.apply(o.Ctx)
 }
 
-// apply carries out the plan under the folder's lock, printing each step.
-func (s *syncer) apply(ctx context.Context) error {
+// apply carries out the plan under the folder's lock, printing each step
+// (or with JSON, the plan and the results as one object at the end).
+func (s *syncer) apply(ctx context.Context) (err error) {
 	if err := s.lock(ctx); err != nil {
 		return err
 	}
@@ -86,12 +94,37 @@ func (s *syncer) apply(ctx context.Context) error {
 		return err
 	}
 	n := map[qsync.Kind]int{}
+	var results []resultJSON
+	if s.o.JSON {
+		defer func() {
+			out := s.planJSON(p, results)
+			out.Applied = map[string]int{}
+			for k, v := range n {
+				out.Applied[string(k)] = v
+			}
+			if err != nil {
+				out.Error = err.Error()
+			}
+			if perr := cmdutil.PrintJSON(s.o.IO, out); err == nil {
+				err = perr
+			}
+		}()
+	}
 	err = s.e.Apply(ctx, p, func(ev qsync.Event) {
 		if ev.Kind == qsync.Waiting {
 			s.notef("Waiting %s for the service's list to show creates that had no answer (--settle %s)...\n", ev.Wait.Round(time.Second), s.o.Settle)
 			return
 		}
+		if ev.Kind != qsync.Done {
+			return
+		}
 		n[ev.Action]++
+		if s.o.JSON {
+			if ev.Action != qsync.Same && ev.Action != qsync.Skip {
+				results = append(results, resultJSON{Action: string(ev.Action), Folder: ev.Step.Folder, ID: ev.ID, Title: ev.Step.Title})
+			}
+			return
+		}
 		s.printDone(ev)
 	})
 	var pe *qsync.PendingError
@@ -103,7 +136,10 @@ func (s *syncer) apply(ctx context.Context) error {
 		return &cmdutil.UsageError{Err: err}
 	}
 	if err != nil {
-		return err
+		return usageOf(err)
+	}
+	if s.o.JSON {
+		return nil
 	}
 	s.printf("Applied: ")
 	if n[qsync.Adopt] > 0 {

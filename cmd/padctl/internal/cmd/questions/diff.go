@@ -4,6 +4,7 @@ package questions
 
 import (
 	"errors"
+	"fmt"
 	"path"
 	"strings"
 	"time"
@@ -24,26 +25,55 @@ func NewCmdDiff(f *cmdutil.Factory, runF func(*SyncOptions) error) *cobra.Comman
 		Short: "Show what apply would change to make the service match DIR",
 		Long: `Read the whole folder DIR, fetch the service's questions, and print the
 plan: each question to create, each field to change (a unified diff for
-long text), each question to delete with --prune, and how many are the same.
+long text, coloured on a terminal unless NO_COLOR is set), each question to
+delete with --prune, and how many are the same. --json prints the plan as
+one JSON object.
 
-Exit status: 0 when nothing would change, 1 when something would (or on an
-API error), 2 when DIR is not a valid question folder.`,
+DIR records the service (base URL) and organization it was pulled from or
+applied to; diff against another refuses (exit 2) unless --force. A DIR
+pulled before padctl recorded this works as before, and records its origin
+on the next pull or apply.
+
+Exit status, as kubectl diff's: 0 when nothing would change, 1 when
+something would, 2 when DIR is not a valid question folder (or belongs to
+another service or organization), 7 when an API or network error kept diff
+from making the plan; the other codes are padctl's usual ones (5 rate
+limited, 6 locked, 130 interrupted).`,
 		Example: `  padctl questions diff library
-  padctl questions diff --prune library && echo "nothing to apply"`,
+  padctl questions diff --prune library && echo "nothing to apply"
+  padctl questions diff --json library | jq '.steps[] | select(.action != "same")'`,
 		Args: cobra.ExactArgs(1),
 		RunE: syncRunE(f, o, runF, diffRun),
 	}
 	addSettle(cmd, f, o)
+	addForce(cmd, o)
 	cmd.Flags().BoolVar(&o.Prune, "prune", false, "plan deleting questions this folder recorded and no longer holds")
 	return cmd
 }
 
-// errDiffers is diff's answer when something would change: exit 1.
-var errDiffers = errors.New("the service differs from the folder: 'padctl questions apply' makes the changes shown")
+// differsError is diff's answer when something would change: exit 1.
+type differsError struct{ dir string }
 
-// diffRun prints the plan, and returns errDiffers when it changes
-// anything.
+// Error says what makes the changes.
+func (e *differsError) Error() string {
+	return fmt.Sprintf("the service differs from the folder: 'padctl questions apply %s' makes the changes shown", e.dir)
+}
+
+// diffRun prints the plan, and returns a *differsError when it changes
+// anything. An error that keeps it from making the plan, and that padctl
+// would otherwise exit 1 for (an API or network error), exits 7: 1 means
+// changes (kubectl diff's rule).
 func diffRun(o *SyncOptions) error {
+	err := diffPlan(o)
+	var de *differsError
+	if err != nil && !errors.As(err, &de) && cmdutil.ExitCode(err, true) == cmdutil.ExitError {
+		return &cmdutil.CodedError{Code: cmdutil.ExitNoPlan, Err: err}
+	}
+	return err
+}
+
+// diffPlan makes the plan and prints it.
+func diffPlan(o *SyncOptions) error {
 	s, err := newSyncer(o)
 	if err != nil {
 		return err
@@ -52,9 +82,15 @@ func diffRun(o *SyncOptions) error {
 	if err != nil {
 		return err
 	}
-	s.printPlan(p)
+	if o.JSON {
+		if err := cmdutil.PrintJSON(o.IO, s.planJSON(p, nil)); err != nil {
+			return err
+		}
+	} else {
+		s.printPlan(p)
+	}
 	if p.Changes() {
-		return errDiffers
+		return &differsError{o.Dir}
 	}
 	return nil
 }
@@ -70,12 +106,12 @@ func (s *syncer) printPlan(p *qsync.Plan) {
 			create++
 			s.printCreate(st)
 		case qsync.Adopt:
-			s.printf("adopt   %s/  #%s: the question an earlier create with no answer made; its id goes into %s\n", st.Folder, st.ID, qfolder.QuestionFile)
+			s.printf("%s   %s/  #%s: the question an earlier create with no answer made; its id goes into %s\n", s.paint(green, "adopt"), st.Folder, st.ID, qfolder.QuestionFile)
 		case qsync.Update:
 			update++
-			s.printf("update  %s/  #%s %q\n", st.Folder, st.ID, st.Title)
+			s.printf("%s  %s/  #%s %q\n", s.paint(yellow, "update"), st.Folder, st.ID, st.Title)
 		case qsync.Delete:
-			s.printf("delete  #%s %q (recorded in this folder, held by no question folder now; --prune)\n", st.ID, st.Title)
+			s.printf("%s  #%s %q (recorded in this folder, held by no question folder now; --prune)\n", s.paint(red, "delete"), st.ID, st.Title)
 		}
 		if st.Kind == qsync.Adopt || st.Kind == qsync.Update {
 			for _, c := range st.Changes {
@@ -100,11 +136,11 @@ func (s *syncer) printPlan(p *qsync.Plan) {
 // printCreate writes a create step.
 func (s *syncer) printCreate(st *qsync.Step) {
 	if st.Wait == 0 {
-		s.printf("create  %s/  %q (%s)\n", st.Folder, st.Title, st.Language)
+		s.printf("%s  %s/  %q (%s)\n", s.paint(green, "create"), st.Folder, st.Title, st.Language)
 		return
 	}
-	s.printf("create  %s/  %q (%s): a create sent at %s had no answer; apply looks for it again in %s (--settle), then creates it if it is not there\n",
-		st.Folder, st.Title, st.Language, st.Since.Format(time.RFC3339), st.Wait.Round(time.Second))
+	s.printf("%s  %s/  %q (%s): a create sent at %s had no answer; apply looks for it again in %s (--settle), then creates it if it is not there\n",
+		s.paint(green, "create"), st.Folder, st.Title, st.Language, st.Since.Format(time.RFC3339), st.Wait.Round(time.Second))
 }
 
 // printChange writes one changed field.
@@ -124,7 +160,42 @@ func (s *syncer) printChange(st *qsync.Step, c qfolder.Change) {
 		for line := range strings.Lines(d) {
 			// Escaped: control characters of the service's text (all but
 			// tab) never reach a terminal raw.
-			s.printf("      %s\n", iostreams.Escape(strings.TrimSuffix(line, "\n"), iostreams.Quoted))
+			line = iostreams.Escape(strings.TrimSuffix(line, "\n"), iostreams.Quoted)
+			s.printf("      %s\n", s.paintDiffLine(line))
 		}
 	}
+}
+
+// The colours of a plan on a terminal (SGR codes).
+const (
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+	cyan   = "36"
+	bold   = "1"
+)
+
+// paint returns text in colour when the plan is coloured.
+func (s *syncer) paint(color, text string) string {
+	if !s.o.Color {
+		return text
+	}
+	return "\x1b[" + color + "m" + text + "\x1b[0m"
+}
+
+// paintDiffLine colours a line of a unified diff as git does: the file
+// headers bold, hunk headers cyan, removed lines red, added lines green.
+// line is already escaped: the only escape sequences are these.
+func (s *syncer) paintDiffLine(line string) string {
+	switch {
+	case strings.HasPrefix(line, "---"), strings.HasPrefix(line, "+++"):
+		return s.paint(bold, line)
+	case strings.HasPrefix(line, "@@"):
+		return s.paint(cyan, line)
+	case strings.HasPrefix(line, "-"):
+		return s.paint(red, line)
+	case strings.HasPrefix(line, "+"):
+		return s.paint(green, line)
+	}
+	return line
 }

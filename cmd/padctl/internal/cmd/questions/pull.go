@@ -29,6 +29,10 @@ without --force: pull names it and leaves that question's folder alone.
 The API key is never written into a file: where the service's text holds
 it, pull writes it redacted and names the file on stderr.
 
+DIR records the service (base URL) and organization it was pulled from:
+pulling another's questions into it refuses (exit 2) unless --force. A DIR
+pulled before padctl recorded this records its origin on this pull.
+
 Pull holds DIR's lock while it runs, as apply does. --dry-run prints what
 pull would write and writes nothing.`,
 		Example: `  padctl questions pull library && git -C library diff
@@ -38,7 +42,7 @@ pull would write and writes nothing.`,
 		RunE: syncRunE(f, o, runF, pullRun),
 	}
 	cmd.Flags().StringArrayVar(&o.IDs, "id", nil, "pull only the question `ID` (repeatable)")
-	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files changed here")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files changed here, and pull from a service or organization other than the one DIR was pulled from")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "change nothing: show what pull would write")
 	return cmd
 }

@@ -5,8 +5,11 @@ package questions
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -32,9 +35,22 @@ type SyncOptions struct {
 	Redact func(string) string
 	// Dir is the question folder.
 	Dir string
+	// BaseURL is the service's base URL, recorded in the folder as its
+	// origin and checked against the one recorded ("" for neither).
+	BaseURL string
+	// CacheFile is the folder's read cache (see qsync.Options.CacheFile),
+	// "" for none.
+	CacheFile string
+	// JSON prints diff's plan and apply's results as JSON.
+	JSON bool
+	// Color colours diff's plan (stdout is a terminal, and NO_COLOR is
+	// not set).
+	Color bool
 	// IDs are the questions pull writes (none: all).
 	IDs []string
-	// Force lets pull overwrite files changed in the folder.
+	// Force lets pull overwrite files changed in the folder, and pull,
+	// diff and apply plan against a service or organization other than
+	// the folder's origin.
 	Force bool
 	// Prune lets apply delete, and diff plan deleting, the questions the
 	// folder recorded and no longer holds.
@@ -59,12 +75,36 @@ func newSyncOptions(f *cmdutil.Factory) *SyncOptions {
 func syncRunE(f *cmdutil.Factory, o *SyncOptions, runF, run func(*SyncOptions) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		o.Ctx, o.Dir, o.Timeout = cmd.Context(), args[0], f.Timeout
+		o.BaseURL, o.JSON, o.Color = f.BaseURL(), f.Flags.JSON, f.IOStreams.ColorEnabled(f.Getenv)
+		o.CacheFile = readCachePath(f.Getenv, o.Dir)
 		o.Redact = redact.New(f.Keys()...).String
 		if runF != nil {
 			return runF(o)
 		}
 		return run(o)
 	}
+}
+
+// readCachePath returns where the read cache of the question folder dir
+// lives: below the user's cache directory ($XDG_CACHE_HOME, or
+// $HOME/.cache, or %LocalAppData%), named by the folder's absolute path,
+// so that nothing is added to a folder kept in Git. It is "" (no cache)
+// when there is no such directory.
+func readCachePath(getenv func(string) string, dir string) string {
+	base := getenv("XDG_CACHE_HOME")
+	if base == "" {
+		if home := getenv("HOME"); home != "" {
+			base = filepath.Join(home, ".cache")
+		} else {
+			base = getenv("LocalAppData")
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if base == "" || !filepath.IsAbs(base) || err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(base, "padctl", "questions", hex.EncodeToString(sum[:12])+".json")
 }
 
 // addSettle adds --settle, whose default comes from PAD_SETTLE.
@@ -99,7 +139,7 @@ func newSyncer(o *SyncOptions) (*syncer, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := qsync.New(c, o.Dir, qsync.Options{Settle: o.Settle, Prune: o.Prune, Force: o.Force, IDs: o.IDs, Redact: o.Redact})
+	e := qsync.New(c, o.Dir, qsync.Options{Settle: o.Settle, Prune: o.Prune, Force: o.Force, IDs: o.IDs, Redact: o.Redact, BaseURL: o.BaseURL, CacheFile: o.CacheFile})
 	return &syncer{o: o, e: e}, nil
 }
 
@@ -109,15 +149,28 @@ func (s *syncer) printf(format string, a ...any) { fmt.Fprintf(s.o.IO.Out, forma
 // notef writes to stderr.
 func (s *syncer) notef(format string, a ...any) { fmt.Fprintf(s.o.IO.ErrOut, format, a...) }
 
-// plan returns the engine's plan; a folder that cannot be synced is a
-// usage error (exit 2), found before anything is sent.
+// plan returns the engine's plan; a folder that cannot be synced, or
+// that was synced with another service or organization, is a usage error
+// (exit 2), found before anything is sent.
 func (s *syncer) plan(ctx context.Context, mode qsync.Mode) (*qsync.Plan, error) {
 	p, err := s.e.Plan(ctx, mode)
+	return p, usageOf(err)
+}
+
+// usageOf makes a folder that cannot be synced as it is, or with this
+// service, a usage error (exit 2).
+func usageOf(err error) error {
 	var bad *qsync.BadFolderError
-	if errors.As(err, &bad) {
-		return nil, &cmdutil.UsageError{Err: err}
+	var oe *qsync.OriginError
+	if errors.As(err, &bad) || errors.As(err, &oe) {
+		return &cmdutil.UsageError{Err: err}
 	}
-	return p, err
+	return err
+}
+
+// addForce adds --force to diff and apply.
+func addForce(cmd *cobra.Command, o *SyncOptions) {
+	cmd.Flags().BoolVar(&o.Force, "force", false, "plan against a service or organization other than the one DIR was pulled from or applied to")
 }
 
 // lock takes the folder's lock for a run that changes it, saying on stderr

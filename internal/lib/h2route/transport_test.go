@@ -1,4 +1,4 @@
-// router_test.go: tests of the router: shared HTTP/2 connections, the fallback to HTTP/1.1, deadlines.
+// transport_test.go: tests of the router: shared HTTP/2 connections, the fallback to HTTP/1.1, deadlines.
 
 package h2route
 
@@ -74,35 +74,9 @@ func newTestServer(t *testing.T, h2 bool, hold int64) *testServer {
 	return s
 }
 
-// newTestRouter returns a Router and its Dialer, made as package padapi
-// makes them, trusting cfg's roots.
-func newTestRouter(cfg *tls.Config) (*Router, *Dialer) {
-	d := NewDialer(8, 10*time.Second, nil)
-	h1 := &http.Transport{
-		Proxy:               http.ProxyFromEnvironment,
-		TLSClientConfig:     cfg,
-		MaxIdleConnsPerHost: 512,
-		DialContext:         d.Dial,
-		Protocols:           new(http.Protocols),
-		DialTLSContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return d.DialTLS(ctx, network, addr, cfg, "http/1.1")
-		},
-	}
-	h1.Protocols.SetHTTP1(true)
-	h2 := &http.Transport{
-		Protocols: new(http.Protocols),
-		DialTLSContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return d.DialHTTP2(ctx, network, addr, cfg)
-		},
-	}
-	h2.Protocols.SetHTTP2(true)
-	r := New(h1, h2, 20*time.Second)
-	return r, d
-}
-
-// routerFor returns a Router trusting s, closed at the test's end.
+// router returns a Router trusting s, closed at the test's end.
 func (s *testServer) router(t *testing.T) *Router {
-	r, _ := newTestRouter(s.Client().Transport.(*http.Transport).TLSClientConfig)
+	r := NewTransport(s.Client().Transport.(*http.Transport).TLSClientConfig)
 	t.Cleanup(r.CloseIdleConnections)
 	return r
 }
@@ -227,7 +201,7 @@ func TestHTTP2SharedDialKeepsEachDeadline(t *testing.T) {
 			_ = c.Close()
 		}
 	})
-	r, _ := newTestRouter(&tls.Config{})
+	r := NewTransport(&tls.Config{})
 	url := "https://" + ln.Addr().String()
 	first := make(chan struct{})
 	firstCtx, cancelFirst := context.WithCancel(context.Background())

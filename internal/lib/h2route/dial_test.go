@@ -1,4 +1,4 @@
-// dialer_test.go: tests of the dialer: the bound on dials at once, the skipped dial.
+// dial_test.go: tests of the dial gate: the bound on dials at once, the skipped dial.
 
 package h2route
 
@@ -72,8 +72,9 @@ func TestPoolBoundsDials(t *testing.T) {
 	}
 }
 
-// A dial that its unwanted func refuses opens no connection; a wanted one
-// does, and a dial waiting for a slot gives up when its context ends.
+// A dial whose request has its answer when its slot comes opens no
+// connection; a wanted one does, and a dial waiting for a slot gives up
+// when its context ends.
 func TestDialerSkipsUnwanted(t *testing.T) {
 	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -81,23 +82,25 @@ func TestDialerSkipsUnwanted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ln.Close() })
-	type skip struct{}
-	d := NewDialer(1, time.Second, func(ctx context.Context) bool { return ctx.Value(skip{}) != nil })
-	ctx := context.WithValue(context.Background(), skip{}, true)
-	if c, err := d.Dial(ctx, "tcp", ln.Addr().String()); !errors.Is(err, errUnwanted) || c != nil {
+	r := NewTransport(nil)
+	answered := &waiting{Context: context.Background()}
+	answered.answered.Store(true)
+	if c, err := r.dial(answered, "tcp", ln.Addr().String(), nil); !errors.Is(err, errUnwanted) || c != nil {
 		t.Errorf("unwanted dial: %v, %v; want errUnwanted and no connection", c, err)
 	}
-	c, err := d.Dial(context.Background(), "tcp", ln.Addr().String())
+	c, err := r.dial(&waiting{Context: context.Background()}, "tcp", ln.Addr().String(), nil)
 	if err != nil {
 		t.Fatalf("wanted dial: %v", err)
 	}
 	defer func() { _ = c.Close() }()
-	// The one slot is free again after each dial: a dial waits only for
+	// Every slot is free again after each dial: a dial waits only for
 	// dials in progress, and an ended context stops the wait.
-	d.slots <- struct{}{}
+	for range cap(r.slots) {
+		r.slots <- struct{}{}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := d.Dial(ctx, "tcp", ln.Addr().String()); !errors.Is(err, context.Canceled) {
+	if _, err := r.dial(ctx, "tcp", ln.Addr().String(), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("dial waiting for a slot, context canceled: %v", err)
 	}
 }
