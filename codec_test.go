@@ -59,7 +59,7 @@ var documentedModels = []model{
 	},
 	{
 		file: "pad_edge.json", new: func() any { return new(padapi.Pad) }, want: padEdge(),
-		wire:   map[string]string{"ended_at": `null`, "language": `"zig-0.14"`, "team": `{"id":42,"name":"Platform"}`},
+		wire:   map[string]string{"ended_at": `null`, "language": `"zig-0.14"`, "team": `{"id":"42","name":"Platform"}`},
 		absent: []string{"x_future_field", "ai_assist_enabled"},
 	},
 	{

@@ -16,9 +16,13 @@ import (
 //	env, err := c.Pads.Environment(ctx, pad.PadEnvironmentIDs[0])
 //
 // An ID decodes from a JSON string or a whole non-negative JSON number
-// (null decodes as ""). It marshals as a JSON number when it is a canonical
-// non-negative integer (no sign, no leading zero, within int64), the way
-// the service sends numeric IDs, and as a string otherwise.
+// (null decodes as ""). It marshals the way the service sends the field it
+// is in: the IDs the service sends as numbers (questions, environments,
+// variants, notifications, the organization) as a JSON number when it is a
+// canonical non-negative integer (no sign, no leading zero, within int64),
+// and as a string otherwise; the IDs it always sends as strings (a pad's,
+// a team's, a question's custom file's) as a string whatever they look
+// like, which their models' MarshalJSON see to.
 type ID string
 
 // UnmarshalJSON accepts a JSON string, a JSON number that is a whole

@@ -114,8 +114,9 @@ type InterviewerNotification struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// MarshalJSON writes the pad in the service's shape, with "events" as the
-// link when EventsURL is set, else as the list.
+// MarshalJSON writes the pad in the service's shape: its ID a JSON string
+// whatever it looks like (the service sends pad IDs so, "12345678" too),
+// "events" as the link when EventsURL is set, else as the list.
 func (p Pad) MarshalJSON() ([]byte, error) {
 	type plain Pad // Pad's fields without its methods
 	var events any
@@ -126,9 +127,19 @@ func (p Pad) MarshalJSON() ([]byte, error) {
 		events = p.Events
 	}
 	return marshal(struct {
+		ID string `json:"id"`
 		plain
 		Events any `json:"events,omitzero"`
-	}{plain(p), events})
+	}{string(p.ID), plain(p), events})
+}
+
+// MarshalJSON writes the team as the service sends it: its ID (a UUID) a
+// JSON string whatever it looks like.
+func (t Team) MarshalJSON() ([]byte, error) {
+	return marshal(struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}{string(t.ID), t.Name})
 }
 
 // UnmarshalJSON reads a pad in any shape the service sends: "events" is a

@@ -4,6 +4,7 @@ package padapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -609,5 +610,84 @@ func TestTranscriptBadEnvironmentIDFromService(t *testing.T) {
 	}
 	if got := n.Load(); got != 1 {
 		t.Errorf("%d requests, want only the pad's", got)
+	}
+}
+
+// Pad.EnvironmentIDs: distinct, non-empty, in the order the pad first
+// lists them, the active one last when it is not listed; an ID that names
+// no environment is an error naming the pad and the ID.
+func TestPadEnvironmentIDs(t *testing.T) {
+	t.Parallel()
+	ids := func(s ...string) []padapi.ID {
+		out := make([]padapi.ID, len(s))
+		for i, v := range s {
+			out[i] = padapi.ID(v)
+		}
+		return out
+	}
+	for name, tc := range map[string]struct {
+		listed []padapi.ID
+		active *padapi.ID
+		want   []padapi.ID
+	}{
+		"none":                 {nil, nil, nil},
+		"repeated and empty":   {ids("3", "", "1", "3", "1"), nil, ids("3", "1")},
+		"active listed":        {ids("3", "1"), padapi.Ptr[padapi.ID]("1"), ids("3", "1")},
+		"active not listed":    {ids("3"), padapi.Ptr[padapi.ID]("7"), ids("3", "7")},
+		"active empty":         {ids("3"), padapi.Ptr[padapi.ID](""), ids("3")},
+		"only active":          {nil, padapi.Ptr[padapi.ID]("7"), ids("7")},
+		"letters kept as sent": {ids("a", "A"), nil, ids("a", "A")},
+	} {
+		p := &padapi.Pad{ID: "P", PadEnvironmentIDs: tc.listed, ActiveEnvironmentID: tc.active}
+		got, err := p.EnvironmentIDs()
+		if err != nil || !cmp.Equal(got, tc.want) {
+			t.Errorf("%s: %q, %v; want %q", name, got, err, tc.want)
+		}
+	}
+	for _, bad := range []padapi.ID{".", ".."} {
+		p := &padapi.Pad{ID: "P", PadEnvironmentIDs: []padapi.ID{"1", bad}}
+		got, err := p.EnvironmentIDs()
+		if err == nil || got != nil || !strings.Contains(err.Error(), `"`+string(bad)+`"`) || !strings.Contains(err.Error(), "/api/pads/P") {
+			t.Errorf("environment ID %q: %q, %v; want an error naming the pad and the ID", bad, got, err)
+		}
+	}
+}
+
+// TranscriptWithJSON keeps the service's bytes of every part: the pad's
+// answer, each event as it came (across pages, oldest first), and each
+// environment's answer, in the order of the decoded values; Transcript
+// keeps none.
+func TestTranscriptWithJSON(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t, noRetry)
+	pad := padJSON("P1", []string{"2", "1", "2"}, "3")
+	handle(mux, "GET /gw/api/pads/P1", http.StatusOK, []byte(pad))
+	mux.HandleFunc("GET /gw/api/pads/P1/events", func(w http.ResponseWriter, r *http.Request) {
+		body := `{"status":"OK","events":[{"kind":"joined", "user_name":"A"}],"total":2,"next_page":"https://x.example/api/pads/P1/events?page=2"}`
+		if r.URL.Query().Get("page") == "2" {
+			body = `{"status":"OK","events":[ {"kind":"left","user_name":"A"} ],"total":2}`
+		}
+		respond(w, http.StatusOK, []byte(body))
+	})
+	for _, id := range []string{"1", "2", "3"} {
+		handle(mux, "GET /gw/api/pad_environments/"+id, http.StatusOK, []byte(envJSON(id)))
+	}
+	tr, err := c.Pads.TranscriptWithJSON(context.Background(), "P1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &padapi.TranscriptJSON{
+		Pad:          []byte(pad),
+		Events:       []json.RawMessage{[]byte(`{"kind":"joined", "user_name":"A"}`), []byte(`{"kind":"left","user_name":"A"}`)},
+		Environments: []json.RawMessage{[]byte(envJSON("2")), []byte(envJSON("1")), []byte(envJSON("3"))},
+	}
+	if diff := cmp.Diff(want, tr.JSON); diff != "" {
+		t.Errorf("the service's bytes (-want +got):\n%s", diff)
+	}
+	if len(tr.Events) != 2 || tr.Events[1].Kind != "left" || len(tr.Environments) != 3 || tr.Environments[0].ID != "2" {
+		t.Errorf("decoded: %d events, %d environments", len(tr.Events), len(tr.Environments))
+	}
+	if plain, err := c.Pads.Transcript(context.Background(), "P1"); err != nil || plain.JSON != nil {
+		t.Errorf("Transcript: JSON %v, err %v; want none kept", plain.JSON, err)
 	}
 }

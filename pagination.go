@@ -3,6 +3,7 @@
 package padapi
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -86,18 +87,11 @@ type pageBody[T any] struct {
 	Total     int    `json:"total"`
 	NextPage  string `json:"next_page"`
 	PrevPage  string `json:"prev_page"`
-}
 
-func (b *pageBody[T]) items(key string) []T {
-	switch key {
-	case "pads":
-		return b.Pads
-	case "questions":
-		return b.Questions
-	case "events":
-		return b.Events
-	}
-	return b.Users
+	// raws, when keep is set, are the items' bytes as the service sent
+	// them, one for each item (WithJSON).
+	keep bool
+	raws []json.RawMessage
 }
 
 // DecodeMember decodes one top-level member of a list answer as it
@@ -105,14 +99,11 @@ func (b *pageBody[T]) items(key string) []T {
 func (b *pageBody[T]) DecodeMember(dec *jsontext.Decoder, name string) error {
 	var dst any
 	switch name {
-	case "pads":
-		dst = &b.Pads
-	case "questions":
-		dst = &b.Questions
-	case "events":
-		dst = &b.Events
-	case "users":
-		dst = &b.Users
+	case "pads", "questions", "events", "users":
+		if b.keep && dec.PeekKind() == '[' {
+			return b.decodeKept(dec, name)
+		}
+		dst = b.field(name)
 	case "total":
 		dst = &b.Total
 	case "next_page":
@@ -125,21 +116,63 @@ func (b *pageBody[T]) DecodeMember(dec *jsontext.Decoder, name string) error {
 	return jsonv2.UnmarshalDecode(dec, dst, decodeOptions)
 }
 
+// field is the field that holds the items under key.
+func (b *pageBody[T]) field(key string) *[]T {
+	switch key {
+	case "pads":
+		return &b.Pads
+	case "questions":
+		return &b.Questions
+	case "events":
+		return &b.Events
+	}
+	return &b.Users
+}
+
+// decodeKept decodes the list under key item by item, keeping each
+// item's bytes beside it.
+func (b *pageBody[T]) decodeKept(dec *jsontext.Decoder, key string) error {
+	if _, err := dec.ReadToken(); err != nil { // [
+		return err
+	}
+	items := b.field(key)
+	*items, b.raws = []T{}, nil
+	for dec.PeekKind() != ']' {
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		var v T
+		if err := unmarshal(raw, &v); err != nil {
+			return err
+		}
+		*items, b.raws = append(*items, v), append(b.raws, json.RawMessage(bytes.Clone(raw)))
+	}
+	_, err := dec.ReadToken() // ]
+	return err
+}
+
 // Reset zeroes the answer before a decode starts again.
-func (b *pageBody[T]) Reset() { *b = pageBody[T]{} }
+func (b *pageBody[T]) Reset() { *b = pageBody[T]{keep: b.keep} }
 
 // list fetches one page of the list at path, whose items come under key.
 func list[T any](ctx context.Context, c *Client, path, key string, q url.Values) (*Page[T], error) {
-	b, err := get[pageBody[T]](ctx, c, &request{method: http.MethodGet, path: path, query: q, need: key, what: strconv.Quote(key) + " list"})
-	if err != nil {
-		return nil, err
+	p, _, err := listKept[T](ctx, c, path, key, q, false)
+	return p, err
+}
+
+// listKept is list, which with keep also returns each item's bytes.
+func listKept[T any](ctx context.Context, c *Client, path, key string, q url.Values, keep bool) (*Page[T], []json.RawMessage, error) {
+	b := &pageBody[T]{keep: keep}
+	if _, err := c.do(ctx, &request{method: http.MethodGet, path: path, query: q, need: key, what: strconv.Quote(key) + " list"}, b); err != nil {
+		return nil, nil, err
 	}
-	return b.page(key), nil
+	return b.page(key), b.raws, nil
 }
 
 // page is the decoded answer as a Page of the items under key.
 func (b *pageBody[T]) page(key string) *Page[T] {
-	items := b.items(key)
+	items := *b.field(key)
 	if items == nil {
 		items = []T{} // a null list is an empty page
 	}
@@ -213,8 +246,9 @@ func (c *Client) DoAll(ctx context.Context, path, key string, params url.Values)
 type pageFetch[T any] struct {
 	query  string // the encoded paging query
 	cancel context.CancelFunc
-	done   chan struct{} // closed when page and err are set
+	done   chan struct{} // closed when page, raws and err are set
 	page   *Page[T]
+	raws   []json.RawMessage // each item's bytes, for WithJSON
 	err    error
 }
 
@@ -241,25 +275,32 @@ func allPages[T any](ctx context.Context, c *Client, path, key string, first url
 			yield(nil, err)
 			return
 		}
-		p := &pager[T]{ctx: ctx, c: c, path: path, key: key, window: window, next: first,
+		slot, _ := ctx.Value(itemJSONKey{}).(*json.RawMessage)
+		p := &pager[T]{ctx: ctx, c: c, path: path, key: key, window: window, next: first, keep: slot != nil,
 			fetched: map[string]bool{}, fetchedPages: map[string]bool{}, limit: -1, room: c.cfg.listLimit}
 		// No fetch outlives the loop: a break cancels them and waits.
 		defer func() { p.drop(p.ahead) }()
 		p.start(first)
 		for pages := 1; ; pages++ {
-			page, err := p.take()
+			page, raws, err := p.take()
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			if p.overLimit(page, yield) {
+			yieldItem := func(i int) bool {
+				if slot != nil && i < len(raws) {
+					*slot = raws[i]
+				}
+				return yield(&page.Items[i], nil)
+			}
+			if p.overLimit(page, yieldItem, yield) {
 				return
 			}
 			// Work out the page after this one, and set it (and those
 			// after it) fetching before the caller reads this one.
 			stop := p.plan(page, pages)
 			for i := range page.Items {
-				if !yield(&page.Items[i], nil) {
+				if !yieldItem(i) {
 					return
 				}
 			}
@@ -280,6 +321,7 @@ type pager[T any] struct {
 	c         *Client
 	path, key string
 	window    int
+	keep      bool            // keep each item's bytes (WithJSON)
 	ahead     []*pageFetch[T] // in list order; ahead[0] is the next page
 	// The queries fetched, and the page numbers of those without a
 	// cursor: a link back to a number fetched is a loop, whatever
@@ -297,7 +339,7 @@ func (p *pager[T]) start(q url.Values) {
 	f := &pageFetch[T]{query: q.Encode(), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(f.done)
-		f.page, f.err = list[T](fctx, p.c, p.path, p.key, q)
+		f.page, f.raws, f.err = listKept[T](fctx, p.c, p.path, p.key, q, p.keep)
 	}()
 	p.ahead = append(p.ahead, f)
 }
@@ -313,7 +355,7 @@ func (p *pager[T]) drop(fs []*pageFetch[T]) {
 }
 
 // take waits for the next page and notes its query as fetched.
-func (p *pager[T]) take() (*Page[T], error) {
+func (p *pager[T]) take() (*Page[T], []json.RawMessage, error) {
 	f := p.ahead[0]
 	<-f.done
 	f.cancel()
@@ -325,13 +367,13 @@ func (p *pager[T]) take() (*Page[T], error) {
 	if q, _ := url.ParseQuery(f.query); q.Get("cursor") == "" {
 		p.fetchedPages[cmp.Or(q.Get("page"), "1")] = true // no page is page 1
 	}
-	return f.page, f.err
+	return f.page, f.raws, f.err
 }
 
 // overLimit yields what the caller's bound (WithListLimit) leaves of page
 // and then ErrListLimit, before any further page is fetched, and reports
 // whether it did; it sets the page limit from the first page with items.
-func (p *pager[T]) overLimit(page *Page[T], yield func(*T, error) bool) bool {
+func (p *pager[T]) overLimit(page *Page[T], yieldItem func(int) bool, yield func(*T, error) bool) bool {
 	if p.limit < 0 && len(page.Items) > 0 {
 		p.limit = (page.Total+len(page.Items)-1)/len(page.Items) + 1
 		// No page past the one that holds the caller's last item
@@ -343,7 +385,7 @@ func (p *pager[T]) overLimit(page *Page[T], yield func(*T, error) bool) bool {
 		return false
 	}
 	for i := range page.Items[:p.room] {
-		if !yield(&page.Items[i], nil) {
+		if !yieldItem(i) {
 			return true
 		}
 	}
@@ -486,4 +528,48 @@ func (p *Page[T]) Next(cur ListOptions) (ListOptions, bool) {
 	next := ListOptions{Sort: Sort(q.Get("sort")), Cursor: q.Get("cursor")}
 	next.Page, _ = strconv.Atoi(q.Get("page")) // follow checked it
 	return next, true
+}
+
+// Item is an item of a list with the bytes the service sent for it.
+type Item[T any] struct {
+	// Value is the item, decoded.
+	Value *T
+	// JSON is the item as the service sent it, byte for byte.
+	JSON json.RawMessage
+}
+
+type itemJSONKey struct{}
+
+// WithJSON iterates over the items that all iterates over, each with the
+// bytes the service sent for it: all is one of the client's list
+// iterators (Pads.All, Pads.AllEvents, Questions.All,
+// Organization.AllPads, Organization.AllQuestions), called with the
+// context WithJSON gives it, as in
+//
+//	for it, err := range padapi.WithJSON(ctx, func(ctx context.Context) iter.Seq2[*padapi.Pad, error] {
+//		return c.Pads.All(ctx, nil)
+//	}) { ... it.Value.ID, it.JSON ... }
+//
+// So a caller that promises the service's bytes (padctl's --json, an
+// archive) lists through the typed method, with its route, validation and
+// paging, and names no items key. The paging, the bounds and the errors
+// are those of all; an item's JSON stays valid after the loop moves on.
+// An iterator that is not the client's (or that drops the context) yields
+// items without JSON.
+func WithJSON[T any](ctx context.Context, all func(context.Context) iter.Seq2[*T, error]) iter.Seq2[Item[T], error] {
+	return func(yield func(Item[T], error) bool) {
+		var slot json.RawMessage
+		if ctx != nil { // a nil one is the pipeline's error to give
+			ctx = context.WithValue(ctx, itemJSONKey{}, &slot)
+		}
+		for v, err := range all(ctx) {
+			it := Item[T]{Value: v}
+			if v != nil {
+				it.JSON, slot = slot, nil
+			}
+			if !yield(it, err) {
+				return
+			}
+		}
+	}
 }

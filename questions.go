@@ -85,6 +85,16 @@ type CustomFile struct {
 	Filesize    string `json:"filesize"`
 }
 
+// MarshalJSON writes the file as the service sends it: every field, the
+// ID too, a JSON string.
+func (f CustomFile) MarshalJSON() ([]byte, error) {
+	type plain CustomFile // CustomFile's fields without its methods
+	return marshal(struct {
+		ID string `json:"id"`
+		plain
+	}{string(f.ID), plain(f)})
+}
+
 // CustomDatabase is the database a SQL question runs against.
 type CustomDatabase struct {
 	// ID identifies the database.

@@ -163,9 +163,9 @@ func endlessList(s **stub, key, item string, perPage int) http.HandlerFunc {
 // Issue 28 #8: a service whose lists claim a billion items, and link to a
 // next page forever, is read up to the list limit the user sets
 // (PAD_LIST_LIMIT) and no further: each command ends with an error that
-// names the limit, and padctl stays under 256 MiB. The MCP tools read
-// lists the same way: get_pad_transcript stops at the limit too, and
-// list_pads reads one page.
+// names the limit, and padctl stays under 256 MiB. The MCP tools read no
+// more than their answer holds: get_pad_transcript stops once its capped
+// answer is full, and list_pads reads one page.
 func TestBinaryEndlessLists(t *testing.T) {
 	const window = 8 // pages the library fetches ahead
 	// Pages of the service's choice (it need not send 50), as many as it
@@ -216,8 +216,10 @@ func TestBinaryEndlessLists(t *testing.T) {
 		{"pads list --all", "/api/pads", "", limitErr, []string{"pads", "list", "--all"}, exitError, limit/perPage + window},
 		{"pads list --all --json", "/api/pads", "", limitErr, []string{"pads", "list", "--all", "--json"}, exitError, limit/perPage + window},
 		{"questions diff", "/api/questions", "", limitErr, []string{"questions", "diff", "--settle", "0s", t.TempDir()}, cmdutil.ExitNoPlan, limit/perPage + window},
+		// The transcript's answer is capped (64 KiB): it stops reading
+		// the events once the cap is reached and says how to read on.
 		{"mcp get_pad_transcript", "/api/pads/P/events", mcp("get_pad_transcript", map[string]any{"id": "P"}),
-			fmt.Sprintf(`list limit reached of %d items (WithListLimit)`, limit), []string{"mcp"}, 0, limit/perPage + window},
+			`events_truncated`, []string{"mcp"}, 0, 1 + window},
 		{"mcp list_pads", "/api/pads", mcp("list_pads", nil), `\"next_page\":{\"page\":2}`, []string{"mcp"}, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,7 +21,8 @@ import (
 // The read tools, which padctl mcp lists without a flag.
 var (
 	mcpReadTools = []string{"get_organization", "get_organization_stats", "get_pad", "get_pad_code", "get_pad_history",
-		"get_pad_transcript", "get_question", "get_quota", "list_pad_events", "list_pads", "list_questions", "list_users"}
+		"get_pad_transcript", "get_question", "get_quota", "list_pad_events", "list_pads", "list_questions", "list_users",
+		"count_pads", "count_questions", "get_question_variant", "list_accounts", "list_question_variants", "whoami"}
 )
 
 // hostile is a service that echoes the key wherever it can: in error

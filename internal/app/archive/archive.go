@@ -22,12 +22,16 @@
 // only in case, every letter of the later one %xx too, so that no two
 // folders share a name on a disk that ignores case. An archive written
 // with the earlier names (every upper-case letter %xx) has its folders
-// renamed on its next run. <env> is the ID as safefile.Name maps it; pad.json,
-// events.json, notes.md and <env>/PATH are the names padctl pads export
-// gives them for one pad. The documents are the service's bytes
-// (padapi.WithResponse), passed through Options.Redact and nothing else. An index line holds the pad's id, title, state, updated_at
-// (as the list sent it), its folder, the SHA-256 of each file written, and
-// "deleted": true once the pad is gone from the service (its folder stays).
+// renamed on its next run. <env> is the environment ID the pad lists, as
+// safefile.Name maps it. A pad's folder is written by the one pad writer
+// that padctl pads export uses too (WritePad), so the two are laid out
+// alike. The documents are the service's bytes (padapi.WithResponse,
+// padapi.WithJSON for the events, Pads.HistoryTo for the edit histories,
+// which are checked as JSON and never decoded into operations), passed
+// through Options.Redact and nothing else. An index line holds the pad's
+// id, title, state, updated_at (as the list sent it), its folder, the
+// SHA-256 of each file written, and "deleted": true once the pad is gone
+// from the service (its folder stays).
 //
 // Incremental: a run lists the pads by updated_at, newest first, fetches
 // each pad the archive does not hold at that updated_at, and stops at the
@@ -66,13 +70,18 @@ import (
 	"github.com/padinterview/padapi"
 )
 
-// The bounds of Options.Concurrency. The default was measured (make
-// bench's BenchmarkConcurrencyBehindLatency: 300 pads behind 20 ms each
-// way): 4 requests at once took 2.5 times the best schedule of 8
-// connections, 8 took 1.4 times, 12 and 16 about 1.0; 8 is the least that
-// keeps a first run within 1.5 times that schedule, at half the load on
-// the service of 16. A 429 pauses every request (Gate), so a service that
-// finds 8 too many slows the run down rather than failing it.
+// The bounds of Options.Concurrency. By default (Concurrency 0) a run
+// adapts: it starts with DefaultConcurrency requests in flight, adds one
+// after each round of answers with no 429, up to MaxConcurrency, and
+// halves them on a 429, besides the pause every 429 brings.
+//
+// Chosen by measurement (BenchmarkConcurrencyBehindLatency: 300 pads
+// behind 20 ms each way, 2 cores under load): a fixed 4 took 2.5 times
+// the best schedule of its requests on 8 connections, 8 took 1.4 to 1.9
+// times, 12 and 16 about 1.0 to 1.1. So the default climbs to 16 where the
+// service takes it, and the service's 429 is the brake: twice the
+// requests of a fixed 8 at once, and half as many each time it says too
+// many.
 const (
 	DefaultConcurrency = 8
 	MaxConcurrency     = 16
@@ -89,8 +98,10 @@ const FullEvery = 24 * time.Hour
 type Options struct {
 	// Mine archives the caller's own pads instead of the organization's.
 	Mine bool
-	// Concurrency is how many requests are in flight at once (default 8,
-	// at most 16); twice as many pads are worked on at once.
+	// Concurrency is how many requests are in flight at once (1 to 16),
+	// each until its answer's body is read; twice as many pads are worked
+	// on at once. 0 adapts (see DefaultConcurrency): 8 at first, up to
+	// 16, halved on a 429.
 	Concurrency int
 	// NoHistory skips the edit-history documents.
 	NoHistory bool
@@ -112,6 +123,7 @@ type Options struct {
 	// pauses every request on a 429 and counts them (Summary.Requests).
 	Gate *Gate
 
+	adaptive   bool          // Concurrency was 0: the Gate adapts it
 	crash      func() bool   // tests: see store.crash
 	flushEvery time.Duration // tests: 0 is the package's flushEvery
 }
@@ -183,7 +195,8 @@ var ErrLocked = errors.New("another archive run is working on this folder")
 func (o Options) normalize() (Options, error) {
 	switch {
 	case o.Concurrency == 0:
-		o.Concurrency = DefaultConcurrency
+		// Adaptive: the workers are as many as the most it grows to.
+		o.Concurrency, o.adaptive = MaxConcurrency, true
 	case o.Concurrency < 1 || o.Concurrency > MaxConcurrency:
 		return o, fmt.Errorf("concurrency %d: need 1 to %d", o.Concurrency, MaxConcurrency)
 	}
@@ -216,7 +229,11 @@ func Run(ctx context.Context, c *padapi.Client, dir string, opts Options) (Summa
 	before := 0
 	if o.Gate != nil {
 		before = o.Gate.Requests()
-		o.Gate.configure(o.Concurrency, func(d time.Duration) { r.emit(Progress{Kind: Paused, Wait: d}) })
+		n := o.Concurrency
+		if o.adaptive {
+			n = DefaultConcurrency
+		}
+		o.Gate.configure(n, o.adaptive, func(d time.Duration) { r.emit(Progress{Kind: Paused, Wait: d}) })
 	}
 	err = r.run(ctx)
 	sum := r.summary()

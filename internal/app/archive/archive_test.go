@@ -410,8 +410,11 @@ func TestOptionsAreChecked(t *testing.T) {
 	if err != nil || o.Concurrency != 16 || o.Overlap != DefaultOverlap || o.Redact("k") != "k" {
 		t.Errorf("normalize: %+v, %v", o, err)
 	}
-	if o, _ := (Options{}).normalize(); o.Concurrency != DefaultConcurrency {
-		t.Errorf("default concurrency %d", o.Concurrency)
+	if o, _ := (Options{}).normalize(); o.Concurrency != MaxConcurrency || !o.adaptive {
+		t.Errorf("default concurrency %d, adaptive %v; want workers for %d, adaptive", o.Concurrency, o.adaptive, MaxConcurrency)
+	}
+	if o.adaptive {
+		t.Errorf("concurrency 16 given: adaptive")
 	}
 }
 

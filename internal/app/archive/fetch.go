@@ -5,8 +5,8 @@ package archive
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/padinterview/padapi"
 )
@@ -24,8 +24,11 @@ type fetched struct {
 	envs    []fetchedEnv
 }
 
-// fetchedEnv is one environment, decoded and as sent.
+// fetchedEnv is one environment, decoded and as sent, and the ID it was
+// asked for by: the pad lists each once, so the ID names its folder (the
+// ID in the body is the service's word, and may repeat another's).
 type fetchedEnv struct {
+	id   padapi.ID
 	env  *padapi.PadEnvironment
 	body []byte
 }
@@ -45,13 +48,17 @@ func (r *run) fetch(ctx context.Context, id padapi.ID) (*fetched, error) {
 	if f.events, err = r.events(ctx, id); err != nil {
 		return nil, err
 	}
-	for _, envID := range Environments(pad) {
+	envIDs, err := pad.EnvironmentIDs()
+	if err != nil {
+		return nil, err // the library's one policy: the pad fails
+	}
+	for _, envID := range envIDs {
 		var resp padapi.Response
 		env, err := r.c.Pads.Environment(padapi.WithResponse(ctx, &resp), envID)
 		if err != nil {
 			return nil, err
 		}
-		f.envs = append(f.envs, fetchedEnv{env: env, body: resp.Body})
+		f.envs = append(f.envs, fetchedEnv{id: envID, env: env, body: resp.Body})
 	}
 	return f, nil
 }
@@ -65,21 +72,16 @@ func (r *run) events(ctx context.Context, id padapi.ID) ([]byte, error) {
 // EventsJSON returns pad id's whole event log, oldest first, as one JSON
 // array of each event's bytes as the service sent them: the one reading
 // of a pad's events that padctl archive and padctl pads export share. The
-// typed list method checks the ID and says what it would ask for
-// (WithDryRun); the library's one pager follows the pages
-// (Client.DoAll), within its bounds, and maxEvents bounds what one pad
-// holds in memory. (When the library fetches "a pad with its bytes", this
-// becomes a call of it.)
+// library lists them (Pads.AllEvents, with its route, paging and bounds)
+// and hands each event's bytes beside it (padapi.WithJSON); maxEvents
+// bounds what one pad holds in memory.
 func EventsJSON(ctx context.Context, c *padapi.Client, id padapi.ID) ([]byte, error) {
-	var req padapi.Request
 	opts := &padapi.PadEventListOptions{Sort: padapi.SortCreatedAsc}
-	if _, err := c.Pads.ListEvents(padapi.WithDryRun(ctx, &req), id, opts); !errors.Is(err, padapi.ErrDryRun) {
-		return nil, err
-	}
+	all := func(ctx context.Context) iter.Seq2[*padapi.PadEvent, error] { return c.Pads.AllEvents(ctx, id, opts) }
 	var b bytes.Buffer
 	b.WriteByte('[')
 	n := 0
-	for item, err := range c.DoAll(ctx, req.Path, "events", req.Query) {
+	for item, err := range padapi.WithJSON(ctx, all) {
 		if err != nil {
 			return nil, err
 		}
@@ -89,29 +91,8 @@ func EventsJSON(ctx context.Context, c *padapi.Client, id padapi.ID) ([]byte, er
 		if n > 1 {
 			b.WriteByte(',')
 		}
-		b.Write(item)
+		b.Write(item.JSON)
 	}
 	b.WriteByte(']')
 	return b.Bytes(), nil
-}
-
-// Environments returns the environments pad lists, distinct, non-empty,
-// in the order it first lists them (PadEnvironmentIDs, then
-// ActiveEnvironmentID), as Pads.Transcript reads them: the one list that
-// padctl archive and padctl pads export share. (When the library has
-// Pad.EnvironmentIDs, this becomes a call of it.)
-func Environments(pad *padapi.Pad) []padapi.ID {
-	ids := pad.PadEnvironmentIDs
-	if a := pad.ActiveEnvironmentID; a != nil {
-		ids = append(ids[:len(ids):len(ids)], *a)
-	}
-	var out []padapi.ID
-	seen := map[padapi.ID]bool{}
-	for _, id := range ids {
-		if id != "" && !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
 }

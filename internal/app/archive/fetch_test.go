@@ -6,41 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/padinterview/padapi"
 )
-
-func TestEnvironmentsAreEachReadOnce(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		listed []padapi.ID
-		active *padapi.ID
-		want   []padapi.ID
-	}{
-		{nil, nil, nil},
-		{[]padapi.ID{"a", "b", "a"}, nil, []padapi.ID{"a", "b"}},
-		{[]padapi.ID{"a"}, padapi.Ptr(padapi.ID("c")), []padapi.ID{"a", "c"}},
-		{[]padapi.ID{"a", "c"}, padapi.Ptr(padapi.ID("a")), []padapi.ID{"a", "c"}},
-		{[]padapi.ID{"a"}, padapi.Ptr(padapi.ID("")), []padapi.ID{"a"}},
-		{[]padapi.ID{"", "b", ""}, nil, []padapi.ID{"b"}},
-	} {
-		listed := make([]padapi.ID, len(c.listed), len(c.listed)+1)
-		copy(listed, c.listed)
-		pad := &padapi.Pad{PadEnvironmentIDs: listed, ActiveEnvironmentID: c.active}
-		if diff := cmp.Diff(c.want, Environments(pad)); diff != "" {
-			t.Errorf("%v, active %v: (-want +got)\n%s", c.listed, c.active, diff)
-		}
-		if !slices.Equal(c.listed, pad.PadEnvironmentIDs) {
-			t.Errorf("the pad's list changed: %v", pad.PadEnvironmentIDs)
-		}
-	}
-}
 
 // eventPages serves a pad's events one per page: pages pages whose total
 // says total, each linking to the next.

@@ -3,6 +3,7 @@
 package archive
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"sync"
@@ -42,11 +43,16 @@ type Gate struct {
 	base     http.RoundTripper
 	requests atomic.Int64
 
-	mu      sync.Mutex
-	slots   chan struct{} // one token per request in flight
-	until   time.Time     // no request leaves before this
-	refused int           // 429s in a row without a usable Retry-After
-	onPause func(time.Duration)
+	mu       sync.Mutex
+	limit    int           // requests let out at once, now
+	adaptive bool          // limit grows with answers, halves on a 429
+	most     int           // the most limit grows to
+	inFlight int           // requests out, their bodies not yet read
+	grown    int           // answers since limit last changed (adaptive)
+	wake     chan struct{} // closed when a slot may have come free
+	until    time.Time     // no request leaves before this
+	refused  int           // 429s in a row without a usable Retry-After
+	onPause  func(time.Duration)
 }
 
 // NewGate returns a Gate that sends through base; nil means a copy of
@@ -59,18 +65,58 @@ func NewGate(base http.RoundTripper) *Gate {
 		t.MaxIdleConnsPerHost = MaxConcurrency
 		base = t
 	}
-	return &Gate{base: base, slots: make(chan struct{}, DefaultConcurrency)}
+	return &Gate{base: base, limit: DefaultConcurrency, most: DefaultConcurrency, wake: make(chan struct{})}
 }
 
 // Requests returns how many requests the gate has let out.
 func (g *Gate) Requests() int { return int(g.requests.Load()) }
 
-// configure sets how many requests go out at once and whom to tell of a
-// pause. Run calls it before any request of the run.
-func (g *Gate) configure(n int, onPause func(time.Duration)) {
+// configure sets how many requests go out at once (n; with adaptive, n at
+// first, then more as answers come, up to MaxConcurrency, and half as many
+// after a 429) and whom to tell of a pause. Run calls it before any
+// request of the run.
+func (g *Gate) configure(n int, adaptive bool, onPause func(time.Duration)) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.slots, g.onPause = make(chan struct{}, n), onPause
+	g.limit, g.most, g.grown, g.adaptive, g.onPause = n, n, 0, adaptive, onPause
+	if adaptive {
+		g.most = MaxConcurrency
+	}
+	g.wakeAll()
+}
+
+// wakeAll tells the requests waiting for a slot to look again; g.mu is
+// held.
+func (g *Gate) wakeAll() {
+	close(g.wake)
+	g.wake = make(chan struct{})
+}
+
+// acquire waits for a slot, or returns ctx's error.
+func (g *Gate) acquire(ctx context.Context) error {
+	for {
+		g.mu.Lock()
+		if g.inFlight < g.limit {
+			g.inFlight++
+			g.mu.Unlock()
+			return nil
+		}
+		wake := g.wake
+		g.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// release frees a slot.
+func (g *Gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inFlight--
+	g.wakeAll()
 }
 
 // RoundTrip waits for a free slot and for the end of any pause, then sends
@@ -79,16 +125,10 @@ func (g *Gate) configure(n int, onPause func(time.Duration)) {
 // request in flight. A 429 answer starts (or extends) the pause for every
 // request.
 func (g *Gate) RoundTrip(r *http.Request) (*http.Response, error) {
-	g.mu.Lock()
-	slots := g.slots
-	g.mu.Unlock()
-	ctx := r.Context()
-	select {
-	case slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := g.acquire(r.Context()); err != nil {
+		return nil, err
 	}
-	release := sync.OnceFunc(func() { <-slots })
+	release := sync.OnceFunc(g.release)
 	if err := g.wait(r); err != nil {
 		release()
 		return nil, err
@@ -112,12 +152,23 @@ func (g *Gate) RoundTrip(r *http.Request) (*http.Response, error) {
 // Retry-After asks, or else for the library's backoff; any other answer
 // ends a run of 429s.
 func (g *Gate) answered(resp *http.Response) {
+	g.mu.Lock()
 	if resp.StatusCode != http.StatusTooManyRequests {
-		g.mu.Lock()
 		g.refused = 0
+		// Adaptive: one more slot after each round of answers with no
+		// 429 (as many answers as there are slots), up to the most.
+		if g.grown++; g.limit < g.most && g.grown >= g.limit {
+			g.limit, g.grown = g.limit+1, 0
+			g.wakeAll()
+		}
 		g.mu.Unlock()
 		return
 	}
+	if g.adaptive {
+		// Adaptive: the service says too many: half as many slots.
+		g.limit, g.grown = max(g.limit/2, 1), 0
+	}
+	g.mu.Unlock()
 	if d, ok := retrypolicy.RetryAfter(resp); ok {
 		g.pause(d)
 		return

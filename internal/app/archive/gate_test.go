@@ -76,7 +76,7 @@ func TestGatePausesEveryRequestOn429(t *testing.T) {
 		g := NewGate(svc)
 		var pauses []time.Duration
 		var mu sync.Mutex
-		g.configure(8, func(d time.Duration) { mu.Lock(); pauses = append(pauses, d); mu.Unlock() })
+		g.configure(8, false, func(d time.Duration) { mu.Lock(); pauses = append(pauses, d); mu.Unlock() })
 		ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
 		defer cancel()
 		var wg sync.WaitGroup
@@ -145,7 +145,7 @@ func TestGateSlotWaitEndsWithTheContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		svc := &fakeService{hold: time.Hour}
 		g := NewGate(svc)
-		g.configure(1, nil)
+		g.configure(1, false, nil)
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://service/a", nil)
@@ -166,7 +166,7 @@ func TestGatePauseIsBoundedAndOnlyExtends(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := NewGate(&fakeService{})
 		var got []time.Duration
-		g.configure(1, func(d time.Duration) { got = append(got, d) })
+		g.configure(1, false, func(d time.Duration) { got = append(got, d) })
 		g.pause(time.Hour)
 		g.pause(time.Second) // shorter: no new pause
 		if len(got) != 1 || got[0] != maxPause {
@@ -210,7 +210,7 @@ func TestGatePausesOn429WithoutAUsableRetryAfter(t *testing.T) {
 			svc := &refuser{retryAfter: ra}
 			g := NewGate(svc)
 			var pauses []time.Duration
-			g.configure(8, func(d time.Duration) { pauses = append(pauses, d) })
+			g.configure(8, false, func(d time.Duration) { pauses = append(pauses, d) })
 			// The refused request first, then every worker at once.
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://service/x", nil)
 			resp, err := g.RoundTrip(req)
@@ -255,7 +255,7 @@ func TestGatePausesOn429WithoutAUsableRetryAfter(t *testing.T) {
 func TestGateBackoffGrowsWhile429sFollow(t *testing.T) {
 	g := NewGate(&fakeService{})
 	var pauses []time.Duration
-	g.configure(1, func(d time.Duration) { pauses = append(pauses, d) })
+	g.configure(1, false, func(d time.Duration) { pauses = append(pauses, d) })
 	refused := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{}}
 	for range 8 {
 		g.until = time.Time{}
@@ -318,7 +318,7 @@ func TestGateHoldsASlotUntilTheBodyIsRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		svc := &slowBodies{}
 		g := NewGate(svc)
-		g.configure(4, nil)
+		g.configure(4, false, nil)
 		var wg sync.WaitGroup
 		for range 16 {
 			wg.Go(func() {
@@ -339,8 +339,52 @@ func TestGateHoldsASlotUntilTheBodyIsRead(t *testing.T) {
 			t.Errorf("%d answers streaming at once, want 4 (the slots)", svc.most)
 		}
 		// Every slot is free again.
-		if n := len(g.slots); n != 0 {
+		if n := g.inFlight; n != 0 {
 			t.Errorf("%d slots still held", n)
 		}
 	})
+}
+
+// Adaptive, the gate lets one more request out after each round of
+// answers with no 429, up to MaxConcurrency, and half as many after a 429;
+// fixed, it keeps its number whatever the answers.
+func TestGateAdaptsToThe429s(t *testing.T) {
+	ok := &http.Response{StatusCode: http.StatusOK, Header: http.Header{}}
+	refused := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"0"}}}
+	g := NewGate(&fakeService{})
+	g.configure(DefaultConcurrency, true, nil)
+	for range DefaultConcurrency - 1 {
+		g.answered(ok)
+	}
+	if g.limit != DefaultConcurrency {
+		t.Fatalf("after %d answers: %d at once", DefaultConcurrency-1, g.limit)
+	}
+	g.answered(ok)
+	if g.limit != DefaultConcurrency+1 {
+		t.Fatalf("after a round of answers: %d at once, want %d", g.limit, DefaultConcurrency+1)
+	}
+	for range 1000 {
+		g.answered(ok)
+	}
+	if g.limit != MaxConcurrency {
+		t.Fatalf("after many answers: %d at once, want %d", g.limit, MaxConcurrency)
+	}
+	g.answered(refused)
+	if g.limit != MaxConcurrency/2 {
+		t.Errorf("after a 429: %d at once, want %d", g.limit, MaxConcurrency/2)
+	}
+	for range 5 {
+		g.answered(refused)
+	}
+	if g.limit != 1 {
+		t.Errorf("after 429s: %d at once, want 1", g.limit)
+	}
+	g.configure(4, false, nil)
+	for range 100 {
+		g.answered(ok)
+	}
+	g.answered(refused)
+	if g.limit != 4 {
+		t.Errorf("fixed at 4: %d at once", g.limit)
+	}
 }

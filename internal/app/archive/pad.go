@@ -3,6 +3,7 @@
 package archive
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,7 +13,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/lib/safefile"
 )
@@ -102,28 +102,34 @@ func (r *run) writePad(ctx context.Context, tmp, dir string, id padapi.ID, tr *f
 	return ctx.Err()
 }
 
-// padWriter writes one pad's files into its temporary folder.
+// padWriter writes one pad's files: the one layout of a pad folder, which
+// padctl archive and padctl pads export (WritePad) share.
 type padWriter struct {
 	run   *run
-	out   *safefile.Dir // the temporary folder
+	out   *safefile.Dir // the temporary folder, or the export's folder
 	dir   string        // the pad's folder, relative to DIR, for events
 	pad   padapi.ID
 	files map[string]string // name in the folder -> SHA-256, hex
 	taken map[string]bool   // names written, case-folded
+	// replace: out is a folder that may hold files already (an export):
+	// each file replaces what has its name (safefile.WriteFile), and one
+	// that cannot be written is skipped, not a failure of the pad.
+	replace bool
+	skipped int
 }
 
 func (w *padWriter) write(ctx context.Context, tr *fetched) error {
-	if err := w.put(padFile, string(tr.padJSON)); err != nil {
+	if err := w.own(padFile, string(tr.padJSON)); err != nil {
 		return err
 	}
-	if err := w.put(eventFile, string(tr.events)); err != nil {
+	if err := w.own(eventFile, string(tr.events)); err != nil {
 		return err
 	}
 	notes := tr.pad.Notes
 	if notes != "" && !strings.HasSuffix(notes, "\n") {
-		notes += "\n" // as pads export writes it
+		notes += "\n"
 	}
-	if err := w.put(notesFile, notes); err != nil {
+	if err := w.own(notesFile, notes); err != nil {
 		return err
 	}
 	for _, env := range tr.envs {
@@ -137,8 +143,8 @@ func (w *padWriter) write(ctx context.Context, tr *fetched) error {
 // environment writes one environment: its JSON as the service sent it,
 // each file's final text, and each file's edit-history document.
 func (w *padWriter) environment(ctx context.Context, fe fetchedEnv) error {
-	name := safefile.Name(string(fe.env.ID), histDir, envsDir)
-	if err := w.put(path.Join(envsDir, name+".json"), string(fe.body)); err != nil {
+	name := safefile.Name(string(fe.id), histDir, envsDir)
+	if err := w.own(path.Join(envsDir, name+".json"), string(fe.body)); err != nil {
 		return err
 	}
 	for _, f := range fe.env.Files {
@@ -166,8 +172,9 @@ func (w *padWriter) environment(ctx context.Context, fe fetchedEnv) error {
 func (w *padWriter) claim(env, p string) (string, bool) {
 	name := path.Join(env, p)
 	switch {
-	case p == "" || !fs.ValidPath(p) || strings.ContainsAny(p, "\\\x00"):
-		w.skip(name, fmt.Errorf("file %q: not a path inside the folder", p))
+	case p == "" || p == "." || !fs.ValidPath(p) || strings.ContainsAny(p, "\\\x00"):
+		// Named as sent: path.Join would clean "../x" to a name inside.
+		w.skip(env+"/"+p, fmt.Errorf("file %q: not a path inside the folder", p))
 		return "", false
 	case w.taken[strings.ToLower(name)]:
 		w.skip(name, fmt.Errorf("file %q: another file of the pad has this name", p))
@@ -189,29 +196,19 @@ func (w *padWriter) history(ctx context.Context, name, link string) error {
 	if err != nil {
 		return err
 	}
-	return w.put(name, string(doc))
+	return w.own(name, string(doc))
 }
 
 // historyDocument returns the edit-history document at link as the
-// service sent it, checked as JSON (issue 37 #7: stored as sent, never
-// decoded into operations).
-//
-// It is the seam for the library's "copy a history body while validating
-// it as JSON" (engineer hist, this round): until that lands, the library
-// has no call that fetches a history link without decoding it, so this
-// asks Pads.History (which applies the link checks, the size cap and the
-// context) and keeps the bytes it read (WithResponse). When it lands,
-// this function becomes that copy, streamed to the file, and its callers
-// stay as they are.
+// service sent it (issue 37 #7): the library's Pads.HistoryTo checks it is
+// JSON token by token as it streams, within the client's size cap and
+// looking at ctx, and never decodes it into operations.
 func historyDocument(ctx context.Context, c *padapi.Client, link string) ([]byte, error) {
-	var resp padapi.Response
-	if _, err := c.Pads.History(padapi.WithResponse(ctx, &resp), link); err != nil {
+	var doc bytes.Buffer
+	if _, err := c.Pads.HistoryTo(ctx, link, &doc); err != nil {
 		return nil, err
 	}
-	if !jsontext.Value(resp.Body).IsValid() {
-		return nil, fmt.Errorf("history document: not JSON")
-	}
-	return resp.Body, nil
+	return doc.Bytes(), nil
 }
 
 // put redacts text and writes it at name in the pad's folder.
@@ -223,7 +220,14 @@ func (w *padWriter) put(name, text string) error {
 	if clean != text {
 		w.run.emit(Progress{Kind: Redacted, Pad: w.pad, Path: path.Join(w.dir, name)})
 	}
-	if err := w.out.Create(name, []byte(clean)); err != nil {
+	write := w.out.Create // a new folder: no file is there yet
+	if w.replace {
+		write = w.out.WriteFile
+	}
+	if err := write(name, []byte(clean)); err != nil {
+		if w.dir == "" {
+			return err
+		}
 		return fmt.Errorf("%s: %w", w.dir, err)
 	}
 	sum := sha256.Sum256([]byte(clean))
@@ -231,6 +235,21 @@ func (w *padWriter) put(name, text string) error {
 	return nil
 }
 
+// own writes one of the pad's own files (not one of an environment's):
+// one that cannot be written fails the pad, or in an export is skipped.
+func (w *padWriter) own(name, text string) error {
+	err := w.put(name, text)
+	if err != nil && w.replace && w.run.st.alive() == nil {
+		w.skip(name, err)
+		return nil
+	}
+	return err
+}
+
 func (w *padWriter) skip(name string, err error) {
-	w.run.emit(Progress{Kind: FileSkipped, Pad: w.pad, Path: path.Join(w.dir, name), Err: err})
+	w.skipped++
+	if w.dir != "" {
+		name = w.dir + "/" + name // not path.Join: the name as sent
+	}
+	w.run.emit(Progress{Kind: FileSkipped, Pad: w.pad, Path: name, Err: err})
 }

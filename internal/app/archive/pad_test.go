@@ -2,6 +2,7 @@ package archive
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,4 +74,34 @@ func TestAPadThatFailsMidWriteLeavesNoTemporaryFolder(t *testing.T) {
 	if len(entries) != 0 {
 		t.Errorf("pads/ holds %d entries after the only pad failed", len(entries))
 	}
+}
+
+// A history document is stored as the service sent it, byte for byte,
+// never decoded into operations: one whose operations the library's
+// decoder would refuse (a shape from a later editor) is kept all the same,
+// its spacing too.
+func TestHistoryIsStoredAsSentNotDecoded(t *testing.T) {
+	t.Parallel()
+	doc := "{\n  \"e1\": {\"a\": \"ada\", \"o\": [{\"later\": [1, 2]}], \"t\": 1777626600000}\n}\n"
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(doc))
+	}))
+	t.Cleanup(hs.Close)
+	f := newFixture(t, 0)
+	p := f.srv.AddPad(padapi.Pad{ID: "H1", Title: "h", Language: "python", CreatedAt: base, UpdatedAt: base})
+	env := f.srv.AddEnvironment(p.ID, padapi.PadEnvironment{Language: "python", CreatedAt: base,
+		Files: []padapi.FileContent{{Path: "main.py", Contents: "x\n", History: hs.URL + "/history/main"}}})
+	if _, err := f.c.Pads.History(deadline(t), hs.URL+"/history/main"); err == nil {
+		t.Fatal("the library's decoder takes the document: it tests nothing")
+	}
+	sum := f.run(t, Options{})
+	if sum.Added != 1 || sum.Failed != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	got, err := os.ReadFile(filepath.Join(f.dir, "pads", "H1", histDir, nameOf(env.ID), "main.py.json"))
+	if err != nil || string(got) != doc {
+		t.Errorf("history document %q, %v; the service sent %q", got, err, doc)
+	}
+	verifyClean(t, f.dir)
 }

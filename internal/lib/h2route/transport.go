@@ -4,8 +4,10 @@
 // connections at once and skips a dial whose request has its answer.
 //
 // net/http's own HTTP/2 (Go 1.26) is not enough: it dials for every call
-// waiting for a connection and keeps one, and resends a reset GET behind
-// the client's retry policy. See docs/performance.md for the figures.
+// waiting for a connection and keeps one (1 024 callers behind 20 ms: 63 to
+// 72 connections, 58 to 67 closed, at HTTP/1.1's rate; the Router: 5, at
+// 2 to 3 times it), and resends a reset GET behind the client's retry
+// policy (TestHTTP2NoHiddenRetries).
 package h2route
 
 import (

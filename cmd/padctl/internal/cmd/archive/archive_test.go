@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,7 +20,6 @@ import (
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 	"github.com/padinterview/padapi/cmd/padctl/internal/iostreams"
-	engine "github.com/padinterview/padapi/internal/app/archive"
 	"github.com/padinterview/padapi/padapitest"
 	"github.com/spf13/cobra"
 )
@@ -182,7 +182,7 @@ func TestConcurrencyFlag(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Concurrency != engine.DefaultConcurrency || !got.Mine || !got.Full || !got.NoHistory || got.Dir != "d" || got.Timeout != 0 || got.Gate == nil || got.Redact == nil {
+	if got.Concurrency != 0 || !got.Mine || !got.Full || !got.NoHistory || got.Dir != "d" || got.Timeout != 0 || got.Gate == nil || got.Redact == nil {
 		t.Errorf("options %+v", got)
 	}
 	for _, n := range []string{"0", "17", "-1"} {
@@ -377,5 +377,47 @@ func TestReadmeSampleRunsAsWritten(t *testing.T) {
 	}
 	if b, err := os.ReadFile("interviews/index.jsonl"); err != nil || len(cmdtest.Lines(string(b))) != n {
 		t.Errorf("interviews/index.jsonl: %d lines, %v; want %d", len(cmdtest.Lines(string(b))), err, n)
+	}
+}
+
+// The archive reads the list several pages at once (the library's walker,
+// as padctl's list commands read theirs): the transport holds each page
+// from the third on until 4 are in flight together, which a walk one page
+// after another never reaches.
+func TestTheListIsReadSeveralPagesAtOnce(t *testing.T) {
+	srv := padapitest.NewServer(t, padapitest.WithPageSize(2))
+	srv.Seed(40)
+	env := map[string]string{"PAD_BASE_URL": srv.URL, "PAD_API_KEY": srv.APIKey}
+	const want = 4
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	release := make(chan struct{})
+	var once sync.Once
+	hold := roundTripper(func(r *http.Request) (*http.Response, error) {
+		// The engine reads page 1 alone, and the walker page 2 (it
+		// guesses the pages after from its link): the pages from 3 on.
+		if page, _ := strconv.Atoi(r.URL.Query().Get("page")); strings.HasSuffix(r.URL.Path, "/pads") && page >= 3 {
+			mu.Lock()
+			inFlight++
+			most = max(most, inFlight)
+			if inFlight >= want {
+				once.Do(func() { close(release) })
+			}
+			mu.Unlock()
+			select {
+			case <-release:
+			case <-time.After(5 * time.Second): // a walk one page at a time
+				once.Do(func() { close(release) })
+			}
+			defer func() { mu.Lock(); inFlight--; mu.Unlock() }()
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	r := cmdtest.Invoke(t, cmdtest.Opts{Env: env, Transport: hold}, "archive", filepath.Join(t.TempDir(), "a"), "--no-history", "--json")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `"added":40`) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	if most < want {
+		t.Errorf("at most %d pages of the list in flight at once, want %d", most, want)
 	}
 }

@@ -1,7 +1,6 @@
 package pads_test
 
 import (
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -72,15 +71,16 @@ func tree(t *testing.T, dir string) map[string]string {
 }
 
 func TestPadsExport(t *testing.T) {
+	history := `{
+			"e1":{"a":"ada","o":["print(1)\n"],"t":1777626600000},
+			"e2":{"a":"ada","o":[9,"print(2)\n"],"t":1777629000000},
+			"e3":{"a":"ada","o":[18,"# later\n"],"t":1777633200000}}`
 	routes := map[string]http.HandlerFunc{
 		"GET /api/pads/ABC":        cmdtest.Reply(200, padJSON("ABC", `[7]`)),
 		"GET /api/pads/ABC/events": eventsPage("", eventJoined, eventRan, eventLeft),
 		// The edit history of main.py: two edits during the interview,
 		// one after it ended at 10:00.
-		"GET /history/main": cmdtest.Reply(200, `{
-			"e1":{"a":"ada","o":["print(1)\n"],"t":1777626600000},
-			"e2":{"a":"ada","o":[9,"print(2)\n"],"t":1777629000000},
-			"e3":{"a":"ada","o":[18,"# later\n"],"t":1777633200000}}`),
+		"GET /history/main": cmdtest.Reply(200, history),
 	}
 	s := cmdtest.NewStub(t, routes)
 	routes["GET /api/pad_environments/7"] = cmdtest.Reply(200, envJSON("7",
@@ -90,17 +90,23 @@ func TestPadsExport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "interview")
 
 	r := cmdtest.Padctl(t, s.Env(), "pads", "export", "ABC", "--dir", dir, "--history")
-	if r.Code != 0 || r.Stdout != "" || r.Stderr != "wrote 6 files to "+dir+"\n" {
+	if r.Code != 0 || r.Stdout != "" || r.Stderr != "wrote 7 files to "+dir+"\n" {
 		t.Fatalf("%+v", r)
 	}
 	got := tree(t, dir)
+	// The layout of a pad folder of padctl archive: the history document
+	// as the service sent it.
 	want := map[string]string{
-		"notes.md":          "Strong.\nWould hire.\n",
-		"7/main.py":         "print(1)\nprint(2)\n# later\n",
-		"7/src/util.py":     "def util(): pass\n",
-		"history/7/main.py": "print(1)\nprint(2)\n", // as it was when the pad ended
-		"pad.json":          got["pad.json"],
-		"events.json":       got["events.json"],
+		"notes.md":               "Strong.\nWould hire.\n",
+		"7/main.py":              "print(1)\nprint(2)\n# later\n",
+		"7/src/util.py":          "def util(): pass\n",
+		"history/7/main.py.json": history,
+		"environments/7.json":    got["environments/7.json"],
+		"pad.json":               got["pad.json"],
+		"events.json":            got["events.json"],
+	}
+	if !strings.Contains(got["environments/7.json"], `"src/util.py"`) {
+		t.Errorf("environments/7.json: %s", got["environments/7.json"])
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
@@ -170,18 +176,20 @@ func TestPadsExportHostile(t *testing.T) {
 	r := cmdtest.Padctl(t, s.Env(), "pads", "export", "EVIL", "--dir", dir, "--history")
 
 	l := cmdtest.Lines(r.Stderr)
-	if r.Code != cmdutil.ExitError || r.Stdout != "" || len(l) != 11 || l[10] != "padctl: export incomplete: 5 of 15 files written to "+dir {
+	if r.Code != cmdutil.ExitError || r.Stdout != "" || len(l) != 12 || l[11] != "padctl: export incomplete: 6 of 17 files written to "+dir {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	for _, want := range []string{
-		`environment "8", file "../escape.txt": not a path inside the directory`,
-		`environment "8", file "a/../../b.txt": not a path inside the directory`,
-		`environment "8", file "": not a path inside the directory`,
-		"8/link: a symbolic link",
+		`8/../escape.txt: file "../escape.txt": not a path inside the folder`,
+		`8/a/../../b.txt: file "a/../../b.txt": not a path inside the folder`,
+		`8/: file "": not a path inside the folder`,
+		`8/.: file ".": not a path inside the folder`,
+		`8/sub/./ok.txt: file "sub/./ok.txt": not a path inside the folder`,
+		"8/link/evil.txt: 8/link: a symbolic link",
 		"8/sym.txt: a symbolic link",
-		"8/inner: a symbolic link",
+		"8/inner/x.txt: 8/inner: a symbolic link",
 		"notes.md: a symbolic link",
-		"the history of 8/ok.txt: invalid argument: history link: need https",
+		"history/8/ok.txt.json: invalid argument: history link: need https",
 	} {
 		if !slices.ContainsFunc(l, func(line string) bool {
 			return strings.HasPrefix(line, "padctl: skipped ") && strings.Contains(line, want)
@@ -191,17 +199,21 @@ func TestPadsExportHostile(t *testing.T) {
 	}
 	got := tree(t, base)
 	want := map[string]string{
-		"outside/target.txt":      "original",
-		"a/b/export/8/link":       "-> " + outside,
-		"a/b/export/8/sym.txt":    "-> " + target,
-		"a/b/export/8/inner":      "-> " + filepath.Join(dir, "safe"),
-		"a/b/export/notes.md":     "-> " + filepath.Join(outside, "notes.md"),
-		"a/b/export/8/ok.txt":     "fine",
-		"a/b/export/8/sub/ok.txt": "fine too",
+		"outside/target.txt":   "original",
+		"a/b/export/8/link":    "-> " + outside,
+		"a/b/export/8/sym.txt": "-> " + target,
+		"a/b/export/8/inner":   "-> " + filepath.Join(dir, "safe"),
+		"a/b/export/notes.md":  "-> " + filepath.Join(outside, "notes.md"),
+		"a/b/export/8/ok.txt":  "fine",
 		// An ID with slashes is one folder, its name escaped.
-		"a/b/export/%2e%2e%2f%2e%2e%2fescape-env/x.txt": "x",
-		"a/b/export/pad.json":                           got["a/b/export/pad.json"],
-		"a/b/export/events.json":                        got["a/b/export/events.json"],
+		"a/b/export/%2e%2e%2f%2e%2e%2fescape-env/x.txt":             "x",
+		"a/b/export/environments/%2e%2e%2f%2e%2e%2fescape-env.json": got["a/b/export/environments/%2e%2e%2f%2e%2e%2fescape-env.json"],
+		"a/b/export/environments/8.json":                            got["a/b/export/environments/8.json"],
+		"a/b/export/pad.json":                                       got["a/b/export/pad.json"],
+		"a/b/export/events.json":                                    got["a/b/export/events.json"],
+	}
+	if !strings.Contains(got["a/b/export/environments/8.json"], `"ok.txt"`) {
+		t.Errorf("environments/8.json: %q", got["a/b/export/environments/8.json"])
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files below the test's directory (-want +got):\n%s", diff)
@@ -218,8 +230,8 @@ func TestPadsExportHostile(t *testing.T) {
 // through; a FIFO is refused without being opened. And whatever IDs the
 // environments' own bodies give ("." and its files pad.json, events.json
 // and notes.md; "..", slashes, NUL, case, a long ID, "history", one ID
-// twice), each environment gets a folder of its own, apart from DIR's own
-// files.
+// twice), each environment gets a folder of its own, named by the ID the
+// pad lists, apart from DIR's own files.
 func TestPadsExportPlanted(t *testing.T) {
 	base := t.TempDir()
 	outside := filepath.Join(base, "outside")
@@ -291,34 +303,45 @@ func TestPadsExportPlanted(t *testing.T) {
 	l := cmdtest.Lines(r.Stderr)
 	if r.Code != cmdutil.ExitError || r.Stdout != "" || len(l) != 4 ||
 		l[0] != "padctl: skipped 902/fifo.txt: a FIFO: not replacing it" ||
-		l[1] != `padctl: skipped %41/main.go: another file of the export has this name` ||
-		l[2] != `padctl: skipped environment "x\x00y/z", file "bad\x00name": not a path inside the directory` ||
-		l[3] != "padctl: export incomplete: 17 of 20 files written to "+dir {
+		l[1] != `padctl: skipped 905/main.go: file "main.go": another file of the pad has this name` ||
+		l[2] != `padctl: skipped 910/bad\x00name: file "bad\x00name": not a path inside the folder` ||
+		l[3] != "padctl: export incomplete: 28 of 31 files written to "+dir {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	got := tree(t, base)
-	sum := sha256.Sum256([]byte(long))
+	envs := 0
+	for name := range got {
+		if strings.HasPrefix(name, "export/environments/") {
+			envs++
+			delete(got, name)
+		}
+	}
+	if envs != len(bodies) {
+		t.Errorf("%d environments/*.json, want %d", envs, len(bodies))
+	}
+	// Each environment's folder is named by the ID the pad lists, which
+	// asked for it, whatever ID its body gives.
 	want := map[string]string{
-		"outside/events.txt":           "original",
-		"outside/main.go":              "original",
-		"export/pad.json":              got["export/pad.json"],
-		"export/events.json":           got["export/events.json"],
-		"export/notes.md":              "Strong.\nWould hire.\n",
-		"export/901/main.go":           "new main",
-		"export/902/fifo.txt":          "(fifo)",
-		"export/902/other.txt":         "other",
-		"export/%2e/pad.json":          "evil pad",
-		"export/%2e/events.json":       "evil events",
-		"export/%2e/notes.md":          "evil notes",
-		"export/%2e%2e/x":              "dotdot",
-		"export/%41/x":                 "upper",
-		"export/%41/Main.go":           "first",
-		"export/a/x":                   "lower",
-		"export/%68istory/901/main.go": "not history",
-		"export/pad%2ejson/x":          "named pad.json",
-		"export/" + strings.Repeat("%4c", 15) + "~" + hex.EncodeToString(sum[:8]) + "/x": "long",
-		"export/x%00y%2fz/x":   "nul",
-		"export/901~2/main.go": "the same ID again",
+		"outside/events.txt":     "original",
+		"outside/main.go":        "original",
+		"export/pad.json":        got["export/pad.json"],
+		"export/events.json":     got["export/events.json"],
+		"export/notes.md":        "Strong.\nWould hire.\n",
+		"export/901/main.go":     "new main",
+		"export/902/fifo.txt":    "(fifo)",
+		"export/902/other.txt":   "other",
+		"export/903/pad.json":    "evil pad",
+		"export/903/events.json": "evil events",
+		"export/903/notes.md":    "evil notes",
+		"export/904/x":           "dotdot",
+		"export/905/x":           "upper",
+		"export/905/Main.go":     "first",
+		"export/906/x":           "lower",
+		"export/907/901/main.go": "not history",
+		"export/908/x":           "named pad.json",
+		"export/909/x":           "long",
+		"export/910/x":           "nul",
+		"export/911/main.go":     "the same ID again",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files below the test's directory (-want +got):\n%s", diff)
@@ -378,8 +401,9 @@ func TestPadsExportAsSent(t *testing.T) {
 	}
 	same("pad.json", pad)
 	same("events.json", "["+ev1+","+ev2+"]")
-	if !strings.Contains(got["pad.json"], `"contents": null`) || !strings.Contains(got["events.json"], `"metadata": null`) {
-		t.Errorf("null not kept:\n%s\n%s", got["pad.json"], got["events.json"])
+	// Byte for byte: the pad's answer, and the events' bytes in one array.
+	if got["pad.json"] != pad || got["events.json"] != "["+ev1+","+ev2+"]" {
+		t.Errorf("not the service's bytes:\n%s\n%s", got["pad.json"], got["events.json"])
 	}
 	for _, req := range s.Requests() {
 		if req.Path == "/api/pads/ABC/events" && url.Values(req.Query).Get("sort") != "created_at,asc" {
@@ -424,8 +448,8 @@ func TestPadsExportRedactsTheKey(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	got := tree(t, dir)
-	if len(got) != 6 {
-		t.Errorf("wrote %d files, want 6: %v", len(got), slices.Sorted(maps.Keys(got)))
+	if len(got) != 7 {
+		t.Errorf("wrote %d files, want 7: %v", len(got), slices.Sorted(maps.Keys(got)))
 	}
 	for name, body := range got {
 		for _, form := range forms {
@@ -437,7 +461,7 @@ func TestPadsExportRedactsTheKey(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"pad.json", "events.json", "notes.md", "7/main.py", "history/7/main.py"} {
+	for _, name := range []string{"pad.json", "events.json", "notes.md", "environments/7.json", "7/main.py", "history/7/main.py.json"} {
 		if !strings.Contains(r.Stderr, "note: "+name+": the API key was taken out") {
 			t.Errorf("stderr does not name %s:\n%s", name, r.Stderr)
 		}
@@ -497,8 +521,8 @@ func TestPadsExportNoKeyInANameHostile(t *testing.T) {
 	if res.Code != cmdutil.ExitError || r.Contains(res.Stderr) {
 		t.Errorf("exit %d, stderr:\n%s", res.Code, res.Stderr)
 	}
-	if n := strings.Count(res.Stderr, "the name would hold the API key"); n != 8 || !strings.Contains(res.Stderr, "padctl: skipped 7/src/[REDACTED]: ") {
-		t.Errorf("%d files named as skipped for the key in their names, want 8 (3 environments, 5 paths); stderr:\n%s", n, res.Stderr)
+	if n := strings.Count(res.Stderr, "the name would hold the API key"); n != 11 || !strings.Contains(res.Stderr, "padctl: skipped 7/src/[REDACTED]") {
+		t.Errorf("%d files named as skipped for the key in their names, want 11 (3 environments, each its folder and its environments/ENV.json, and 5 paths); stderr:\n%s", n, res.Stderr)
 	}
 	if got["7/clean.py"] != "print(1)\n" || got["pad.json"] == "" {
 		t.Errorf("the rest was not written: %v", slices.Sorted(maps.Keys(got)))
@@ -523,7 +547,7 @@ func TestPadsExportTakesDIRAsAnArgument(t *testing.T) {
 			full = append(full, strings.ReplaceAll(a, "%s", dir))
 		}
 		r := cmdtest.Padctl(t, s.Env(), full...)
-		if r.Code != 0 || r.Stderr != "wrote 4 files to "+dir+"\n" {
+		if r.Code != 0 || r.Stderr != "wrote 5 files to "+dir+"\n" {
 			t.Fatalf("padctl %q: %+v", full, r)
 		}
 		trees = append(trees, tree(t, dir))
