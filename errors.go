@@ -213,14 +213,9 @@ func errorFromBody(resp *http.Response, snippet []byte, k *credential) *APIError
 	return e
 }
 
-// quoteShort shows a value in an error without repeating a huge input.
-func quoteShort(b []byte) string {
-	const max = 64
-	if len(b) > max {
-		return string(b[:max]) + "..."
-	}
-	return string(b)
-}
+// quoteShort shows a value in an error without repeating a huge input
+// (the module's one helper for it, jsonerr.Short).
+var quoteShort = jsonerr.Short
 
 // clip cuts s to at most n bytes, on a rune boundary: a field a 2xx body
 // carries into an error is otherwise only bounded by the body's cap.

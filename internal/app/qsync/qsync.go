@@ -103,9 +103,6 @@ func New(c *padapi.Client, dir string, o Options) *Syncer {
 	return &Syncer{c: c, dir: dir, o: o, sleep: sleepOrDone}
 }
 
-// Dir returns the folder the Syncer syncs.
-func (s *Syncer) Dir() string { return s.dir }
-
 // sleepOrDone waits d or until ctx ends.
 func sleepOrDone(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

@@ -54,7 +54,7 @@ func TestDescribe(t *testing.T) {
 
 func TestShort(t *testing.T) {
 	t.Parallel()
-	if got := short([]byte(strings.Repeat("a", 100))); got != strings.Repeat("a", 64)+"..." {
+	if got := Short([]byte(strings.Repeat("a", 100))); got != strings.Repeat("a", 64)+"..." {
 		t.Errorf("short = %q", got)
 	}
 }
@@ -148,10 +148,10 @@ func TestSeal(t *testing.T) {
 
 func TestShortBoundary(t *testing.T) {
 	t.Parallel()
-	if got := short([]byte(strings.Repeat("a", 64))); got != strings.Repeat("a", 64) {
+	if got := Short([]byte(strings.Repeat("a", 64))); got != strings.Repeat("a", 64) {
 		t.Errorf("64 bytes: %q", got)
 	}
-	if got := short([]byte(strings.Repeat("a", 65))); got != strings.Repeat("a", 64)+"..." {
+	if got := Short([]byte(strings.Repeat("a", 65))); got != strings.Repeat("a", 64)+"..." {
 		t.Errorf("65 bytes: %q", got)
 	}
 }
