@@ -8,8 +8,11 @@ BENCH_BIN ?= $(or $(TMPDIR),/tmp)/padapi-bench.test
 ROUNDS ?= 5
 
 # The groups of benchmarks of one round, each with the run length it needs.
-# On loopback: the SDK and its hand-written like, side by side.
-BENCH_LOOPBACK := ^Benchmark(QuotaGet|QuotaRaw|PadPage|PadPageRaw|PadPageLive|PadPageLiveRaw|DecodePadPage|DecodePadPageStdlib|PadsAll)$$
+# On loopback: the SDK and its hand-written like, side by side; and the
+# benchmarks of one call's own work (a transcript, a history replay).
+# TestBenchPatternsCoverEveryBenchmark checks that every benchmark of the
+# package matches one of the BENCH_ patterns.
+BENCH_LOOPBACK := ^Benchmark(QuotaGet|QuotaRaw|PadPage|PadPageRaw|PadPageLive|PadPageLiveRaw|PadPageLiveLoopback|PadPageLiveLoopbackRaw|DecodePadPage|DecodePadPageStdlib|PadsAll|Transcript10|Replay)$$
 # 64 goroutines over 6 400 calls, counting connections.
 BENCH_PARALLEL := ^BenchmarkQuotaGetParallel$$
 # Behind 20 ms of service time (the latency benchmarks of bench_test.go).
@@ -78,6 +81,7 @@ END {
 	ratio("Pads.List / by hand, 50 pads, whole path", "BenchmarkPadPage", "BenchmarkPadPageRaw", "ns/op")
 	ratio("Pads.List / by hand, 50 live pads, whole path", "BenchmarkPadPageLive", "BenchmarkPadPageLiveRaw", "ns/op")
 	ratio("Pads.List / by hand, 50 live pads, whole path", "BenchmarkPadPageLive", "BenchmarkPadPageLiveRaw", "allocs/op", 1)
+	ratio("Pads.List / by hand, 50 live pads, loopback, wall", "BenchmarkPadPageLiveLoopback", "BenchmarkPadPageLiveLoopbackRaw", "ns/op")
 	ratio("decode / json.Unmarshal, 50 pads", "BenchmarkDecodePadPage", "BenchmarkDecodePadPageStdlib", "ns/op")
 	split("1 64 256 1024", gs, " ")
 	for (p = 1; p <= 2; p++) for (g = 1; g <= 4; g++) {
@@ -104,7 +108,7 @@ export BENCH_SUMMARY
 # from the test cache when the package's tests ran before: in about a
 # second, so that nearly every mutant is reported TIMED OUT, and left out
 # of the efficacy and the coverage.
-MUTATE_PKGS ?= ./internal/lib/redact ./internal/app/qsync ./internal/app/qsync/qfolder ./internal/app/archive
+MUTATE_PKGS ?= ./internal/lib/redact ./internal/lib/safefile ./internal/lib/jsonerr ./internal/lib/retrypolicy ./internal/app/qsync ./internal/app/qsync/qfolder ./internal/app/archive
 # --timeout-coefficient 10: gremlins gives each mutant's go test that many
 # times the coverage run's time, then kills go test (its test binary runs
 # on to its own -timeout). With a small one (gremlins' default is 3), a
@@ -117,9 +121,9 @@ MUTATE_FLAGS ?= --workers 2 --timeout-coefficient 10
 # two applies at once (24 real creates on every mutant), -E qfolder
 # leaves qfolder to its own run, and lock_other.go is not built on Linux
 # (see the comment at the top of internal/app/qsync/qsync_test.go).
-MUTATE_ARGS_internal_qsync ?= --tags mutate -E qfolder -E lock_other
+MUTATE_ARGS_internal_app_qsync ?= --tags mutate -E qfolder -E lock_other
 # internal/app/archive: lock_other.go is not built on Linux either.
-MUTATE_ARGS_internal_archive ?= -E lock_other
+MUTATE_ARGS_internal_app_archive ?= -E lock_other
 mutate_args = $(MUTATE_ARGS_$(subst /,_,$(patsubst ./%,%,$(1))))
 GREMLINS_VERSION := v0.6.0
 GREMLINS ?= $(shell go env GOPATH)/bin/gremlins

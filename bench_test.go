@@ -13,9 +13,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -534,6 +537,93 @@ func BenchmarkPadPageLiveRaw(b *testing.B) {
 		if err := json.Unmarshal(benchRawGet(b, ctx, hc, "http://127.0.0.1/api/pads"), &page); err != nil || page.Status != "OK" || len(page.Pads) != 50 {
 			b.Fatal(page.Status, err)
 		}
+	}
+}
+
+// benchLoopbackServer serves body to every request over a real loopback
+// server (HTTP/1.1, no TLS), as the service would answer a page.
+func benchLoopbackServer(b *testing.B, body []byte) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// BenchmarkPadPageLiveLoopback is Pads.List of a 50-pad live-shape page,
+// the whole call over a real loopback server, timed on the wall clock (what
+// a caller waits); its like is BenchmarkPadPageLiveLoopbackRaw.
+func BenchmarkPadPageLiveLoopback(b *testing.B) {
+	body := benchLivePadPage(b)
+	c := benchClient(b, benchLoopbackServer(b, body).URL)
+	b.Cleanup(c.Close)
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := c.Pads.List(ctx, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPadPageLiveLoopbackRaw is BenchmarkPadPageLiveLoopback written
+// by hand: net/http's transport, io.ReadAll, encoding/json into plain
+// mirror types.
+func BenchmarkPadPageLiveLoopbackRaw(b *testing.B) {
+	body := benchLivePadPage(b)
+	srv := benchLoopbackServer(b, body)
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	b.Cleanup(t.CloseIdleConnections)
+	hc := &http.Client{Transport: t}
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		var page struct {
+			Status string            `json:"status"`
+			Pads   []benchStdLivePad `json:"pads"`
+			Total  int               `json:"total"`
+		}
+		if err := json.Unmarshal(benchRawGet(b, ctx, hc, srv.URL+"/api/pads"), &page); err != nil || page.Status != "OK" || len(page.Pads) != 50 {
+			b.Fatal(page.Status, err)
+		}
+	}
+}
+
+// TestBenchPatternsCoverEveryBenchmark checks that the Makefile's bench
+// target runs every benchmark of the package: each Benchmark function
+// matches one of its BENCH_ patterns.
+func TestBenchPatternsCoverEveryBenchmark(t *testing.T) {
+	t.Parallel()
+	mk, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns []*regexp.Regexp
+	for _, m := range regexp.MustCompile(`(?m)^BENCH_[A-Z]+ := (.+)$`).FindAllStringSubmatch(string(mk), -1) {
+		patterns = append(patterns, regexp.MustCompile(strings.ReplaceAll(m[1], "$$", "$")))
+	}
+	names, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`(?m)^func (Benchmark\w+)\(`).FindAllStringSubmatch(string(src), -1) {
+			n++
+			if !slices.ContainsFunc(patterns, func(p *regexp.Regexp) bool { return p.MatchString(m[1]) }) {
+				t.Errorf("%s (%s) matches no BENCH_ pattern of the Makefile: make bench never runs it", m[1], name)
+			}
+		}
+	}
+	if n < 10 || len(patterns) < 4 {
+		t.Errorf("%d benchmarks, %d patterns: the parse found too few", n, len(patterns))
 	}
 }
 

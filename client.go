@@ -153,8 +153,9 @@ func WithRetry(max int, minWait, maxWait time.Duration) Option {
 }
 
 // WithLogger logs each attempt and each call's outcome at debug level, with
-// method, API path, attempt and status: never headers, the API key or query
-// strings. Without it the client logs nothing.
+// method, API path, attempt, and for the outcome the last answer's status
+// and the call's duration: never headers, the API key or query strings.
+// Without it the client logs nothing.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
@@ -328,7 +329,8 @@ func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err err
 	if o.capture != nil {
 		*o.capture = Response{}
 	}
-	attempts := 0
+	start := time.Now()
+	attempts, status := 0, 0
 	if err = ctx.Err(); err != nil {
 		err = fmt.Errorf("padapi: %s %s: %w", r.method, r.path, err)
 	} else if req, nerr := c.newRequest(ctx, r); nerr != nil {
@@ -337,11 +339,14 @@ func (c *Client) do(ctx context.Context, r *request, v any) (found bool, err err
 		var a attempt
 		var uncertain bool
 		a, attempts, uncertain = c.exchange(ctx, req, r, o)
+		if a.resp != nil {
+			status = a.resp.StatusCode
+		}
 		out := outcome{request: r, attempts: attempts, uncertain: uncertain, k: c.cfg.key(), capture: o.capture, maxBody: c.cfg.maxBody}
 		found, err = out.check(a, o, v)
 	}
 	if c.cfg.logger != nil {
-		c.logResult(ctx, r, attempts, err)
+		c.logResult(ctx, r, attempts, status, time.Since(start), err)
 	}
 	return found, err
 }
@@ -766,8 +771,15 @@ func discard(body io.ReadCloser) {
 	_ = body.Close()
 }
 
-func (c *Client) logResult(ctx context.Context, r *request, attempts int, err error) {
+// logResult logs a call's end: its method and path, how many attempts it
+// took, the last answer's status (when there was one), the time the whole
+// call took, and its error, if any. Never a header, the key or a query.
+func (c *Client) logResult(ctx context.Context, r *request, attempts, status int, took time.Duration, err error) {
 	attrs := []slog.Attr{slog.String("method", r.method), slog.String("path", r.path), slog.Int("attempts", attempts)}
+	if status != 0 {
+		attrs = append(attrs, slog.Int("status", status))
+	}
+	attrs = append(attrs, slog.Duration("duration", took))
 	if err != nil {
 		attrs = append(attrs, slog.String("error", err.Error()))
 	}

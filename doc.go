@@ -22,7 +22,7 @@
 // what the service sends beyond its documentation (docs/api-notes.md).
 //
 // The client's fields are the API's resources (c.Quota, c.Pads,
-// c.Questions, c.Organization). Every method takes a context first and
+// c.Questions, c.Organization, c.User). Every method takes a context first and
 // returns (*T, error): Get reads one, List one page, All every page, ListX
 // and AllX where a service lists more than one kind. A base URL may carry a
 // gateway's path prefix (https://gateway.example.com/pad).

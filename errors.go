@@ -51,7 +51,9 @@ var (
 	// anything: an empty or dot ID, a nil context, params that cannot go
 	// together (contents with a question ID), a question create without a
 	// title or language, a stats window with one end, a history link that
-	// is not https; and NewClient refusing a base URL, key or option.
+	// is not https, variant params that cannot go together or a variant
+	// create without a language or template, a take-home limit of 0; and
+	// NewClient refusing a base URL, key or option.
 	ErrInvalidArgument = errors.New("invalid argument")
 )
 
@@ -211,14 +213,9 @@ func errorFromBody(resp *http.Response, snippet []byte, k *credential) *APIError
 	return e
 }
 
-// quoteShort shows a value in an error without repeating a huge input.
-func quoteShort(b []byte) string {
-	const max = 64
-	if len(b) > max {
-		return string(b[:max]) + "..."
-	}
-	return string(b)
-}
+// quoteShort shows a value in an error without repeating a huge input
+// (the module's one helper for it, jsonerr.Short).
+var quoteShort = jsonerr.Short
 
 // clip cuts s to at most n bytes, on a rune boundary: a field a 2xx body
 // carries into an error is otherwise only bounded by the body's cap.

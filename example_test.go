@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi"
+	"github.com/padinterview/padapi/padapitest"
 )
 
 // fakeService stands in for https://app.coderpad.io in the examples: a
@@ -264,4 +265,77 @@ func ExamplePadsService_Transcript() {
 	// 10:01:00 Jane joined
 	// 10:20:00 Jane ran the code
 	// go, main.go: "package main\n"
+}
+
+// A question keeps one variant per language: a Ruby starter beside the
+// question's own, a blank Go one, and back to Go's default starter. Here
+// against padapitest's fake, which serves variants as the service does.
+func ExampleQuestionsService_CreateVariant() {
+	srv := padapitest.Start() // in production: https://app.coderpad.io
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+	q := srv.AddQuestion(padapi.Question{Title: "FizzBuzz", Language: "python3"})
+
+	ruby, err := c.Questions.CreateVariant(ctx, q.ID, &padapi.QuestionVariantParams{
+		Language: padapi.Ptr("ruby"),
+		Contents: padapi.Ptr("def fizzbuzz(n)\nend\n"),
+	})
+	if err != nil {
+		log.Fatal(err) // ErrOutcomeUnknown: the variant may exist; list before creating again
+	}
+	fmt.Printf("%s: %q\n", ruby.Display, *ruby.Contents)
+
+	// A language change clears the starter unless one comes with it:
+	// Ptr("") is a blank one, DefaultContents the language's default (nil).
+	goVar, err := c.Questions.UpdateVariant(ctx, q.ID, ruby.ID, &padapi.QuestionVariantParams{Language: padapi.Ptr("go"), Contents: padapi.Ptr("")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %q\n", goVar.Display, *goVar.Contents)
+	goVar, err = c.Questions.UpdateVariant(ctx, q.ID, ruby.ID, &padapi.QuestionVariantParams{DefaultContents: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(goVar.Display, "default starter:", goVar.Contents == nil)
+
+	vs, err := c.Questions.ListVariants(ctx, q.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(vs), "variant")
+	// Output:
+	// Ruby: "def fizzbuzz(n)\nend\n"
+	// Go: ""
+	// Go default starter: true
+	// 1 variant
+}
+
+// A pad only two interviewers may join: setting the access list sends the
+// create as JSON, which the library does by itself.
+func ExamplePadsService_Create_restricted() {
+	srv := padapitest.Start() // in production: https://app.coderpad.io
+	defer srv.Close()
+	c := srv.Client()
+
+	pad, err := c.Pads.Create(context.Background(), &padapi.PadCreateParams{
+		Title:                     padapi.Ptr("Backend screen"),
+		RestrictInterviewerAccess: padapi.Ptr(true),
+		AllowedInterviewerEmails:  []string{"ian@example.com", "olivia@example.com"},
+		ExecutionEnabled:          padapi.Ptr(true),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pad.Title, *pad.RestrictInterviewerAccess, pad.AllowedInterviewerEmails)
+
+	// An empty, non-nil list clears it.
+	pad, err = c.Pads.Update(context.Background(), pad.ID, &padapi.PadUpdateParams{AllowedInterviewerEmails: []string{}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(pad.AllowedInterviewerEmails), pad.AllowedInterviewerEmails != nil)
+	// Output:
+	// Backend screen true [ian@example.com olivia@example.com]
+	// 0 true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/padinterview/padapi/internal/lib/envelope"
 	"github.com/padinterview/padapi/internal/lib/h2route"
 )
 
@@ -23,11 +24,11 @@ func WithTLSConfigForTest(cfg *tls.Config) Option {
 // DecodePadPageForTest decodes a body of the pad list as the pipeline does
 // once the body is read.
 func DecodePadPageForTest(b []byte) (*Page[Pad], error) {
-	var p pageBody[Pad]
-	if err := unmarshal(b, &p); err != nil {
+	p := pageBody[Pad]{key: "pads"}
+	if _, _, err := envelope.DecodeMembers(jsontext.NewDecoder(bytes.NewReader(b), decodeOptions), "pads", &p, decodeOptions); err != nil {
 		return nil, err
 	}
-	return p.page("pads"), nil
+	return &Page[Pad]{Items: p.items, Total: p.total, NextPage: p.nextPage, PrevPage: p.prevPage}, nil
 }
 
 // UnmarshalForTest decodes data into v as the pipeline does: with the

@@ -122,7 +122,7 @@ func appendOp(b []byte, op HistoryOp) []byte {
 	const most = math.MaxUint64 >> 2
 	switch {
 	case op.Retain > 0 && op.Delete == 0 && op.Insert == "" && uint64(op.Retain) <= most:
-		return binary.AppendUvarint(b, uint64(op.Retain)<<2|opRetain)
+		return binary.AppendUvarint(b, uint64(op.Retain)<<2) // | opRetain, 0
 	case op.Delete > 0 && op.Retain == 0 && op.Insert == "" && uint64(op.Delete) <= most:
 		return binary.AppendUvarint(b, uint64(op.Delete)<<2|opDelete)
 	case op.Retain == 0 && op.Delete == 0:

@@ -150,7 +150,17 @@ func (s *PadsService) transcriptEvents(ctx context.Context, t *Transcript, fail 
 	events := func(ctx context.Context) iter.Seq2[*PadEvent, error] {
 		return allPages[PadEvent](ctx, s.client, path+"/events", "events", (&ListOptions{Sort: SortCreatedAsc}).query(), transcriptWorkers)
 	}
-	for it, err := range WithJSON(ctx, events) {
+	items := WithJSON(ctx, events)
+	if t.JSON == nil { // no bytes kept: each page decodes as it streams
+		items = func(yield func(Item[PadEvent], error) bool) {
+			for ev, err := range events(ctx) {
+				if !yield(Item[PadEvent]{Value: ev}, err) {
+					return
+				}
+			}
+		}
+	}
+	for it, err := range items {
 		if err != nil {
 			fail(err)
 			return

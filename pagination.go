@@ -77,66 +77,45 @@ func (o *ListOptions) query() url.Values {
 	return q
 }
 
-// pageBody is a list answer. Its items come under a key that depends on
-// the list; the request names it, and items reads the field that holds it.
+// pageBody is a list answer, decoded member by member as it streams: the
+// items under key (with each item's bytes when keep is set: WithJSON),
+// the total and the links; any other member is skipped.
 type pageBody[T any] struct {
-	Pads      []T    `json:"pads"`
-	Questions []T    `json:"questions"`
-	Events    []T    `json:"events"`
-	Users     []T    `json:"users"`
-	Total     int    `json:"total"`
-	NextPage  string `json:"next_page"`
-	PrevPage  string `json:"prev_page"`
-
-	// raws, when keep is set, are the items' bytes as the service sent
-	// them, one for each item (WithJSON).
-	keep bool
-	raws []json.RawMessage
+	key                string
+	keep               bool
+	items              []T
+	raws               []json.RawMessage
+	total              int
+	nextPage, prevPage string
 }
 
-// DecodeMember decodes one top-level member of a list answer as it
-// streams, into the field json would decode it into.
+// DecodeMember decodes one top-level member of a list answer.
 func (b *pageBody[T]) DecodeMember(dec *jsontext.Decoder, name string) error {
 	var dst any
 	switch name {
-	case "pads", "questions", "events", "users":
+	case b.key:
 		if b.keep && dec.PeekKind() == '[' {
-			return b.decodeKept(dec, name)
+			return b.decodeKept(dec)
 		}
-		dst = b.field(name)
+		dst = &b.items
 	case "total":
-		dst = &b.Total
+		dst = &b.total
 	case "next_page":
-		dst = &b.NextPage
+		dst = &b.nextPage
 	case "prev_page":
-		dst = &b.PrevPage
+		dst = &b.prevPage
 	default:
 		return dec.SkipValue()
 	}
 	return jsonv2.UnmarshalDecode(dec, dst, decodeOptions)
 }
 
-// field is the field that holds the items under key.
-func (b *pageBody[T]) field(key string) *[]T {
-	switch key {
-	case "pads":
-		return &b.Pads
-	case "questions":
-		return &b.Questions
-	case "events":
-		return &b.Events
-	}
-	return &b.Users
-}
-
-// decodeKept decodes the list under key item by item, keeping each
-// item's bytes beside it.
-func (b *pageBody[T]) decodeKept(dec *jsontext.Decoder, key string) error {
+// decodeKept decodes the items one by one, keeping each one's bytes.
+func (b *pageBody[T]) decodeKept(dec *jsontext.Decoder) error {
 	if _, err := dec.ReadToken(); err != nil { // [
 		return err
 	}
-	items := b.field(key)
-	*items, b.raws = []T{}, nil
+	b.items, b.raws = []T{}, nil
 	for dec.PeekKind() != ']' {
 		raw, err := dec.ReadValue()
 		if err != nil {
@@ -146,14 +125,14 @@ func (b *pageBody[T]) decodeKept(dec *jsontext.Decoder, key string) error {
 		if err := unmarshal(raw, &v); err != nil {
 			return err
 		}
-		*items, b.raws = append(*items, v), append(b.raws, json.RawMessage(bytes.Clone(raw)))
+		b.items, b.raws = append(b.items, v), append(b.raws, json.RawMessage(bytes.Clone(raw)))
 	}
 	_, err := dec.ReadToken() // ]
 	return err
 }
 
 // Reset zeroes the answer before a decode starts again.
-func (b *pageBody[T]) Reset() { *b = pageBody[T]{keep: b.keep} }
+func (b *pageBody[T]) Reset() { *b = pageBody[T]{key: b.key, keep: b.keep} }
 
 // list fetches one page of the list at path, whose items come under key.
 func list[T any](ctx context.Context, c *Client, path, key string, q url.Values) (*Page[T], error) {
@@ -163,20 +142,14 @@ func list[T any](ctx context.Context, c *Client, path, key string, q url.Values)
 
 // listKept is list, which with keep also returns each item's bytes.
 func listKept[T any](ctx context.Context, c *Client, path, key string, q url.Values, keep bool) (*Page[T], []json.RawMessage, error) {
-	b := &pageBody[T]{keep: keep}
+	b := &pageBody[T]{key: key, keep: keep}
 	if _, err := c.do(ctx, &request{method: http.MethodGet, path: path, query: q, need: key, what: strconv.Quote(key) + " list"}, b); err != nil {
 		return nil, nil, err
 	}
-	return b.page(key), b.raws, nil
-}
-
-// page is the decoded answer as a Page of the items under key.
-func (b *pageBody[T]) page(key string) *Page[T] {
-	items := *b.field(key)
-	if items == nil {
-		items = []T{} // a null list is an empty page
+	if b.items == nil {
+		b.items = []T{} // a null list is an empty page
 	}
-	return &Page[T]{Items: items, Total: b.Total, NextPage: b.NextPage, PrevPage: b.PrevPage}
+	return &Page[T]{Items: b.items, Total: b.total, NextPage: b.nextPage, PrevPage: b.prevPage}, b.raws, nil
 }
 
 // WithConcurrentPages lets the iterators (Pads.All, Pads.AllEvents,

@@ -308,4 +308,16 @@ func TestVariantsPromises(t *testing.T) {
 	if _, err := c.Questions.ListVariants(ctx, "1"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a past deadline: %v", err)
 	}
+	// A service that never answers: the caller's context ends the call.
+	started := make(chan struct{})
+	mux.HandleFunc("POST /gw/api/questions/1/variants", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body) // so that the server sees the hang-up
+		close(started)
+		waitHangUp(t, r)
+	})
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	if _, err := c.Questions.CreateVariant(ctx, "1", &padapi.QuestionVariantParams{Language: padapi.Ptr("go")}); !errors.Is(err, context.Canceled) || !errors.Is(err, padapi.ErrOutcomeUnknown) {
+		t.Errorf("a create cancelled while the service holds it: %v, want context.Canceled and ErrOutcomeUnknown", err)
+	}
 }

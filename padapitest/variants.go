@@ -225,11 +225,33 @@ func (s *Server) listVariants(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]padapi.QuestionVariant, len(qs.variants))
+	out := make([]variantOut, len(qs.variants))
 	for i, vs := range qs.variants {
-		out[i] = cloneVariant(vs.v)
+		out[i] = variantOut(vs.v)
 	}
 	return map[string]any{"variants": out}, nil
+}
+
+// variantOut is a variant as the service answers it: each file with its
+// path, contents and hidden, false included (a file in a request carries
+// hidden only when true).
+type variantOut padapi.QuestionVariant
+
+func (v variantOut) MarshalJSON() ([]byte, error) {
+	type file struct {
+		Path     string `json:"path"`
+		Contents string `json:"contents"`
+		Hidden   bool   `json:"hidden"`
+	}
+	var files []file
+	for _, f := range v.Files {
+		files = append(files, file{f.Path, f.Contents, f.Hidden})
+	}
+	return patch(padapi.QuestionVariant(v), func(m map[string]json.RawMessage) {
+		if v.Files != nil {
+			m["file_contents"] = mustMarshal(append([]file{}, files...))
+		}
+	})
 }
 
 func (s *Server) getVariant(r *http.Request) (any, error) {
@@ -237,7 +259,7 @@ func (s *Server) getVariant(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cloneVariant(vs.v), nil
+	return variantOut(vs.v), nil
 }
 
 // createVariant adds a variant: of a language (its starter null, the
@@ -263,7 +285,7 @@ func (s *Server) createVariant(r *http.Request) (any, error) {
 	vs.v.ID, vs.v.QuestionID = s.newVariantID(), qs.q.ID
 	vs.v.CreatedAt = vs.v.UpdatedAt
 	qs.variants = append(qs.variants, vs)
-	return cloneVariant(vs.v), nil
+	return variantOut(vs.v), nil
 }
 
 // updateVariant changes a variant: a new language clears the starter
@@ -283,7 +305,7 @@ func (s *Server) updateVariant(r *http.Request) (any, error) {
 		return nil, err
 	}
 	*vs = *next
-	return cloneVariant(vs.v), nil
+	return variantOut(vs.v), nil
 }
 
 // applyVariant sets what ch gives on vs, refusing a second variant of the

@@ -60,9 +60,9 @@ func checkV5(t *testing.T, srv *padapitest.Server, c *padapi.Client, qid padapi.
 	// A template variant: files overlay the template's on create; an
 	// update replaces the overlay; [] is the template's files again.
 	tmpl := padapitest.ProjectTemplateIDs()[0]
-	tv, err := c.Questions.CreateVariant(ctx, qid, &padapi.QuestionVariantParams{ProjectTemplateID: &tmpl, Files: []padapi.VariantFile{
+	tv, err := c.Questions.CreateVariant(padapi.WithResponse(ctx, &resp), qid, &padapi.QuestionVariantParams{ProjectTemplateID: &tmpl, Files: []padapi.VariantFile{
 		{Path: "Gemfile", Contents: "x"}, {Path: "new.rb", Contents: "n", Hidden: true}, {Path: "app/models/user.rb", Deleted: true}}})
-	if err != nil || tv.ProjectTemplateSlug == nil || tv.Language != "rails" ||
+	if err != nil || tv.ProjectTemplateSlug == nil || tv.Language != "rails" || !strings.Contains(string(resp.Body), `"hidden":false`) ||
 		!cmp.Equal(tv.Files, []padapi.VariantFile{{Path: "Gemfile", Contents: "x"}, {Path: "new.rb", Contents: "n", Hidden: true}}) {
 		t.Fatalf("CreateVariant from a template: %+v, %v", tv, err)
 	}

@@ -113,6 +113,11 @@ func (ts *toolset) filteredList(ctx context.Context, a listPadsArgs, f padFilter
 	if sort != "" {
 		extra["sort"] = string(sort)
 	}
+	want := filteredPage
+	if a.Limit > 0 {
+		want = min(a.Limit, filteredPage)
+		extra["limit"] = want
+	}
 	skip := max(a.Skip, 0)
 	for range filteredPages {
 		lo := padapi.PadListOptions(opts)
@@ -132,10 +137,14 @@ func (ts *toolset) filteredList(ctx context.Context, a listPadsArgs, f padFilter
 				continue
 			}
 			out.Pads = append(out.Pads, ts.padRow(p))
-			if len(out.Pads) == filteredPage {
+			if len(out.Pads) == want {
 				out.Walked -= len(page.Items) - i - 1
 				if i+1 < len(page.Items) {
-					out.NextPage, out.NextPageNote = nextArgs(opts, true, with(extra, "skip", i+1))
+					here := opts // this page again, past the pads read
+					if here.Cursor == "" {
+						here.Page = max(here.Page, 1)
+					}
+					out.NextPage, out.NextPageNote = nextArgs(here, true, with(extra, "skip", i+1))
 				} else {
 					n, more := page.Next(opts)
 					out.NextPage, out.NextPageNote = nextArgs(n, more, extra)
@@ -196,10 +205,10 @@ type countGroup struct {
 
 // countResult is count_pads' and count_questions' result.
 type countResult struct {
-	Groups   []countGroup `json:"groups" jsonschema:"the groups, by month in order, otherwise largest first"`
 	Walked   int          `json:"walked" jsonschema:"how many items the walk read"`
 	Complete bool         `json:"complete" jsonschema:"false when the walk stopped at the list limit before the list's end"`
 	Note     string       `json:"note,omitempty" jsonschema:"why the count is not complete"`
+	Groups   []countGroup `json:"groups" jsonschema:"the groups, by month in order, otherwise largest first"`
 }
 
 // counter counts items into groups, at most maxGroups of them (the rest go

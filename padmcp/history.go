@@ -58,7 +58,10 @@ func (ts *toolset) historyFile(ctx context.Context, a padHistoryArgs) (*padapi.P
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ids := envIDs(p)
+	ids, err := p.EnvironmentIDs()
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	envID := padapi.ID(a.EnvironmentID)
 	switch {
 	case envID == "" && p.ActiveEnvironmentID != nil && *p.ActiveEnvironmentID != "":

@@ -394,7 +394,7 @@ func TestDryRunSendsNothing(t *testing.T) {
 	if dry["would_send"] != "PUT /api/questions/12" || dry["sent"] != false {
 		t.Errorf("dry run = %v", dry)
 	}
-	m.fails("create_pad", map[string]any{"contents": "x", "question_id": "1", "dry_run": true}, "argument contents")
+	m.fails("create_pad", map[string]any{"contents": "x", "question_id": "1", "dry_run": true}, "Contents and QuestionID cannot be combined", "refused before anything was sent")
 	m.fails("update_pad", map[string]any{"id": "..", "title": "T", "dry_run": true}, "invalid argument")
 	s.mu.Lock()
 	defer s.mu.Unlock()

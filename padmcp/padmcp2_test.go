@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +79,19 @@ func TestListPadsFilters(t *testing.T) {
 	second := m.ok("list_pads", next)
 	if rows2 := second["pads"].([]any); len(rows2) != 50 || rows2[0].(map[string]any)["id"] == rows[49].(map[string]any)["id"] {
 		t.Errorf("the second filtered page: %d pads, first %v", len(rows2), rows2[0])
+	}
+	// The newest 5 of one owner: the walk stops once 5 pass, 1 page here.
+	from = len(srv.Requests())
+	got = m.ok("list_pads", map[string]any{"owner": "alice@example.com", "limit": 5})
+	if rows := got["pads"].([]any); len(rows) != 5 || got["next_page"].(map[string]any)["limit"] != 5.0 {
+		t.Errorf("limit 5: %d pads, next_page %v", len(rows), got["next_page"])
+	}
+	if n := requestsSince(srv, from)["GET"]; n != 1 {
+		t.Errorf("the newest 5 of one owner took %d requests, want 1 (they are all in the first page)", n)
+	}
+	// next_page resumes after the last pad read: the 6th of hers is pad 50.
+	if rows := m.ok("list_pads", got["next_page"])["pads"].([]any); len(rows) != 5 || rows[0].(map[string]any)["title"] != "pad 50" {
+		t.Errorf("resumed: %d pads, first %v", len(rows), rows[0])
 	}
 	// Language matches exactly: "py" is not python3.
 	if rows := m.ok("list_pads", map[string]any{"language": "py"})["pads"].([]any); len(rows) != 0 {
@@ -702,4 +716,106 @@ func TestVariantsWhoamiControls(t *testing.T) {
 	ro := newMCPTest(t, srv.Client(), Options{})
 	ro.fails("create_question_variant", map[string]any{"question_id": qid, "language": "go"}, "Options.AllowWrites")
 	ro.fails("delete_question_variant", map[string]any{"question_id": qid, "variant_id": string(ruby.ID)}, "Options.AllowDeletes")
+}
+
+// Each session of a shared server (as padctl mcp --http serves one server
+// to many clients) has its own 8 calls in flight: three sessions with 12
+// calls each put 24 requests in flight, 8 from each, and no more.
+func TestCallsInFlightPerSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		bt := &blockingTransport{release: make(chan struct{})}
+		c, err := padapi.NewClient("https://pad.example", testKey, padapi.WithHTTPClient(&http.Client{Transport: bt}), padapi.WithRetry(0, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		srv := NewServer(c, Options{})
+		var wg sync.WaitGroup
+		for range 3 {
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := srv.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			for range 12 {
+				wg.Go(func() { cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_quota", Arguments: map[string]any{}}) })
+			}
+		}
+		synctest.Wait()
+		bt.mu.Lock()
+		inFlight := bt.inFlight
+		bt.mu.Unlock()
+		if inFlight != 3*maxInFlight {
+			t.Errorf("%d requests in flight for 3 sessions of 12 calls, want %d", inFlight, 3*maxInFlight)
+		}
+		close(bt.release)
+		wg.Wait()
+		if bt.total != 36 || bt.max != 3*maxInFlight {
+			t.Errorf("%d requests, at most %d at once; want 36 and %d", bt.total, bt.max, 3*maxInFlight)
+		}
+	})
+}
+
+// The resources share the session's 8 slots with the tools: 6 tool calls
+// and 6 resource reads put 8 requests in flight, not 12.
+func TestResourcesShareSlots(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		bt := &blockingTransport{release: make(chan struct{})}
+		c, err := padapi.NewClient("https://pad.example", testKey, padapi.WithHTTPClient(&http.Client{Transport: bt}), padapi.WithRetry(0, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := NewServer(c, Options{}).Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ss.Close()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		var wg sync.WaitGroup
+		for range 6 {
+			wg.Go(func() { cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_quota", Arguments: map[string]any{}}) })
+			wg.Go(func() { cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "pad://quota"}) })
+		}
+		synctest.Wait()
+		bt.mu.Lock()
+		inFlight := bt.inFlight
+		bt.mu.Unlock()
+		if inFlight != maxInFlight {
+			t.Errorf("%d requests in flight, want %d", inFlight, maxInFlight)
+		}
+		close(bt.release)
+		wg.Wait()
+		if bt.total != 12 {
+			t.Errorf("%d requests, want 12", bt.total)
+		}
+	})
+}
+
+// A list page over the result's cap keeps next_page: the members come
+// before the rows, so the cut takes rows, not the way on.
+func TestListCutKeepsNextPage(t *testing.T) {
+	t.Parallel()
+	srv := padapitest.NewServer(t)
+	for i := range 60 {
+		srv.AddPad(padapi.Pad{Title: fmt.Sprint(i, " ", strings.Repeat("long title ", 20))})
+	}
+	m := newMCPTest(t, srv.Client(), Options{MaxResultBytes: 4096})
+	text, isErr := m.call("list_pads", nil)
+	if isErr || !strings.Contains(text, "[result truncated") || !strings.Contains(text, `"next_page":{"page":2}`) {
+		t.Errorf("a cut page: error %v, %.300q", isErr, text)
+	}
 }

@@ -415,7 +415,7 @@ func TestMCPBadArguments(t *testing.T) {
 		{"get_organization_stats", map[string]any{"start": "2026-01-01T00:00:00Z"}, "argument end"},
 		{"get_organization_stats", map[string]any{"start": "yesterday", "end": "2026-01-01T00:00:00Z"}, "argument start"},
 		{"get_pad_history", map[string]any{"id": id, "at": "noon"}, "argument at"},
-		{"create_pad", map[string]any{"contents": "x", "question_id": "1"}, "argument contents"},
+		{"create_pad", map[string]any{"contents": "x", "question_id": "1"}, "Contents and QuestionID cannot be combined"},
 		{"create_question", map[string]any{"title": "x"}, "language"},
 		{"update_pad", map[string]any{"id": id}, "nothing to change"},
 	} {

@@ -17,17 +17,20 @@ type listPadsArgs struct {
 	Page   int    `json:"page,omitempty" jsonschema:"1-based page number, 50 pads a page; take it from next_page"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"paging cursor, when a previous next_page gave one"`
 	Skip   int    `json:"skip,omitempty" jsonschema:"with filters: pads of the page to pass over, from next_page"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most pads in the answer, 1 to 50 (default 50): with filters, the walk stops once this many pass"`
 	padFilterArgs
 }
 
 // padListResult is list_pads' result.
 type padListResult struct {
+	// The members before the rows, so that a result cut at its cap keeps
+	// them.
 	Total        int            `json:"total" jsonschema:"the service's count of the caller's pads, all pages, before any filter"`
-	Pads         []padRow       `json:"pads" jsonschema:"the page's pads (with filters: those that pass, up to 50)"`
 	NextPage     map[string]any `json:"next_page" jsonschema:"the arguments of the next page; null on the last"`
 	NextPageNote string         `json:"next_page_note,omitempty" jsonschema:"why there is no next_page although the service gave one"`
 	Walked       int            `json:"walked,omitempty" jsonschema:"with filters: how many pads were read"`
 	Note         string         `json:"note,omitempty" jsonschema:"with filters: why the walk stopped before a page of answers was full"`
+	Pads         []padRow       `json:"pads" jsonschema:"the page's pads (with filters: those that pass, up to 50)"`
 }
 
 type padIDArgs struct {
@@ -131,6 +134,8 @@ func listPads(ts *toolset) serverTool {
 		listSchema(s)
 		s.Properties["skip"].Minimum = padapi.Ptr(0.0)
 		s.Properties["skip"].Maximum = padapi.Ptr(float64(filteredPage))
+		s.Properties["limit"].Minimum = padapi.Ptr(1.0)
+		s.Properties["limit"].Maximum = padapi.Ptr(float64(filteredPage))
 	}, tool: &mcp.Tool{Name: "list_pads", Title: "List pads",
 		Description: "One page (50) of the caller's pads as compact rows: id, title, language, state, owner, times. " +
 			"With owner, state, language or a created/updated window, the next 50 pads that pass, read page by page " +
@@ -141,7 +146,7 @@ func listPads(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
-			if f.any() {
+			if f.any() || a.Limit > 0 {
 				return ts.filteredList(ctx, a, f)
 			}
 			if a.Skip != 0 {
@@ -177,8 +182,12 @@ func getPad(ts *toolset) serverTool {
 			if err != nil {
 				return nil, err
 			}
+			envs, err := p.EnvironmentIDs()
+			if err != nil {
+				return nil, err
+			}
 			return &padResult{padRow: ts.padRow(p), Participants: p.Participants, Private: p.Private, ExecutionEnabled: p.ExecutionEnabled,
-				EnvironmentIDs: idStrings(envIDs(p)), ActiveEnvironmentID: idString(p.ActiveEnvironmentID), QuestionIDs: idStrings(p.QuestionIDs),
+				EnvironmentIDs: idStrings(envs), ActiveEnvironmentID: idString(p.ActiveEnvironmentID), QuestionIDs: idStrings(p.QuestionIDs),
 				URL: p.URL, Playback: p.Playback, Notes: ts.clip(p.Notes, fieldBytes, "the notes are cut here"),
 				Contents: ts.clip(p.Contents, fieldBytes, fmt.Sprintf("get_pad_history {id: %q, offset: N} reads the active file from byte N", a.ID))}, nil
 		})
@@ -257,9 +266,8 @@ func createPad(ts *toolset) serverTool {
 		Description: "Create a pad; it counts against the monthly quota. If the answer says the outcome is unknown, " +
 			"do not call it again before list_pads shows the pad is not there (lists lag about a minute). dry_run sends nothing."}},
 		func(ctx context.Context, a createPadArgs) (any, error) {
-			if a.Contents != "" && a.QuestionID != "" {
-				return nil, argError("contents", "cannot go with question_id: a pad from a question starts with the question's code")
-			}
+			// The library refuses what may not go together (contents with
+			// question_id, a time limit under 1), before sending.
 			fields := map[string]string{}
 			p := &padapi.PadCreateParams{Title: field(fields, "title", a.Title), Language: field(fields, "language", a.Language),
 				Contents: field(fields, "contents", a.Contents), Notes: field(fields, "notes", a.Notes)}

@@ -62,17 +62,17 @@ type statsResult struct {
 
 // usersResult is list_users' result.
 type usersResult struct {
-	Users     []userRow `json:"users" jsonschema:"the users that fit in the result"`
 	Total     int       `json:"total" jsonschema:"how many users the service listed"`
 	Truncated string    `json:"truncated,omitempty" jsonschema:"present when not every user fits: how to look one up"`
+	Users     []userRow `json:"users" jsonschema:"the users that fit in the result"`
 }
 
 // eventsResult is list_pad_events' result.
 type eventsResult struct {
 	Total        int            `json:"total" jsonschema:"the pad's events, all pages"`
-	Events       []string       `json:"events" jsonschema:"the page's events, one line each: time, kind, who, message"`
 	NextPage     map[string]any `json:"next_page" jsonschema:"the arguments of the next page; null on the last"`
 	NextPageNote string         `json:"next_page_note,omitempty" jsonschema:"why there is no next_page although the service gave one"`
+	Events       []string       `json:"events" jsonschema:"the page's events, one line each: time, kind, who, message"`
 }
 
 // padResult is get_pad's result.
@@ -130,9 +130,9 @@ type transcriptResult struct {
 	EndedAt             *time.Time `json:"ended_at" jsonschema:"when it ended; null while open"`
 	Notes               string     `json:"notes" jsonschema:"the interviewer's notes, cut when long"`
 	EventsTotal         *int       `json:"events_total,omitempty" jsonschema:"how many events the pad has, when all were read"`
-	Events              []string   `json:"events" jsonschema:"its events, oldest first, one line each"`
 	EventsTruncated     string     `json:"events_truncated,omitempty" jsonschema:"present when not every event is shown: how to read the rest"`
 	EnvironmentsOmitted string     `json:"environments_omitted,omitempty" jsonschema:"present when some environments are not shown"`
+	Events              []string   `json:"events" jsonschema:"its events, oldest first, one line each"`
 	Environments        []envView  `json:"environments" jsonschema:"its environments with their files' final code"`
 }
 
@@ -166,10 +166,10 @@ type questionRow struct {
 // questionsResult is list_questions' result.
 type questionsResult struct {
 	Total        int            `json:"total" jsonschema:"every question, all pages"`
-	Questions    []questionRow  `json:"questions" jsonschema:"the page's questions (with search: those whose title matches)"`
 	NextPage     map[string]any `json:"next_page" jsonschema:"the arguments of the next page; null on the last"`
 	NextPageNote string         `json:"next_page_note,omitempty" jsonschema:"why there is no next_page although the service gave one"`
 	Note         string         `json:"note,omitempty" jsonschema:"with search: what total and questions count"`
+	Questions    []questionRow  `json:"questions" jsonschema:"the page's questions (with search: those whose title matches)"`
 }
 
 // questionResult is get_question's result.

@@ -50,7 +50,10 @@ func (ts *toolset) transcript(ctx context.Context, id string, budget int, events
 		return nil, err
 	}
 	t := &padTranscript{Pad: p, sizes: map[string]int{}}
-	ids := envIDs(p)
+	ids, err := p.EnvironmentIDs() // the library's one policy for a bad ID
+	if err != nil {
+		return nil, err
+	}
 	if len(ids) > transcriptEnvs {
 		t.EnvsSkipped = len(ids) - transcriptEnvs
 		ids = ids[:transcriptEnvs]

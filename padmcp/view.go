@@ -243,23 +243,6 @@ func (ts *toolset) transcriptView(id string, t *padTranscript, budget int) *tran
 	return out
 }
 
-// envIDs are a pad's environments, each once: those it lists, then the
-// active one when it is not among them.
-func envIDs(p *padapi.Pad) []padapi.ID {
-	var ids []padapi.ID
-	seen := map[padapi.ID]bool{}
-	for _, id := range p.PadEnvironmentIDs {
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	if a := p.ActiveEnvironmentID; a != nil && *a != "" && !seen[*a] {
-		ids = append(ids, *a)
-	}
-	return ids
-}
-
 // nextArgs are the arguments that fetch the page next names (from the
 // library's Page.Next; ok false on the last page): its page, cursor and
 // sort, with extra; nil on the last page. A cursor over cursorBytes is not

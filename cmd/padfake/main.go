@@ -9,7 +9,9 @@
 // prints a loopback URL, which a client on the same machine can use. Edit
 // histories are served on a second port of the same host, which the pads'
 // history links name. The fake keeps its state in memory: a restart starts
-// afresh.
+// afresh. It serves every route padapi calls, those added in v5 too: a
+// question's variants, GET /api/user and the pads' interview controls
+// (see package padapitest).
 //
 // Flags:
 //

@@ -308,3 +308,31 @@ func TestSlowClients(t *testing.T) {
 		t.Errorf("%d of %d stalled connections still open %v after the last opened", open, slow, bound)
 	}
 }
+
+// padfake serves the routes added in v5: whose key it is, a seeded
+// question's variants, a restricted pad.
+func TestV5Routes(t *testing.T) {
+	ctx := context.Background()
+	_, c := serve(t, "-addr", "127.0.0.1:0", "-seed", "1")
+	if u, err := c.User.Get(ctx); err != nil || u.AnalyticsID == "" {
+		t.Errorf("User.Get: %+v, %v", u, err)
+	}
+	qs, err := c.Questions.List(ctx, nil)
+	if err != nil || len(qs.Items) != 1 {
+		t.Fatalf("Questions.List: %+v, %v", qs, err)
+	}
+	v, err := c.Questions.CreateVariant(ctx, qs.Items[0].ID, &padapi.QuestionVariantParams{Language: padapi.Ptr("ruby")})
+	if err != nil || v.Contents != nil {
+		t.Fatalf("CreateVariant: %+v, %v", v, err)
+	}
+	if vs, err := c.Questions.ListVariants(ctx, qs.Items[0].ID); err != nil || len(vs) != 1 || vs[0].ID != v.ID {
+		t.Errorf("ListVariants: %+v, %v", vs, err)
+	}
+	if err := c.Questions.DeleteVariant(ctx, qs.Items[0].ID, v.ID); err != nil {
+		t.Errorf("DeleteVariant: %v", err)
+	}
+	p, err := c.Pads.Create(ctx, &padapi.PadCreateParams{AllowedInterviewerEmails: []string{"a@example.com"}, ExecutionEnabled: padapi.Ptr(false)})
+	if err != nil || len(p.AllowedInterviewerEmails) != 1 || p.ExecutionEnabled {
+		t.Errorf("a restricted pad: %+v, %v", p, err)
+	}
+}

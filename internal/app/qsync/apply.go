@@ -1,11 +1,14 @@
 package qsync
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"maps"
 	"path"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/padinterview/padapi"
@@ -25,6 +28,9 @@ const (
 	// Waiting reports that Apply waits Wait for the service's list to
 	// show creates that had no answer, before it plans again.
 	Waiting
+	// VariantDone reports a variant step carried out (or handled), in
+	// Variant: Action is its Kind, ID the variant's id.
+	VariantDone
 )
 
 // Event is one thing Apply reports as it goes.
@@ -32,6 +38,8 @@ type Event struct {
 	Kind EventKind
 	// Step is the step concerned (Done, Redacted).
 	Step *Step
+	// Variant is the variant step concerned (VariantDone).
+	Variant *VariantStep
 	// Action is what was done (Done): the step's Kind, or Update after
 	// an Adopt.
 	Action Kind
@@ -94,6 +102,12 @@ func (s *Syncer) Apply(ctx context.Context, p *Plan, report func(Event)) error {
 			return err
 		}
 	}
+	for i := range p.Variants {
+		if err := a.pushVariant(ctx, &p.Variants[i]); err != nil {
+			return err
+		}
+		a.report(Event{Kind: VariantDone, Variant: &p.Variants[i], Action: p.Variants[i].Kind, ID: p.Variants[i].ID})
+	}
 	return a.save()
 }
 
@@ -124,6 +138,7 @@ func (a *applier) record(folder string, q qfolder.Question, files string, update
 	rec := qfolder.Record{Folder: folder, Digests: q.Digests(), UpdatedAt: updated}
 	rec.Digests[qfolder.FieldFiles] = files
 	old, ok := a.lib.State.Questions[q.ID]
+	rec.Variants = old.Variants
 	if updated.IsZero() {
 		rec.UpdatedAt = old.UpdatedAt
 	}
@@ -265,13 +280,15 @@ type PendingError struct {
 	Folder string
 	// Err is the create's error.
 	Err error
+	// File is the file that records it: qfolder.QuestionFile when "".
+	File string
 }
 
 // Error says what happened and what to do.
 func (e *PendingError) Error() string {
 	return fmt.Sprintf("%s/: create: %v\nThe pending create is recorded in %s/%s: run the same apply again to settle it: "+
 		"it adopts the question if the service made it, and creates it otherwise once --settle has passed",
-		e.Folder, e.Err, e.Folder, qfolder.QuestionFile)
+		e.Folder, e.Err, e.Folder, cmp.Or(e.File, qfolder.QuestionFile))
 }
 
 // Unwrap returns the create's error.
@@ -346,12 +363,27 @@ func (a *applier) pull(p *Plan) (err error) {
 			if err := a.save(); err != nil {
 				return err
 			}
-		case WriteBack, Same:
+		case Same:
+			if st.folder != nil && sameText(st.want, st.folder.Q) {
+				// Byte for byte what the folder holds: nothing to render.
+				a.record(st.Folder, st.want, st.fileDigest, st.svc.UpdatedAt)
+				break
+			}
+			if err := a.writeBack(st); err != nil {
+				return err
+			}
+		case WriteBack:
 			if err := a.writeBack(st); err != nil {
 				return err
 			}
 		}
 		a.done(st, st.Kind, st.ID)
+	}
+	for i := range p.Variants {
+		if err := a.pullVariant(&p.Variants[i]); err != nil {
+			return err
+		}
+		a.report(Event{Kind: VariantDone, Variant: &p.Variants[i], Action: p.Variants[i].Kind, ID: p.Variants[i].ID})
 	}
 	return nil
 }
@@ -377,4 +409,21 @@ func (a *applier) writeBack(st *Step) error {
 		a.report(Event{Kind: Redacted, Step: st, File: file})
 	}
 	return nil
+}
+
+// sameText reports whether a and b hold the same texts byte for byte (not
+// only as compared), so that a folder holding b, rendered for a, would be
+// written as it is.
+func sameText(a, b qfolder.Question) bool {
+	desc := a.Description
+	if desc != "" && !strings.HasSuffix(desc, "\n") {
+		desc += "\n" // as qfolder.Render writes it
+	}
+	return a.ID == b.ID && a.Title == b.Title && a.Language == b.Language && desc == b.Description &&
+		a.Contents == b.Contents && a.Solution == b.Solution && a.AIAssistPrompt == b.AIAssistPrompt &&
+		slices.EqualFunc(a.Instructions, b.Instructions, func(x, y padapi.CandidateInstruction) bool {
+			return x.Instructions == y.Instructions && (x.DefaultVisible == nil) == (y.DefaultVisible == nil) &&
+				(x.DefaultVisible == nil || *x.DefaultVisible == *y.DefaultVisible)
+		}) &&
+		slices.Equal(a.Files, b.Files) && (a.Files == nil) == (b.Files == nil)
 }

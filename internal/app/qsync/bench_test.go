@@ -96,3 +96,41 @@ func ageTree(tb testing.TB, dir string) {
 		tb.Fatal(err)
 	}
 }
+
+// BenchmarkVariantsPullDiff measures a pull and a diff of 200 questions,
+// without variants and with 3 each (pull --variants), on the fake (issue
+// 36: at most 2× the time, plus one variant list per question).
+func BenchmarkVariantsPullDiff(b *testing.B) {
+	for _, variants := range []bool{false, true} {
+		b.Run(fmt.Sprintf("variants=%v", variants), func(b *testing.B) {
+			srv := padapitest.NewServer(b)
+			seedQuestions(srv, 200)
+			if variants {
+				for _, q := range srv.Questions() {
+					for _, lang := range []string{"ruby", "go", "java"} {
+						srv.AddVariant(q.ID, padapi.QuestionVariant{Language: lang, Contents: padapi.Ptr("// " + lang)})
+					}
+				}
+			}
+			c := srv.Client(padapi.WithConcurrentPages(8))
+			for b.Loop() {
+				dir := filepath.Join(b.TempDir(), "lib")
+				s := New(c, dir, Options{Variants: variants})
+				if err := s.Lock(b.Context(), false); err != nil {
+					b.Fatal(err)
+				}
+				p, err := s.Plan(b.Context(), Pull)
+				if err == nil {
+					err = s.Apply(b.Context(), p, nil)
+				}
+				s.Unlock()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if p, err := s.Plan(b.Context(), Push); err != nil || p.Changes() {
+					b.Fatal(err, p.Changes())
+				}
+			}
+		})
+	}
+}

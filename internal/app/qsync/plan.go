@@ -135,6 +135,9 @@ type Plan struct {
 	Mode Mode
 	// Steps are the plan's steps, Same and Skip ones included.
 	Steps []Step
+	// Variants are the steps of the questions' variants, carried out
+	// after Steps (a new question's variants need its id).
+	Variants []VariantStep
 
 	lib    *qfolder.Library
 	locked bool
@@ -162,7 +165,24 @@ func (p *Plan) Changes() bool {
 			return true
 		}
 	}
+	for _, st := range p.Variants {
+		switch st.Kind {
+		case Create, Update, Delete, WriteBack, Adopt:
+			return true
+		}
+	}
 	return false
+}
+
+// CountVariants returns how many variant steps are of kind k.
+func (p *Plan) CountVariants(k Kind) int {
+	n := 0
+	for _, st := range p.Variants {
+		if st.Kind == k {
+			n++
+		}
+	}
+	return n
 }
 
 // wait returns the longest wait of the plan's creates.
@@ -206,6 +226,9 @@ func (s *Syncer) Plan(ctx context.Context, mode Mode) (*Plan, error) {
 		return nil, err
 	}
 	s.planUnclaimed(p, r)
+	if err := s.planVariantsPush(ctx, p); err != nil {
+		return nil, err
+	}
 	// Local work first (adopting writes an id), then updates, then creates
 	// and deletes.
 	order := map[Kind]int{Adopt: 0, Update: 1, Create: 2, Delete: 3}

@@ -70,6 +70,9 @@ func (s *Syncer) planPull(ctx context.Context) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if err := pp.planVariantsPull(ctx); err != nil {
+		return nil, err
+	}
 	if len(s.o.IDs) == 0 {
 		for _, f := range lib.Folders {
 			if f.Q.ID != "" && !pulled[f.Q.ID] {

@@ -54,6 +54,11 @@ type Options struct {
 	// (Pull), and plans against a service or organization other than the
 	// library's origin (every mode; see OriginError).
 	Force bool
+	// Variants makes a pull list every question's variants (one request
+	// each) and write them into the folder; without it, a pull syncs the
+	// variants of the folders that hold or recorded some, and a no-change
+	// pull costs about a list of the questions.
+	Variants bool
 	// IDs limits a pull to these questions; none pulls every question.
 	IDs []string
 	// BaseURL is the service's base URL, recorded in the library as its
@@ -97,9 +102,6 @@ func New(c *padapi.Client, dir string, o Options) *Syncer {
 	}
 	return &Syncer{c: c, dir: dir, o: o, sleep: sleepOrDone}
 }
-
-// Dir returns the folder the Syncer syncs.
-func (s *Syncer) Dir() string { return s.dir }
 
 // sleepOrDone waits d or until ctx ends.
 func sleepOrDone(ctx context.Context, d time.Duration) error {

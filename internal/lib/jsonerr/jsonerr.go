@@ -41,7 +41,7 @@ func Bad(what string, v []byte) *BadValue {
 // Error reads like "cannot decode timestamp 12".
 func (e *BadValue) Error() string { return "cannot decode " + e.text() }
 
-func (e *BadValue) text() string { return e.What + " " + short(e.Value) }
+func (e *BadValue) text() string { return e.What + " " + Short(e.Value) }
 
 // Seal takes the key out of every value err quotes, with scrub, and only
 // then cuts each to what an error shows: so no part of a key the cut
@@ -51,17 +51,18 @@ func (e *BadValue) text() string { return e.What + " " + short(e.Value) }
 func Seal(err error, scrub func([]byte) []byte) {
 	var bad *BadValue
 	if errors.As(err, &bad) {
-		bad.Value = []byte(short(scrub(bad.Value)))
+		bad.Value = []byte(Short(scrub(bad.Value)))
 	}
 	var se *json.SemanticError
 	if errors.As(err, &se) && len(se.JSONValue) > 0 {
-		se.JSONValue = jsontext.Value(short(scrub(se.JSONValue)))
+		se.JSONValue = jsontext.Value(Short(scrub(se.JSONValue)))
 	}
 }
 
-// short shows a value without repeating a huge input, as padapi's
-// quoteShort does.
-func short(b []byte) string {
+// Short shows a value in an error without repeating a huge input: its
+// first 64 bytes, then "...". It is the module's one such helper (padapi
+// and pathcheck use it too).
+func Short(b []byte) string {
 	const max = 64
 	if len(b) > max {
 		return string(b[:max]) + "..."
@@ -74,15 +75,13 @@ func short(b []byte) string {
 // than a few bytes of the body.
 func Describe(err error, data []byte) string {
 	var se *json.SemanticError
-	switch {
-	case errors.As(err, &se):
+	if errors.As(err, &se) {
 		field, what, typ := fieldPath(se.JSONPointer), kindName(se.JSONKind), typeName(se.GoType)
 		var bad *BadValue
-		switch {
-		case errors.As(se.Err, &bad):
+		if errors.As(se.Err, &bad) {
 			what = bad.text()
-		case se.JSONKind == '0' && len(se.JSONValue) > 0:
-			what = "number " + short(se.JSONValue)
+		} else if se.JSONKind == '0' && len(se.JSONValue) > 0 {
+			what = "number " + Short(se.JSONValue)
 		}
 		return "malformed response: field " + strconv.Quote(field) + ": cannot decode " + what + " as " + typ
 	}
@@ -118,7 +117,7 @@ func fieldPath(p jsontext.Pointer) string {
 	if len(names) == 0 {
 		return "(top level)"
 	}
-	return short([]byte(strings.Join(names, ".")))
+	return Short([]byte(strings.Join(names, ".")))
 }
 
 // kindName names a JSON kind for a reader of the JSON.

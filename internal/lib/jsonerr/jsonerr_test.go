@@ -54,7 +54,7 @@ func TestDescribe(t *testing.T) {
 
 func TestShort(t *testing.T) {
 	t.Parallel()
-	if got := short([]byte(strings.Repeat("a", 100))); got != strings.Repeat("a", 64)+"..." {
+	if got := Short([]byte(strings.Repeat("a", 100))); got != strings.Repeat("a", 64)+"..." {
 		t.Errorf("short = %q", got)
 	}
 }
@@ -63,8 +63,9 @@ func TestShort(t *testing.T) {
 // they are (typeName).
 type (
 	Alpha struct{ A int }
-	Zed   []int
-	lower struct{ a int }
+	Zed   struct{ Z int }
+	Ints  []int
+	lower struct{ _ int }
 )
 
 func TestTypeName(t *testing.T) {
@@ -75,6 +76,8 @@ func TestTypeName(t *testing.T) {
 	}{
 		{Alpha{}, "jsonerr.Alpha"},
 		{Zed{}, "jsonerr.Zed"},
+		{Ints{}, "jsonerr.Ints"},
+		{[]Zed{}, "[]jsonerr.Zed"},
 		{&Alpha{}, "jsonerr.Alpha"},
 		{[]Alpha{}, "[]jsonerr.Alpha"},
 		{lower{}, "object"},
@@ -145,10 +148,10 @@ func TestSeal(t *testing.T) {
 
 func TestShortBoundary(t *testing.T) {
 	t.Parallel()
-	if got := short([]byte(strings.Repeat("a", 64))); got != strings.Repeat("a", 64) {
+	if got := Short([]byte(strings.Repeat("a", 64))); got != strings.Repeat("a", 64) {
 		t.Errorf("64 bytes: %q", got)
 	}
-	if got := short([]byte(strings.Repeat("a", 65))); got != strings.Repeat("a", 64)+"..." {
+	if got := Short([]byte(strings.Repeat("a", 65))); got != strings.Repeat("a", 64)+"..." {
 		t.Errorf("65 bytes: %q", got)
 	}
 }

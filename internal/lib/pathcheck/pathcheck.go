@@ -9,16 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-)
 
-// short shows a path in a refusal without repeating a huge input.
-func short(p string) string {
-	const max = 64
-	if len(p) > max {
-		return p[:max] + "..."
-	}
-	return p
-}
+	"github.com/padinterview/padapi/internal/lib/jsonerr"
+)
 
 // Check says why a Do path is refused, or "" when it is not. It refuses a
 // path that would leave the base URL, hide a query, or read as another path
@@ -31,7 +24,7 @@ func short(p string) string {
 // bytes that are not UTF-8 (an overlong "%c0%ae" is a dot to some decoders).
 func Check(p string) string {
 	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#\\") || strings.Contains(p, "//") {
-		return "path " + short(p) + ": need an escaped path starting with / and without a query"
+		return "path " + jsonerr.Short([]byte(p)) + ": need an escaped path starting with / and without a query"
 	}
 	for _, r := range p {
 		if r < 0x21 || r == 0x7f {
@@ -41,14 +34,14 @@ func Check(p string) string {
 	slashes := strings.Count(p, "/")
 	for form, round := p, 0; ; round++ {
 		if round == maxUnescape {
-			return "path " + short(p) + ": escaped more than " + strconv.Itoa(maxUnescape) + " times over"
+			return "path " + jsonerr.Short([]byte(p)) + ": escaped more than " + strconv.Itoa(maxUnescape) + " times over"
 		}
 		if why := pathFormProblem(form, slashes); why != "" {
-			return "path " + short(p) + ": " + why
+			return "path " + jsonerr.Short([]byte(p)) + ": " + why
 		}
 		u, err := url.PathUnescape(form)
 		if err != nil {
-			return "path " + short(p) + ": has a bad escape, once unescaped " + strconv.Itoa(round) + " times"
+			return "path " + jsonerr.Short([]byte(p)) + ": has a bad escape, once unescaped " + strconv.Itoa(round) + " times"
 		}
 		if u == form {
 			return ""

@@ -803,10 +803,77 @@ func TestUnescape(t *testing.T) {
 		{"&amp;#65;", false, "&", 5}, {"&AMP;", false, "&", 5}, {"&lt;", false, "<", 4}, {"&Gt;", false, ">", 4},
 		{"&quot;", false, `"`, 6}, {"&apos;", false, "'", 6}, {"&am", false, "", 0}, {"&", false, "", 0}, {"&x;", false, "", 0},
 		{"+", true, " ", 1}, {"+", false, "", 0}, {"a", true, "", 0},
+		// Octal: 1 to 3 digits, up to 0377.
+		{`\163k`, false, "s", 4}, {`\0`, false, "\x00", 2}, {`\7`, false, "\x07", 2}, {`\77`, false, "?", 3},
+		{`\377`, false, "\xff", 4}, {`\400`, false, " ", 3}, {`\1234`, false, "S", 4}, {`\8`, false, "", 0},
+		{`\\163`, false, "s", 5}, {`\/0`, false, "/", 2},
+		// Quoted-printable: =XX in capitals, and soft line breaks.
+		{"=4A", false, "J", 3}, {"=09", false, "\t", 3}, {"=FF", false, "\xff", 3}, {"=4a", false, "", 0}, {"=G1", false, "", 0},
+		{"=4", false, "", 0}, {"=", false, "", 0}, {"=\r\nx", false, "", 3}, {"=\nx", false, "", 2}, {"=\rx", false, "", 0},
+		{"=@A", false, "", 0}, {"=A@", false, "", 0}, {"=/0", false, "", 0}, {"=0:", false, "", 0},
 	} {
 		out, w := unescape([]byte(c.in), c.space, nil)
 		if string(out) != c.out || w != c.w {
 			t.Errorf("unescape(%q) = %q, %d, want %q, %d", c.in, out, w, c.out, c.w)
 		}
+	}
+}
+
+// A list of numbers loses its separators, and only those: ',' or ", "
+// between decimal digits, ' ' between hex digits.
+func TestSqueeze(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"115,107, 45":     "11510745",
+		"73 6b 2D":        "736b2D",
+		"[1,2]":           "[12]",
+		"a b, c":          "ab, c",
+		"9 ,1 ":           "9 ,1 ",
+		"x,1 1,x ,":       "x,11,x ,",
+		"0,9 9, 0 f F 0":  "0990fF0",
+		"0/9 :0 @a `f g0": "0/9 :0 @a `f g0",
+	} {
+		v, ok := squeeze([]byte(in))
+		got := in
+		if ok {
+			got = string(v.text)
+			for i := range v.text {
+				if in[v.start[i]] != v.text[i] || v.end[i] != v.start[i]+1 {
+					t.Errorf("squeeze(%q): byte %d maps to %d..%d", in, i, v.start[i], v.end[i])
+				}
+			}
+		}
+		if got != want || ok != (want != in) {
+			t.Errorf("squeeze(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestUTF16LE(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"ab":   "a\x00b\x00",
+		"é":    "\xe9\x00",
+		"😀":    "\x3d\xd8\x00\xde",
+		"\xff": "\xff\x00",
+		"":     "",
+	} {
+		if got := utf16LE(in); got != want {
+			t.Errorf("utf16LE(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestShortestRun(t *testing.T) {
+	t.Parallel()
+	// 1 (49) 0 (48) a (97) z (122): the shortest two in a row are "4948".
+	if got := shortestRun("10az", 2, ""); got != 4 {
+		t.Errorf("shortestRun = %d, want 4", got)
+	}
+	if got := shortestRun("za", 2, ", "); got != len("122, 97") {
+		t.Errorf("shortestRun with a separator = %d", got)
+	}
+	if got := separated("ab", "%02x", " "); got != "61 62" {
+		t.Errorf("separated = %q", got)
 	}
 }

@@ -20,6 +20,8 @@ func TestRetryAfter(t *testing.T) {
 		"0":                             {0, true},
 		"-1":                            {0, false},
 		"99999999999":                   {0, false},
+		"31536000":                      {365 * 24 * time.Hour, true}, // a year: the longest read
+		"31536001":                      {0, false},
 		"soon":                          {0, false},
 		"Mon, 01 Jan 2001 00:00:00 GMT": {0, true}, // in the past: now
 	} {
@@ -55,6 +57,56 @@ func TestBackoff(t *testing.T) {
 	}
 	if d := Backoff(lo, hi, 0, asks("60")); d > hi {
 		t.Errorf("Backoff with Retry-After: 60 = %v, over the cap %v", d, hi)
+	}
+	if d := Backoff(lo, hi, 0, asks("2")); d != hi {
+		t.Errorf("Backoff with Retry-After: 2 = %v, want the cap %v itself", d, hi)
+	}
+	// Equal jitter: half of the ceiling, and up to all of it.
+	for _, d := range []time.Duration{1, 2, 3} {
+		seen := map[time.Duration]bool{}
+		for range 200 {
+			seen[Backoff(d, d, 0, nil)] = true
+		}
+		for w := range seen {
+			if w < d/2 || w > d {
+				t.Errorf("Backoff(%v, %v) = %v, want within [%v, %v]", d, d, w, d/2, d)
+			}
+		}
+		if !seen[d] || !seen[d/2] {
+			t.Errorf("Backoff(%v, %v) gave %v over 200 calls, want both ends %v and %v", d, d, seen, d/2, d)
+		}
+	}
+}
+
+// The ceiling of a backoff: the minimum doubled at each attempt, capped,
+// exactly; 0 without a minimum.
+//
+// Equivalent mutant (make mutate): attempt < 63 made attempt <= 63 in
+// ceiling. At attempt 63 with a minimum above 0, max>>63 is 0 for every
+// duration, so min <= 0 is false either way and both return max (a
+// minimum of 0 returns before).
+func TestCeiling(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		min, max time.Duration
+		attempt  int
+		want     time.Duration
+	}{
+		{100 * ms, 2000 * ms, 0, 100 * ms},
+		{100 * ms, 2000 * ms, 1, 200 * ms},
+		{100 * ms, 2000 * ms, 4, 1600 * ms},
+		{100 * ms, 2000 * ms, 5, 2000 * ms},
+		{100 * ms, 800*ms + 7, 3, 800 * ms}, // min<<3 below a cap with low bits
+		{100 * ms, 2000 * ms, 62, 2000 * ms},
+		{1, 1 << 62, 62, 1 << 62},
+		{1, 1<<63 - 1, 63, 1<<63 - 1}, // no shift past 63
+		{0, 2000 * ms, 0, 0},
+		{0, 2000 * ms, 70, 0},
+	} {
+		if got := ceiling(tc.min, tc.max, tc.attempt); got != tc.want {
+			t.Errorf("ceiling(%v, %v, %d) = %v, want %v", tc.min, tc.max, tc.attempt, got, tc.want)
+		}
 	}
 }
 

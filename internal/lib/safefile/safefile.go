@@ -219,13 +219,7 @@ func (d *Dir) writeTemp(dir string, data []byte) (string, error) {
 		return "", err
 	}
 	_, err = fh.Write(data)
-	if err == nil && !d.lazy() {
-		err = fh.Sync()
-	}
-	if cerr := fh.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err = finish(fh, err, d.lazy()); err != nil {
 		_ = d.root.Remove(name)
 		return "", err
 	}
@@ -241,8 +235,23 @@ func (d *Dir) syncDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	err = fh.Sync()
-	if cerr := fh.Close(); err == nil {
+	return finish(fh, nil, false)
+}
+
+// syncCloser is what finish needs of a file.
+type syncCloser interface {
+	Sync() error
+	Close() error
+}
+
+// finish ends a write to f that returned err: it syncs f (unless lazy, or
+// the write failed) and closes it, and returns the first error of the
+// three.
+func finish(f syncCloser, err error, lazy bool) error {
+	if err == nil && !lazy {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
@@ -265,13 +274,7 @@ func (d *Dir) Create(name string, data []byte) error {
 		return fmt.Errorf("%s: %w", name, Pathless(err))
 	}
 	_, err = fh.Write(data)
-	if err == nil && !d.lazy() {
-		err = fh.Sync()
-	}
-	if cerr := fh.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err = finish(fh, err, d.lazy()); err != nil {
 		_ = d.root.Remove(name)
 		return fmt.Errorf("%s: %w", name, Pathless(err))
 	}
@@ -416,21 +419,32 @@ func (d *Dir) Lstat(name string) (fs.FileInfo, error) {
 
 // Kind names a file mode that is not a regular file, for a message.
 func Kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a directory"
-	case m.IsRegular():
-		return "a regular file"
+	for _, k := range kinds {
+		if m&k.bits != 0 || k.bits == 0 && m.IsRegular() {
+			return k.name
+		}
 	}
 	return "mode " + m.String()
+}
+
+// kinds name the modes Kind knows, in the order it tries them (a device
+// may also be a character device); bits 0 is a regular file.
+var kinds = []struct {
+	bits fs.FileMode
+	name string
+}{
+	{fs.ModeSymlink, "a symbolic link"},
+	{fs.ModeNamedPipe, "a FIFO"},
+	{fs.ModeSocket, "a socket"},
+	{fs.ModeDevice, "a device"},
+	{fs.ModeDir, "a directory"},
+	{0, "a regular file"},
+}
+
+// plain reports whether Name writes c as it is: a lower-case ASCII
+// letter, a digit, '-' or '_'.
+func plain(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_'
 }
 
 // Pathless drops the operation and path of a *fs.PathError or
@@ -468,10 +482,9 @@ const maxNameLen = 64
 func Name(id string, reserved ...string) string {
 	var b strings.Builder
 	for i := 0; i < len(id); i++ {
-		switch c := id[i]; {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_':
+		if c := id[i]; plain(c) {
 			b.WriteByte(c)
-		default:
+		} else {
 			fmt.Fprintf(&b, "%%%02x", c)
 		}
 	}

@@ -227,21 +227,37 @@ func (f *Factory) StartClock(cmd *cobra.Command) {
 	if f.Timeout == 0 || cmd.Annotations[NoDeadline] != "" {
 		return
 	}
-	ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.Timeout, &TimeoutError{f.Timeout})
+	ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.Timeout, &TimeoutError{D: f.Timeout})
 	f.cancel = cancel
 	cmd.SetContext(ctx)
 }
 
-// TimeoutError is why a command's context ends when --timeout runs out.
-type TimeoutError struct{ D time.Duration }
+// TimeoutError is a time limit (--timeout, PAD_TIMEOUT) running out: the
+// cause of a command's context when it does, which makes the context's
+// error a context.DeadlineExceeded; and, with Stopped set, the error of a
+// command that stops at the limit keeping what it finished (the archive).
+// It is padctl's one timeout type.
+type TimeoutError struct {
+	D time.Duration
+	// Stopped, when set, is the command's own report of what the limit
+	// stopped and what is kept: the error's text. Such an error is the
+	// command's outcome, not a request's deadline.
+	Stopped string
+}
 
-// Error says which limit ran out.
+// Error says which limit ran out, or what it stopped.
 func (e *TimeoutError) Error() string {
+	if e.Stopped != "" {
+		return e.Stopped
+	}
 	return fmt.Sprintf("timed out after %s", e.D)
 }
 
-// Is makes a TimeoutError a context.DeadlineExceeded.
-func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+// Is makes a TimeoutError a context.DeadlineExceeded, unless it is a
+// command's report (Stopped), which needs no deadline advice.
+func (e *TimeoutError) Is(target error) bool {
+	return target == context.DeadlineExceeded && e.Stopped == ""
+}
 
 // Close writes what the redacting streams kept back, releases the
 // command's deadline and stops the fake service, if --fake started one.

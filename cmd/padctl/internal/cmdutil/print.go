@@ -323,12 +323,3 @@ func formatValue(v any, tty bool) string {
 // Unknown is a value the service did not give, in words for a terminal
 // ("not reported"); piped it is empty, as any missing value.
 type Unknown string
-
-// Known returns &n when ok, else nil (printed empty): for the quota's
-// helpers, which say whether they know a number.
-func Known(n int, ok bool) *int {
-	if !ok {
-		return nil
-	}
-	return &n
-}

@@ -130,7 +130,7 @@ func ListRun[T any](o *ListOptions[T]) error {
 	l := o.Pick(c, o.Args)
 	q := PageQuery{Sort: o.Sort, Page: int(o.Page)}
 	if o.JSON {
-		return rawListRun(o, c, l, q)
+		return rawListRun(o, l, q)
 	}
 	if !o.All && o.Limit == 0 {
 		p, err := l.Page(o.Ctx, q)
@@ -173,10 +173,9 @@ func ListRun[T any](o *ListOptions[T]) error {
 // rawListRun is ListRun for --json: the items as the service sent them
 // (null stays null, "" stays "", unknown fields stay), one page or with
 // --all or --limit every page's, written one by one as they come, as one
-// JSON array. The typed list method checks the arguments and says what it
-// would ask for (padapi.WithDryRun); the library follows the pages
-// (Client.DoAll) as for the typed lists.
-func rawListRun[T any](o *ListOptions[T], c *padapi.Client, l Lister[T], q PageQuery) error {
+// JSON array. The pages are the typed list's (its route, checks and
+// paging), each item with its bytes (padapi.WithJSON).
+func rawListRun[T any](o *ListOptions[T], l Lister[T], q PageQuery) error {
 	if !o.All && o.Limit == 0 {
 		var resp padapi.Response
 		p, err := l.Page(padapi.WithResponse(o.Ctx, &resp), q)
@@ -192,22 +191,19 @@ func rawListRun[T any](o *ListOptions[T], c *padapi.Client, l Lister[T], q PageQ
 		}
 		return PrintRawList(o.IO, items)
 	}
-	var req padapi.Request
-	if _, err := l.Page(padapi.WithDryRun(o.Ctx, &req), q); !errors.Is(err, padapi.ErrDryRun) {
-		return err
-	}
 	arr := NewRawArray(o.IO)
 	update, done := o.IO.Progress(o.View.Noun)
 	defer done()
 	n := 0
-	for item, err := range c.DoAll(o.Ctx, req.Path, l.Key, req.Query) {
+	all := func(ctx context.Context) iter.Seq2[*T, error] { return l.All(ctx, q) }
+	for item, err := range padapi.WithJSON(o.Ctx, all) {
 		if err != nil {
 			// The array stays open: a program reading it sees it
 			// cut, not a shorter list.
 			_ = arr.Flush()
 			return err
 		}
-		if err := arr.Add(item); err != nil {
+		if err := arr.Add(item.JSON); err != nil {
 			return err
 		}
 		n++

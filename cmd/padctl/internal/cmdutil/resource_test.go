@@ -1,8 +1,12 @@
 package cmdutil_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
@@ -39,5 +43,25 @@ func TestListFlagsConflict(t *testing.T) {
 	cmd.SetArgs([]string{"--all", "--page", "2"})
 	if err := cmd.Execute(); err == nil || ran || !strings.Contains(err.Error(), "[all page]") {
 		t.Errorf("--all --page 2: ran %v, error %v", ran, err)
+	}
+}
+
+// TimeoutError is padctl's one timeout type: as a context's cause it makes
+// the deadline a DeadlineExceeded (with its advice); as a command's report
+// (Stopped) it is that report alone, exit 1, no deadline advice.
+func TestTimeoutError(t *testing.T) {
+	limit := &cmdutil.TimeoutError{D: 2 * time.Second}
+	if !errors.Is(limit, context.DeadlineExceeded) || limit.Error() != "timed out after 2s" {
+		t.Errorf("limit: Is %v, %q", errors.Is(limit, context.DeadlineExceeded), limit.Error())
+	}
+	stopped := &cmdutil.TimeoutError{D: 2 * time.Second, Stopped: "the archive stopped at the --timeout limit (2s) after 3 pads"}
+	if errors.Is(stopped, context.DeadlineExceeded) || stopped.Error() != stopped.Stopped {
+		t.Errorf("stopped: Is %v, %q", errors.Is(stopped, context.DeadlineExceeded), stopped.Error())
+	}
+	if code, advice := cmdutil.ExitCode(stopped, true), cmdutil.Advice(stopped); code != cmdutil.ExitError || advice != "" {
+		t.Errorf("stopped: exit %d, advice %q; want 1 and none", code, advice)
+	}
+	if advice := cmdutil.Advice(fmt.Errorf("GET /api/pads: %w", limit)); !strings.Contains(advice, "--timeout") {
+		t.Errorf("a request cut by the limit: advice %q", advice)
 	}
 }

@@ -1,13 +1,14 @@
 package qfolder
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/padinterview/padapi/internal/lib/safefile"
 )
@@ -31,6 +32,11 @@ const cacheVersion = 1
 // racyWindow is how much older than the scan a recorded time must be:
 // coarser than any file system's time granularity (FAT's is 2 s).
 const racyWindow = 3 * time.Second
+
+// cacheOptions are json v2's options for the cache: v1's meaning of nil
+// (a nil slice is null, and reads back nil: files/ or none), with v2's
+// speed.
+var cacheOptions = jsonv2.JoinOptions(jsonv2.FormatNilSliceAsNull(true), jsonv2.FormatNilMapAsNull(true))
 
 // cacheFile is the read cache as stored.
 type cacheFile struct {
@@ -74,7 +80,7 @@ func readCache(name string) *cacheFile {
 		return empty
 	}
 	var c cacheFile
-	if json.Unmarshal(b, &c) != nil || c.Version != cacheVersion || c.Folders == nil {
+	if jsonv2.Unmarshal(b, &c, cacheOptions) != nil || c.Version != cacheVersion || c.Folders == nil {
 		return empty
 	}
 	return &c
@@ -160,7 +166,7 @@ func saveCache(name string, c *cacheFile) {
 	}
 	defer d.Close()
 	d.Lazy = true // a cache lost to a power cut costs one slower run
-	b, err := json.Marshal(c)
+	b, err := jsonv2.Marshal(c, cacheOptions)
 	if err != nil {
 		return
 	}

@@ -61,6 +61,8 @@ type Folder struct {
 	// Starter and Solution are the names of the starter code and solution
 	// files, "" when the folder has none.
 	Starter, Solution string
+	// Variants are the question's variants (VariantsDir), by name.
+	Variants []*Variant
 }
 
 // Pending is a create that apply recorded before sending it.
@@ -305,12 +307,14 @@ func (r *folderReader) entry(e fs.DirEntry) {
 	case strings.HasPrefix(file, "."):
 	case e.Type()&fs.ModeSymlink != 0:
 		r.problem(file, "a symlink (padctl follows none)")
+	case file == VariantsDir && e.IsDir():
+		r.readVariants()
 	case file == FilesDir && e.IsDir():
 		r.sawFiles = true
 		f.Q.Files = []padapi.QuestionFile{}
 		walkFiles(r.root, f.Name, FilesDir, "", &f.Q.Files, &r.total, r.problem)
 	case !e.Type().IsRegular():
-		r.problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT and %s/", QuestionFile, DescriptionFile, FilesDir)
+		r.problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT, %s/ and %s/", QuestionFile, DescriptionFile, FilesDir, VariantsDir)
 	case file == QuestionFile:
 		r.sawJSON = true
 		if text, ok := r.read(file); ok {
@@ -323,7 +327,7 @@ func (r *folderReader) entry(e fs.DirEntry) {
 	case isNamed(file, solutionBase):
 		r.code(file, "solution", &f.Solution, &f.Q.Solution)
 	default:
-		r.problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT and %s/", QuestionFile, DescriptionFile, FilesDir)
+		r.problem(file, "unexpected: a question folder holds %s, %s, starter.EXT, solution.EXT, %s/ and %s/", QuestionFile, DescriptionFile, FilesDir, VariantsDir)
 	}
 }
 

@@ -40,6 +40,17 @@ type Record struct {
 	// answer older than it is stale (lists lag), and the question is then
 	// fetched on its own.
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
+	// Variants are the question's variants padctl synced, by ID.
+	Variants map[string]VariantRecord `json:"variants,omitempty"`
+}
+
+// VariantRecord is what padctl knows of one variant it synced.
+type VariantRecord struct {
+	// Name is the variant's sub-folder when it was last synced.
+	Name string `json:"name"`
+	// Digest is the variant's Digest as the folder and the service last
+	// agreed on it.
+	Digest string `json:"digest"`
 }
 
 // Origin is where a library's ids come from: the same id on another

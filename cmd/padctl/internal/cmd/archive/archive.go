@@ -179,17 +179,6 @@ type summaryJSON struct {
 	Seconds   float64 `json:"seconds"`
 }
 
-// timeoutError is a run cut short by the user's --timeout: what is done is
-// kept, and the next run resumes.
-type timeoutError struct {
-	d    time.Duration
-	done int
-}
-
-func (e *timeoutError) Error() string {
-	return fmt.Sprintf("the archive stopped at the --timeout limit (%s) after %d pads; everything finished is kept, and the next run resumes from there", e.d, e.done)
-}
-
 // archiveRun runs the engine on o.Dir, rendering its progress and then
 // its summary.
 func archiveRun(o *ArchiveOptions) error {
@@ -225,7 +214,7 @@ func archiveRun(o *ArchiveOptions) error {
 		cmdutil.Note(o.IO, "padctl: archive stopped after %d pads; everything finished is kept: run it again to resume", r.done)
 		return err
 	case err != nil && o.Ctx.Err() == nil && errors.As(context.Cause(ctx), &te):
-		return &timeoutError{o.Timeout, r.done}
+		return &cmdutil.TimeoutError{D: o.Timeout, Stopped: fmt.Sprintf("the archive stopped at the --timeout limit (%s) after %d pads; everything finished is kept, and the next run resumes from there", o.Timeout, r.done)}
 	case err != nil:
 		return err
 	case sum.Failed > 0:

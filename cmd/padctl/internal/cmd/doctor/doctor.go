@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -113,7 +114,11 @@ func NewCmdDoctor(f *cmdutil.Factory, runF func(*DoctorOptions) error) *cobra.Co
 		Long: `Check what padctl needs: the base URL and the API key (their form), the
 connection to the service (DNS, connect, TLS, each timed, with a hint when
 one fails), the key (GET /api/quota) and the clock (against the service's
-Date header). The checks go to stderr, --json prints them on stdout.
+Date header). Then what the service has of the API as it stands in
+2026-10: whose key this is (GET /api/user, its fields' kinds checked) and
+question variants (the first question's); a 404 there says "not on this
+service", which is not a failure. The checks go to stderr, --json prints
+them on stdout.
 
 --shapes also makes read-only GETs (the quota; one page of pads, one pad,
 one page of its events, one of its environments; the organization, its
@@ -212,10 +217,12 @@ func (d *doctor) run(ctx context.Context, withShapes bool) (failed bool, err err
 	if !d.checkAuth(ctx, c, tap) {
 		return true, nil
 	}
+	failed = d.checkUser(ctx, c)
+	d.checkVariants(ctx, c)
 	if withShapes {
-		return d.compareShapes(ctx, c), nil
+		failed = d.compareShapes(ctx, c) || failed
 	}
-	return false, nil
+	return failed, nil
 }
 
 // checkConfig checks the form of the base URL and the key. ok is false
@@ -365,6 +372,109 @@ func (d *doctor) checkAuth(ctx context.Context, c *padapi.Client, tap *dateTap) 
 		d.add(check{Name: "clock", Status: "ok", Detail: "within a minute of the service's"})
 	}
 	return true
+}
+
+// userFields are the members of GET /api/user's answer and the JSON kinds
+// each may have (docs/api-notes.md, the routes added in v5).
+var userFields = []struct{ name, kinds string }{
+	{"name", "string|null"}, {"allow_pad_creation", "boolean"}, {"analytics_id", "string"},
+}
+
+// checkUser asks whose key this is (GET /api/user, added in v5) and checks
+// the answer's shape: field names and kinds only, never a value. A 404 is
+// a service without the route, not a failure. It reports a failure.
+func (d *doctor) checkUser(ctx context.Context, c *padapi.Client) bool {
+	start := time.Now()
+	var resp padapi.Response
+	_, err := c.User.Get(padapi.WithResponse(ctx, &resp))
+	if errors.Is(err, padapi.ErrNotFound) {
+		d.add(check{Name: "user", Status: "skip", Detail: "GET /api/user: not on this service (404)", Millis: since(start)})
+		return false
+	}
+	// An answer the library could not read (a 2xx) still has a shape to
+	// show; any other error has none.
+	var ae *padapi.APIError
+	var m map[string]json.RawMessage
+	if (err != nil && !(errors.As(err, &ae) && ae.StatusCode/100 == 2)) || json.Unmarshal(resp.Body, &m) != nil {
+		d.add(check{Name: "user", Status: "fail", Detail: "GET /api/user: " + answered(err), Millis: since(start), Hint: cmdutil.NetworkHint(err)})
+		return true
+	}
+	var bad []string
+	for _, f := range userFields {
+		if kind := jsonKind(m[f.name]); !slices.Contains(strings.Split(f.kinds, "|"), kind) {
+			bad = append(bad, fmt.Sprintf("%s is %s, want %s", f.name, kind, f.kinds))
+		}
+	}
+	if len(bad) == 0 && err != nil {
+		bad = append(bad, answered(err))
+	}
+	if len(bad) > 0 {
+		d.add(check{Name: "user", Status: "fail", Detail: "GET /api/user: " + strings.Join(bad, "; "), Millis: since(start),
+			Hint: "the service's answer differs from what padapi reads: paste this line into a bug report"})
+		return true
+	}
+	d.add(check{Name: "user", Status: "ok", Detail: "GET /api/user: name, allow_pad_creation, analytics_id", Millis: since(start)})
+	return false
+}
+
+// checkVariants says whether the service has question variants (added in
+// v5): it lists the variants of the first question. A 404 there is a
+// service without them, not a failure; any other error is a warning, as
+// doctor's verdict is about the key and the connection.
+func (d *doctor) checkVariants(ctx context.Context, c *padapi.Client) {
+	start := time.Now()
+	page, err := c.Questions.List(ctx, nil)
+	switch {
+	case err != nil:
+		d.add(check{Name: "variants", Status: "skip", Detail: "GET /api/questions " + answered(err) + ": no question to ask for its variants", Millis: since(start)})
+		return
+	case len(page.Items) == 0:
+		d.add(check{Name: "variants", Status: "skip", Detail: "no question to ask for its variants", Millis: since(start)})
+		return
+	}
+	_, err = c.Questions.ListVariants(ctx, page.Items[0].ID)
+	switch {
+	case errors.Is(err, padapi.ErrNotFound):
+		d.add(check{Name: "variants", Status: "skip", Detail: "question variants: not on this service (404)", Millis: since(start)})
+	case err != nil:
+		d.add(check{Name: "variants", Status: "warn", Detail: "GET /api/questions/:id/variants " + answered(err), Millis: since(start),
+			Hint: "the service may not have question variants: padctl questions variants may not work"})
+	default:
+		d.add(check{Name: "variants", Status: "ok", Detail: "question variants: on this service", Millis: since(start)})
+	}
+}
+
+// answered says how a call ended, without a value from the answer.
+func answered(err error) string {
+	var ae *padapi.APIError
+	switch {
+	case errors.As(err, &ae):
+		return fmt.Sprintf("answered %d", ae.StatusCode)
+	case err != nil:
+		return "failed"
+	}
+	return "answered something that is not a JSON object"
+}
+
+// jsonKind is the kind of a JSON value, as the shapes name them; "absent"
+// for none.
+func jsonKind(v json.RawMessage) string {
+	if len(v) == 0 {
+		return "absent"
+	}
+	switch v[0] {
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	return "number"
 }
 
 // compareShapes makes the read-only calls and compares each answer's shape

@@ -83,12 +83,24 @@ func TestDoctorRecordedShapes(t *testing.T) {
 		}
 	}
 	// GETs only, every one below the base URL, none to a link's host.
-	// The first is the auth check's.
+	// The first is the auth check's, then the v5 checks' (the user, a
+	// question's variants: not on this recorded service).
 	reqs := srv.Requests()
-	if len(reqs) != 1+len(recorded) || reqs[0].Path != "/api/quota" {
-		t.Fatalf("%d requests, want %d", len(reqs), 1+len(recorded))
+	v5 := []string{"/api/user", "/api/questions", "/api/questions/1235/variants"}
+	if len(reqs) != 1+len(v5)+len(recorded) || reqs[0].Path != "/api/quota" {
+		t.Fatalf("%d requests, want %d", len(reqs), 1+len(v5)+len(recorded))
 	}
-	for i, req := range reqs[1:] {
+	for i, p := range v5 {
+		if reqs[1+i].Path != p {
+			t.Errorf("request %d: %s, want %s", 1+i, reqs[1+i].Path, p)
+		}
+	}
+	for _, want := range []string{"skip user      GET /api/user: not on this service (404)", "skip variants  question variants: not on this service (404)"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	for i, req := range reqs[1+len(v5):] {
 		if req.Method != "GET" || req.Path != recorded[i].path {
 			t.Errorf("request %d: %s %s, want GET %s", i, req.Method, req.Path, recorded[i].path)
 		}

@@ -93,3 +93,27 @@ func TestMCPTimeoutPerCall(t *testing.T) {
 		}
 	})
 }
+
+// The padmcp 2 flags reach the options: --http, --token-file,
+// --listen-public, --max-sessions (64 by default), --accounts, --lockdown.
+func TestNewCmdMCPServeFlags(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios, Getenv: func(string) string { return "" }}
+	var got *mcp.MCPOptions
+	cmd := mcp.NewCmdMCP(f, func(o *mcp.MCPOptions) error { got = o; return nil })
+	cmd.SetArgs(nil)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.MaxSessions != 64 || got.HTTPAddr != "" || got.Lockdown {
+		t.Errorf("defaults: max sessions %d, http %q, lockdown %v", got.MaxSessions, got.HTTPAddr, got.Lockdown)
+	}
+	cmd = mcp.NewCmdMCP(f, func(o *mcp.MCPOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--http", "127.0.0.1:8765", "--token-file", "tok", "--listen-public", "--max-sessions", "9", "--accounts", "acc.json", "--lockdown"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.HTTPAddr != "127.0.0.1:8765" || got.TokenFile != "tok" || !got.ListenPublic || got.MaxSessions != 9 || got.AccountsFile != "acc.json" || !got.Lockdown {
+		t.Errorf("flags: %+v", got)
+	}
+}

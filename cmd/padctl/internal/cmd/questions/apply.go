@@ -115,6 +115,19 @@ func (s *syncer) apply(ctx context.Context) (err error) {
 			s.notef("Waiting %s for the service's list to show creates that had no answer (--settle %s)...\n", ev.Wait.Round(time.Second), s.o.Settle)
 			return
 		}
+		if ev.Kind == qsync.VariantDone {
+			st := ev.Variant
+			switch st.Kind {
+			case qsync.Create, qsync.Update, qsync.Delete, qsync.Adopt:
+				n["variant "+ev.Action]++
+				if s.o.JSON {
+					results = append(results, resultJSON{Action: "variant " + string(ev.Action), Folder: st.Path(), ID: st.ID})
+				} else {
+					s.printf("%s variant %s/ #%s (%s)\n", map[qsync.Kind]string{qsync.Create: "created", qsync.Update: "updated", qsync.Delete: "deleted", qsync.Adopt: "adopted"}[st.Kind], st.Path(), st.ID, st.Language)
+				}
+			}
+			return
+		}
 		if ev.Kind != qsync.Done {
 			return
 		}

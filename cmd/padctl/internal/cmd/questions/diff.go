@@ -3,6 +3,7 @@
 package questions
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path"
@@ -122,10 +123,17 @@ func (s *syncer) printPlan(p *qsync.Plan) {
 			update++
 		}
 	}
+	for i := range p.Variants {
+		s.printVariantPlan(&p.Variants[i])
+	}
 	for i := range p.Steps {
 		if p.Steps[i].Reason == qsync.ReasonNotPruned {
 			s.notePrune(&p.Steps[i])
 		}
+	}
+	if n := len(p.Variants); n > 0 {
+		s.printf("Variants: %d to create, %d to update, %d to delete, %d unchanged.\n",
+			p.CountVariants(qsync.Create), p.CountVariants(qsync.Update)+p.CountVariants(qsync.Adopt), p.CountVariants(qsync.Delete), p.CountVariants(qsync.Same))
 	}
 	if adopt := p.Count(qsync.Adopt); adopt > 0 {
 		s.printf("%d to adopt, ", adopt)
@@ -198,4 +206,56 @@ func (s *syncer) paintDiffLine(line string) string {
 		return s.paint(green, line)
 	}
 	return line
+}
+
+// printVariantPlan writes one variant step of a plan.
+func (s *syncer) printVariantPlan(st *qsync.VariantStep) {
+	switch st.Kind {
+	case qsync.Create:
+		s.printf("%s  %s/  variant (%s)\n", s.paint(green, "create"), st.Path(), st.Language)
+	case qsync.Adopt:
+		s.printf("%s   %s/  variant #%s: the variant an earlier create with no answer made; its id goes into %s\n", s.paint(green, "adopt"), st.Path(), st.ID, qfolder.VariantFile)
+	case qsync.Update:
+		s.printf("%s  %s/  variant #%s (%s): %s\n", s.paint(yellow, "update"), st.Path(), st.ID, st.Language, strings.Join(st.Changes, ", "))
+		s.printVariantTexts(st)
+	case qsync.Delete:
+		s.printf("%s  variant #%s (%s) of %s/ (recorded in this folder, held by no variant folder now; --prune)\n", s.paint(red, "delete"), st.ID, st.Language, st.Folder)
+	case qsync.Skip:
+		if st.Reason == qsync.ReasonNotPruned {
+			s.notef("note: variant #%s (%s) of %s/ was recorded in this folder and no variant folder holds it now: --prune deletes it\n", st.ID, st.Language, st.Folder)
+		}
+	}
+}
+
+// printVariantTexts writes a unified diff of a variant's changed starter
+// and solution.
+func (s *syncer) printVariantTexts(st *qsync.VariantStep) {
+	local, svc := st.Local(), st.Service()
+	if local == nil || svc == nil {
+		return
+	}
+	from := qfolder.VariantFromService(svc)
+	text := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	ext := qfolder.Extension(local.Language)
+	for _, c := range st.Changes {
+		var a, b, file string
+		switch c {
+		case qfolder.VariantStarter:
+			a, b, file = text(from.Contents), text(local.Contents), cmp.Or(local.Starter, "starter."+ext)
+		case qfolder.VariantSolution:
+			a, b, file = text(from.Solution), text(local.Solution), cmp.Or(local.SolutionFile, "solution."+ext)
+		default:
+			continue
+		}
+		d := qfolder.UnifiedDiff("service variant #"+st.ID+" "+c, path.Join(st.Path(), file), a, b)
+		for line := range strings.Lines(d) {
+			line = iostreams.Escape(strings.TrimSuffix(line, "\n"), iostreams.Quoted)
+			s.printf("      %s\n", s.paintDiffLine(line))
+		}
+	}
 }

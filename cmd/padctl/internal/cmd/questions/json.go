@@ -86,5 +86,14 @@ func (s *syncer) planJSON(p *qsync.Plan, results []resultJSON) *planJSON {
 		out.Steps = append(out.Steps, js)
 		out.Summary[js.Action]++
 	}
+	for i := range p.Variants {
+		st := &p.Variants[i]
+		js := stepJSON{Action: "variant " + string(st.Kind), Reason: string(st.Reason), Folder: st.Path(), ID: st.ID, Language: st.Language}
+		for _, c := range st.Changes {
+			js.Changes = append(js.Changes, changeJSON{Field: c})
+		}
+		out.Steps = append(out.Steps, js)
+		out.Summary[js.Action]++
+	}
 	return out
 }

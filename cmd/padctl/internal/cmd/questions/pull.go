@@ -29,6 +29,13 @@ without --force: pull names it and leaves that question's folder alone.
 The API key is never written into a file: where the service's text holds
 it, pull writes it redacted and names the file on stderr.
 
+A question's variants (one version per language or project template) live
+in its folder's variants/, one sub-folder each: variant.json ({"id",
+"language", "project_template_id"}), starter.EXT (absent: the language's
+default starter; empty: a blank one), solution.EXT and files/. --variants
+pulls every question's; after that, pull, diff and apply keep them in step
+(--prune deletes a variant whose folder was removed).
+
 DIR records the service (base URL) and organization it was pulled from:
 pulling another's questions into it refuses (exit 2) unless --force. A DIR
 pulled before padctl recorded this records its origin on this pull.
@@ -37,11 +44,13 @@ Pull holds DIR's lock while it runs, as apply does. --dry-run prints what
 pull would write and writes nothing.`,
 		Example: `  padctl questions pull library && git -C library diff
   padctl questions pull --id 1234 --id 5678 library
+  padctl questions pull --variants library
   padctl questions pull --dry-run library`,
 		Args: cobra.ExactArgs(1),
 		RunE: syncRunE(f, o, runF, pullRun),
 	}
 	cmd.Flags().StringArrayVar(&o.IDs, "id", nil, "pull only the question `ID` (repeatable)")
+	cmd.Flags().BoolVar(&o.Variants, "variants", false, "write every question's variants into its folder's variants/ (one request per question); without it, only the folders that hold variants get theirs")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files changed here, and pull from a service or organization other than the one DIR was pulled from")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "change nothing: show what pull would write")
 	return cmd
@@ -77,6 +86,10 @@ func (s *syncer) pull(ctx context.Context) error {
 	err = s.e.Apply(ctx, p, func(ev qsync.Event) {
 		if ev.Kind == qsync.Redacted {
 			s.notef("note: %s: the API key was taken out of what the service sent (padctl writes no key into a file)\n", ev.File)
+			return
+		}
+		if ev.Kind == qsync.VariantDone {
+			s.printVariant(ev.Variant, true)
 			return
 		}
 		switch ev.Action {
@@ -154,6 +167,28 @@ func (s *syncer) pullDryRun(ctx context.Context) error {
 			s.printPulled(st)
 		}
 	}
+	for i := range p.Variants {
+		s.printVariant(&p.Variants[i], false)
+	}
 	s.printf("%d to write, %d unchanged, %d not pulled (changed here).\n", p.Count(qsync.WriteBack), p.Count(qsync.Same), p.Count(qsync.KeepLocal))
 	return s.keptError(p.Count(qsync.KeepLocal))
+}
+
+// printVariant prints one variant step of a pull, done or (dryRun false)
+// planned.
+func (s *syncer) printVariant(st *qsync.VariantStep, done bool) {
+	verb := "pull   "
+	if done {
+		verb = "pulled "
+	}
+	switch st.Kind {
+	case qsync.WriteBack:
+		s.printf("%s %s/  variant #%s (%s)\n", verb, st.Path(), st.ID, st.Language)
+	case qsync.KeepLocal:
+		s.notef("not pulled: %s/: variant #%s changed here since the last pull or apply, and different on the service (--force overwrites)\n", st.Path(), st.ID)
+	case qsync.Skip:
+		if st.Reason == qsync.ReasonUnrepresentable {
+			s.notef("note: variant #%s of #%s cannot be represented: not pulled\n", st.ID, st.QuestionID)
+		}
+	}
 }

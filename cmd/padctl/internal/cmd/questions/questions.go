@@ -36,7 +36,7 @@ func NewCmdQuestions(f *cmdutil.Factory) *cobra.Command {
 			cmd.ValidArgsFunction = cmdutil.CompleteIDs(f, questionChoices)
 		}
 	}
-	group := cmdutil.NewGroupCmd("questions", "List, show, create, change and delete questions; pull, diff and apply a question library", append(cmds, NewCmdPull(f, nil), NewCmdDiff(f, nil), NewCmdApply(f, nil))...)
+	group := cmdutil.NewGroupCmd("questions", "List, show, create, change and delete questions; pull, diff and apply a question library", append(cmds, NewCmdPull(f, nil), NewCmdDiff(f, nil), NewCmdApply(f, nil), NewCmdVariants(f))...)
 	group.Long = `List, show, create, change and delete questions.
 
 A question library can live in a folder kept in Git, one folder per

@@ -48,6 +48,8 @@ type SyncOptions struct {
 	Color bool
 	// IDs are the questions pull writes (none: all).
 	IDs []string
+	// Variants makes pull write every question's variants.
+	Variants bool
 	// Force lets pull overwrite files changed in the folder, and pull,
 	// diff and apply plan against a service or organization other than
 	// the folder's origin.
@@ -139,7 +141,7 @@ func newSyncer(o *SyncOptions) (*syncer, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := qsync.New(c, o.Dir, qsync.Options{Settle: o.Settle, Prune: o.Prune, Force: o.Force, IDs: o.IDs, Redact: o.Redact, BaseURL: o.BaseURL, CacheFile: o.CacheFile})
+	e := qsync.New(c, o.Dir, qsync.Options{Settle: o.Settle, Prune: o.Prune, Force: o.Force, IDs: o.IDs, Redact: o.Redact, BaseURL: o.BaseURL, CacheFile: o.CacheFile, Variants: o.Variants})
 	return &syncer{o: o, e: e}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -289,10 +290,17 @@ func TestDebugNeverLogsTheKey(t *testing.T) {
 	if r.Code != cmdutil.ExitError {
 		t.Fatalf("exit %d", r.Code)
 	}
-	for _, want := range []string{`msg="padapi: sending" method=GET path=/api/quota attempt=1`, "attempt=2", "[REDACTED]", "check PAD_API_KEY"} {
+	for _, want := range []string{`msg="padapi: sending" method=GET path=/api/quota attempt=1`, "attempt=2", "[REDACTED]", "check PAD_API_KEY",
+		// The call's end: the last answer's status and how long it took.
+		`msg="padapi: done" method=GET path=/api/quota attempts=2 status=401 duration=`} {
 		if !strings.Contains(r.Stderr, want) {
 			t.Errorf("stderr has no %q:\n%s", want, r.Stderr)
 		}
+	}
+	// A success logs its status and duration too.
+	ok := cmdtest.NewStub(t, map[string]http.HandlerFunc{"GET /api/quota": cmdtest.Reply(200, `{"status":"OK","pads_used":1,"quota_reset_at":"2026-01-01T00:00:00Z","unlimited":true}`)})
+	if r := cmdtest.Padctl(t, ok.Env(), "quota", "--debug"); r.Code != 0 || !regexp.MustCompile(`msg="padapi: done" method=GET path=/api/quota attempts=1 status=200 duration=[0-9.]+[µnm]?s\n`).MatchString(r.Stderr) {
+		t.Errorf("a success under --debug: exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
 	// Without --debug, nothing but the error.
 	if r := cmdtest.Padctl(t, s.Env(), "quota"); strings.Contains(r.Stderr, "attempt") {
