@@ -135,12 +135,13 @@ func octal(s []byte) (v, n int) {
 // break (= at the end of a line), which spells nothing: a mail or MIME
 // part may cut the key across lines so.
 func quotedPrintable(s, buf []byte) ([]byte, int) {
-	switch {
-	case len(s) > 2 && s[1] == '\r' && s[2] == '\n':
-		return buf, 3
-	case len(s) > 1 && s[1] == '\n':
+	if len(s) > 1 && s[1] == '\n' {
 		return buf, 2
-	case len(s) > 2 && isUpperHex(s[1]) && isUpperHex(s[2]):
+	}
+	if len(s) > 2 && s[1] == '\r' && s[2] == '\n' {
+		return buf, 3
+	}
+	if len(s) > 2 && isUpperHex(s[1]) && isUpperHex(s[2]) {
 		return percent(s, buf)
 	}
 	return nil, 0

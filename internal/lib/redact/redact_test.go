@@ -806,10 +806,12 @@ func TestUnescape(t *testing.T) {
 		// Octal: 1 to 3 digits, up to 0377.
 		{`\163k`, false, "s", 4}, {`\0`, false, "\x00", 2}, {`\7`, false, "\x07", 2}, {`\77`, false, "?", 3},
 		{`\377`, false, "\xff", 4}, {`\400`, false, " ", 3}, {`\1234`, false, "S", 4}, {`\8`, false, "", 0},
+		{`\0001`, false, "\x00", 4}, {`\401`, false, " ", 3},
 		{`\\163`, false, "s", 5}, {`\/0`, false, "/", 2},
 		// Quoted-printable: =XX in capitals, and soft line breaks.
 		{"=4A", false, "J", 3}, {"=09", false, "\t", 3}, {"=FF", false, "\xff", 3}, {"=4a", false, "", 0}, {"=G1", false, "", 0},
 		{"=4", false, "", 0}, {"=", false, "", 0}, {"=\r\nx", false, "", 3}, {"=\nx", false, "", 2}, {"=\rx", false, "", 0},
+		{"=\r", false, "", 0}, {"=\n", false, "", 2},
 		{"=@A", false, "", 0}, {"=A@", false, "", 0}, {"=/0", false, "", 0}, {"=0:", false, "", 0},
 	} {
 		out, w := unescape([]byte(c.in), c.space, nil)
