@@ -63,7 +63,7 @@ func WritePad(ctx context.Context, c *padapi.Client, id padapi.ID, dir string, o
 		return PadResult{}, err
 	}
 	defer out.Close()
-	out.Redact = opts.Redact // no name that holds the key
+	out.Redact, out.Own = opts.Redact, ownNames // no name that holds the key
 	w := &padWriter{run: r, out: out, pad: id, files: map[string]string{}, taken: map[string]bool{}, replace: true}
 	err = w.write(ctx, tr)
 	if err == nil {

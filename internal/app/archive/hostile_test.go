@@ -363,3 +363,27 @@ func TestTheKeyInALongIDIsInNoFile(t *testing.T) {
 		}
 	}
 }
+
+// Issue 37 #13: a name the archive chose itself (its marker, its lock, its
+// index, a pad folder's own files) is never refused by the name check,
+// even when 8 characters of the key, in slug form, match it: with a key
+// holding "-archive", "history" and "environments", a run archives every
+// pad and writes its marker.
+func TestTheArchivesOwnNamesAreNeverRefused(t *testing.T) {
+	t.Parallel()
+	const key = "sk-archive-history-environments-notes-pads-index"
+	f := newFixture(t, 3, padapitest.WithAPIKey(key))
+	sum := f.run(t, Options{Redact: redact.New(key).String})
+	if sum.Added != 3 || sum.Failed != 0 {
+		t.Errorf("summary %+v, want every pad archived", sum)
+	}
+	for _, name := range []string{markerName, indexName} {
+		if _, err := os.Stat(filepath.Join(f.dir, name)); err != nil {
+			t.Errorf("no %s: %v", name, err)
+		}
+	}
+	// The next run opens the archive it wrote.
+	if sum := f.run(t, Options{Redact: redact.New(key).String}); sum.Failed != 0 || sum.Unchanged != 3 {
+		t.Errorf("the next run: %+v", sum)
+	}
+}

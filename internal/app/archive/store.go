@@ -29,6 +29,13 @@ const (
 	padsDir    = "pads"
 )
 
+// ownNames are the names the archive chose itself, at the top of DIR and
+// in a pad folder: safefile never checks them against the redactor (a
+// constant of this program cannot hold the key, even where 8 characters
+// of the key match it), while every name made from the service's data
+// still is.
+var ownNames = []string{markerName, lockName, indexName, padsDir, padFile, eventFile, notesFile, envsDir, histDir}
+
 // markerFormat is the archive layout's version.
 const markerFormat = 1
 
@@ -195,7 +202,7 @@ func openStore(dir string, redact func(string) string) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Redact = redact
+	d.Redact, d.Own = redact, ownNames
 	st := &store{dir: d, unlock: func() {}, index: map[padapi.ID]*entry{}, lean: true}
 	if err := st.open(dir); err != nil {
 		st.close()
@@ -217,7 +224,7 @@ func (st *store) open(dir string) error {
 	if st.lazy, err = safefile.Open(dir); err != nil {
 		return err
 	}
-	st.lazy.Lazy, st.lazy.Redact = true, st.dir.Redact
+	st.lazy.Lazy, st.lazy.Redact, st.lazy.Own = true, st.dir.Redact, st.dir.Own
 	if fresh {
 		if err := st.saveMarker(); err != nil {
 			return err
@@ -333,17 +340,23 @@ func (st *store) keep(e *entry, line []byte) {
 	st.index[e.ID], st.lines[e.ID] = e, line
 }
 
-// set puts e in the index, replacing what it held of the pad. Its line
-// passes the redactor like every other byte the archive writes: one the
-// redactor would change is refused, not written changed (its id and dir
-// must stay what they name).
+// set puts e in the index, replacing what it held of the pad. What in its
+// line came from the service passes the redactor, as every other byte the
+// archive writes: the title and state are redacted, and an ID the
+// redactor would change is refused, not written changed (the line's id and
+// dir must stay what they name). The rest of the line is JSON and the
+// archive's own names (ownNames), which are never refused; the files'
+// names passed safefile's check when they were written.
 func (st *store) set(e *entry) error {
+	if r := st.dir.Redact; r != nil {
+		if shown := r(string(e.ID)); shown != string(e.ID) {
+			return fmt.Errorf("pad %s: index line: %w", shown, safefile.ErrSecretName)
+		}
+		e.Title, e.State = r(e.Title), r(e.State)
+	}
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err
-	}
-	if st.dir.Redact != nil && st.dir.Redact(string(line)) != string(line) {
-		return fmt.Errorf("pad %s: index line: %w", st.dir.Redact(string(e.ID)), safefile.ErrSecretName)
 	}
 	st.keep(e, line)
 	st.dirty = true

@@ -59,25 +59,26 @@ func TestTheIndexIsWrittenOnlyWhenChanged(t *testing.T) {
 	}
 }
 
-// TestAnIndexLineThatHoldsTheKeyIsRefused: every byte of the index passes
-// the redactor; a line it would change is refused, and nothing of it is
-// kept to be written.
-func TestAnIndexLineThatHoldsTheKeyIsRefused(t *testing.T) {
+// TestAnIndexLineNeverHoldsTheKey: what an index line holds from the
+// service passes the redactor: an ID that holds the key is refused and
+// nothing of it is kept; a title or state that holds it is redacted.
+func TestAnIndexLineNeverHoldsTheKey(t *testing.T) {
 	t.Parallel()
 	const key = "sk_live_0123456789abcdef"
 	st, err := openStore(t.TempDir(), redact.New(key).String)
 	must(t, err)
 	defer st.close()
-	err = st.set(&entry{ID: "A", Title: "a " + key, Dir: padDir("A")})
+	id := padapi.ID("a" + key)
+	err = st.set(&entry{ID: id, Dir: padDir(id)})
 	if !errors.Is(err, safefile.ErrSecretName) || strings.Contains(err.Error(), key) {
 		t.Errorf("set: %v, want ErrSecretName without the key", err)
 	}
 	if len(st.lines) != 0 || st.dirty {
 		t.Errorf("the refused line was kept: %q", st.lines)
 	}
-	must(t, st.set(&entry{ID: "B", Title: "clean", Dir: padDir("B")}))
-	if len(st.lines) != 1 {
-		t.Errorf("a clean line was not kept")
+	must(t, st.set(&entry{ID: "B", Title: "t " + key, State: key, Dir: padDir("B")}))
+	if line := string(st.lines["B"]); len(st.lines) != 1 || strings.Contains(line, key) || !strings.Contains(line, `"title":"t `) {
+		t.Errorf("the line of a title and state holding the key: %s", line)
 	}
 }
 
