@@ -77,6 +77,10 @@ func newSyncOptions(f *cmdutil.Factory) *SyncOptions {
 func syncRunE(f *cmdutil.Factory, o *SyncOptions, runF, run func(*SyncOptions) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		o.Ctx, o.Dir, o.Timeout = cmd.Context(), args[0], f.Timeout
+		// The service's list is read with the library's walker, several
+		// pages at once, as padctl's list commands and the archive read
+		// theirs (before the client is made, which takes it).
+		f.PagesAtOnce = cmdutil.DefaultPagesAtOnce
 		o.BaseURL, o.JSON, o.Color = f.BaseURL(), f.Flags.JSON, f.IOStreams.ColorEnabled(f.Getenv)
 		o.CacheFile = readCachePath(f.Getenv, o.Dir)
 		o.Redact = redact.New(f.Keys()...).String
