@@ -13,6 +13,7 @@ import (
 
 	"github.com/padinterview/padapi"
 	"github.com/padinterview/padapi/internal/app/qsync/qfolder"
+	"github.com/padinterview/padapi/internal/lib/redact"
 )
 
 // pullKinds lists a pull plan's steps as "kind folder-or-id".
@@ -244,5 +245,26 @@ func TestUnrepresentable(t *testing.T) {
 		if got := unrepresentable(&tt.q); got != tt.want {
 			t.Errorf("unrepresentable(%.40q) = %q, want %q", tt.q.Description+tt.q.Solution, got, tt.want)
 		}
+	}
+}
+
+// Issue 37 #13: the folder's own names (its state file, question.json,
+// description.md, the starter and solution files, variants/) are never
+// refused by the name check, even when 8 characters of the key match
+// them: a pull and an apply with such a key write every question.
+func TestOwnNamesNeverRefused(t *testing.T) {
+	const ownKey = "sk-padctl-qu-description-solution-starter"
+	r := redact.New(ownKey).String
+	e := newEnv(t)
+	seedQuestions(e.srv, 2)
+	e.srv.AddQuestion(padapi.Question{Title: "Multi", Language: "python", Solution: "s", Contents: "c"})
+	e.must(Pull, Options{Redact: r})
+	for _, name := range []string{qfolder.StateFile, "question-0/question.json", "question-0/description.md", "question-0/starter.py", "multi/solution.py"} {
+		if _, err := os.Stat(filepath.Join(e.dir, filepath.FromSlash(name))); err != nil {
+			t.Errorf("no %s: %v", name, err)
+		}
+	}
+	if p := e.plan(Push, Options{Redact: r}); p.Changes() {
+		t.Errorf("a diff after the pull plans changes")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -92,12 +93,27 @@ type Writer struct {
 	*safefile.Dir
 }
 
+// ownNames are the names the folder format chose itself: the state file,
+// a question's and a variant's fixed files and folders, and the starter
+// and solution file of every extension. The name check never refuses them
+// (Dir.Own): a constant of this program cannot hold the key, even where 8
+// characters of the key match it; a name made from a title still is.
+var ownNames = func() []string {
+	names := []string{StateFile, QuestionFile, DescriptionFile, FilesDir, VariantsDir, VariantFile}
+	for _, ext := range append(slices.Collect(maps.Values(extensions)), "txt") {
+		names = append(names, starterBase+"."+ext, solutionBase+"."+ext)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}()
+
 // NewWriter creates dir if needed and returns a Writer for it.
 func NewWriter(dir string) (*Writer, error) {
 	d, err := safefile.Open(dir)
 	if err != nil {
 		return nil, err
 	}
+	d.Own = ownNames
 	return &Writer{d}, nil
 }
 
