@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/padinterview/padapi/cmd/padctl/internal/cmdtest"
+	"github.com/padinterview/padapi/cmd/padctl/internal/cmdutil"
 )
 
 // The child process of TestQuestionsDiffMemoryFollowsTheFolder: padctl
@@ -94,8 +95,10 @@ func TestQuestionsDiffMemoryFollowsTheFolder(t *testing.T) {
 	if !strings.Contains(string(out), "exit 1\n") || !strings.Contains(string(out), "update  q/  #7") {
 		t.Fatalf("child: want exit 1 and an update of #7:\n%.3000s", out)
 	}
-	if got := len(s.Requests()); got != pages {
-		t.Errorf("%d pages read, want %d", got, pages)
+	// The list is read 8 pages at once: past its last page the walker
+	// may have asked for up to 7 that it guessed and then dropped.
+	if got := len(s.Requests()); got < pages || got > pages+cmdutil.DefaultPagesAtOnce-1 {
+		t.Errorf("%d pages read, want %d, and at most %d guessed past the end", got, pages, cmdutil.DefaultPagesAtOnce-1)
 	}
 	_, hwm, ok := strings.Cut(string(out), "VmHWM:")
 	kib, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(strings.SplitN(hwm, "\n", 2)[0]), " kB"), 10, 64)
