@@ -3,7 +3,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -61,5 +63,27 @@ func TestCommandPackagesImportNoOther(t *testing.T) {
 	}
 	if groups < 7 {
 		t.Errorf("listed %d command packages, want every group's (at least 7)", groups)
+	}
+}
+
+// Issue 41 #1: the library decides which environments a pad has
+// (Pad.EnvironmentIDs, one policy for a bad ID): no code outside the root
+// package and the fake reads the raw PadEnvironmentIDs field.
+func TestNoRawEnvironmentIDsOutsideTheLibrary(t *testing.T) {
+	for _, line := range goList(t, "-f", `{{.ImportPath}} {{.Dir}} {{join .GoFiles " "}}`, "github.com/padinterview/padapi/...") {
+		pkg, rest, _ := strings.Cut(line, " ")
+		dir, files, _ := strings.Cut(rest, " ")
+		if pkg == "github.com/padinterview/padapi" || pkg == "github.com/padinterview/padapi/padapitest" {
+			continue // the library itself, and the fake that serves the field
+		}
+		for _, name := range strings.Fields(files) {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(data), ".PadEnvironmentIDs") {
+				t.Errorf("%s reads .PadEnvironmentIDs: use Pad.EnvironmentIDs()", filepath.Join(dir, name))
+			}
+		}
 	}
 }

@@ -22,7 +22,7 @@ var PadView = View[padapi.Pad]{
 		{Name: "Execution", Value: func(p *padapi.Pad) any { return p.ExecutionEnabled }},
 		{Name: "Participants", Value: func(p *padapi.Pad) any { return p.Participants }},
 		{Name: "Questions", Value: func(p *padapi.Pad) any { return p.QuestionIDs }},
-		{Name: "Environments", Value: func(p *padapi.Pad) any { return p.PadEnvironmentIDs }},
+		{Name: "Environments", Value: padEnvironments},
 		{Name: "URL", Value: func(p *padapi.Pad) any { return p.URL }},
 		{Name: "Playback", Value: func(p *padapi.Pad) any { return p.Playback }},
 	},
@@ -68,4 +68,15 @@ var QuestionView = View[padapi.Question]{
 		return append(b, Block{Name: "Contents", Text: q.Contents}, Block{Name: "Solution", Text: q.Solution},
 			Block{Name: "AI assist prompt", Text: q.AIAssistPrompt})
 	},
+}
+
+// padEnvironments is a pad's environments as the library decides them
+// (Pad.EnvironmentIDs: distinct, non-empty, the active one too), or why
+// the pad's list names none.
+func padEnvironments(p *padapi.Pad) any {
+	ids, err := p.EnvironmentIDs()
+	if err != nil {
+		return err.Error()
+	}
+	return ids
 }

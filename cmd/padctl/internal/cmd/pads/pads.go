@@ -108,7 +108,11 @@ func envChoices(ctx context.Context, c *padapi.Client) ([]cmdutil.Choice, error)
 	}
 	var out []cmdutil.Choice
 	for _, pad := range p.Items {
-		for _, id := range pad.PadEnvironmentIDs {
+		ids, err := pad.EnvironmentIDs()
+		if err != nil {
+			continue // the library's one policy: a bad ID names no environment
+		}
+		for _, id := range ids {
 			out = append(out, cmdutil.Choice{ID: id, Title: "of pad " + string(pad.ID) + " " + pad.Title})
 		}
 	}
