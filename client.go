@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"os"
 	"runtime"
@@ -239,7 +238,9 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		rt = callerTransport{&http.Client{}}
 	default:
 		c.own = h2route.NewTransport(cfg.tls)
-		rt = c.own
+		// Wrapped, so that go-retryablehttp's CloseIdleConnections after
+		// a failed call does not empty the pool the other calls share.
+		rt = callerTransport{&http.Client{Transport: c.own}}
 	}
 	c.hc = &http.Client{
 		Transport: rt,
@@ -410,56 +411,6 @@ func (c *Client) newRequest(ctx context.Context, r *request) (*http.Request, err
 		req.Header["Content-Type"] = []string{r.body.contentType}
 	}
 	return req, nil
-}
-
-// try sends attempt n of r (req, with a body of its own) and reads a 2xx
-// answer's body: inside the attempt, so that a GET whose connection dies
-// halfway through its body is retried like one lost before the answer.
-// A create is not retried: its body's loss is ErrOutcomeUnknown.
-func (c *Client) try(ctx context.Context, req *http.Request, r *request, o reading, n int) attempt {
-	var sent *sentTrace
-	if r.method == http.MethodPost {
-		// Only a create needs to know whether its request was written;
-		// reads pay nothing for the trace.
-		sent = new(sentTrace)
-		req = req.WithContext(httptrace.WithClientTrace(ctx, sent.hooks()))
-	} else if r.body != nil {
-		req = req.WithContext(ctx) // a copy, for this attempt's body
-	}
-	if r.body != nil {
-		data := r.body.data
-		req.ContentLength = int64(len(data))
-		req.Body = io.NopCloser(bytes.NewReader(data))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
-	}
-	if r.method == http.MethodPost {
-		// A transport may resend a request whose body it can get again
-		// (net/http's HTTP/2 does after a stream reset, once the server
-		// may have acted on it): without GetBody, and with a body that
-		// is never NoBody, none can. A create that needs another
-		// attempt gets it from exchange, which knows whether the first
-		// one was written.
-		req.GetBody = nil
-		if req.Body == nil {
-			req.Body = io.NopCloser(bytes.NewReader(nil))
-		}
-	}
-	if c.cfg.logger != nil {
-		c.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "padapi: sending",
-			slog.String("method", r.method), slog.String("path", r.path), slog.Int("attempt", n))
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return attempt{err: err, sent: sent.mayHaveSent(err)}
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return attempt{resp: resp}
-	}
-	body, err := readAnswer(ctx, resp, r, o, c.cfg.maxBody)
-	if err != nil {
-		return attempt{resp: resp, err: err, sent: sent.mayHaveSent(err)}
-	}
-	return attempt{resp: resp, body: body}
 }
 
 // answer is what an attempt read of a 2xx body.
