@@ -73,6 +73,38 @@ type Pending struct {
 	Fingerprint string `json:"fingerprint"`
 }
 
+// errBadSince is the error of a pending create whose since is not an RFC
+// 3339 time (a number, a word): shapeError names the field by it.
+var errBadSince = errors.New("pending_create.since: not an RFC 3339 time")
+
+// UnmarshalJSON reads a pending create, refusing a since that is not an
+// RFC 3339 string with errBadSince.
+func (p *Pending) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Since       json.RawMessage `json:"since"`
+		Fingerprint string          `json:"fingerprint"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields() // as question.json's other fields
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	p.Fingerprint = raw.Fingerprint
+	if len(raw.Since) == 0 || string(raw.Since) == "null" {
+		return nil // none, as time.Time reads it
+	}
+	var since string
+	if err := json.Unmarshal(raw.Since, &since); err != nil {
+		return errBadSince
+	}
+	t, err := time.Parse(time.RFC3339Nano, since)
+	if err != nil {
+		return errBadSince
+	}
+	p.Since = t
+	return nil
+}
+
 // questionJSON is question.json.
 type questionJSON struct {
 	ID             json.RawMessage               `json:"id,omitempty"`
@@ -495,8 +527,7 @@ var shapes = map[string]string{
 // shapeError rewrites a JSON type mismatch to name the field and the
 // shape it wants, in the folder's terms rather than Go's.
 func shapeError(err error) error {
-	var pe *time.ParseError
-	if errors.As(err, &pe) || strings.HasPrefix(err.Error(), "Time.UnmarshalJSON") {
+	if errors.Is(err, errBadSince) {
 		// The only time in question.json.
 		return fmt.Errorf("pending_create.since: want %s", shapes["pending_create.since"])
 	}
