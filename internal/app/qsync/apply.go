@@ -298,16 +298,6 @@ func (e *PendingError) Unwrap() error { return e.Err }
 // question may have been made.
 func (e *PendingError) Is(target error) bool { return target == padapi.ErrOutcomeUnknown }
 
-// redirected reports whether a create was answered by a redirect (3xx),
-// which the client never follows: a gateway may have forwarded the create
-// to the service, so it may have been made (the library reports a 3xx to
-// a POST as padapi.ErrOutcomeUnknown; this covers a library that does
-// not).
-func redirected(err error) bool {
-	var ae *padapi.APIError
-	return errors.As(err, &ae) && ae.StatusCode >= 300 && ae.StatusCode < 400
-}
-
 // create creates one question. It first records the pending create in the
 // folder, so that a create with no answer is never made twice: a re-run
 // looks for it (see planCreates). The new id goes into question.json
@@ -319,7 +309,7 @@ func (a *applier) create(ctx context.Context, st *Step) error {
 		return err
 	}
 	q, err := a.s.c.Questions.Create(ctx, qfolder.CreateParams(f.Q))
-	if errors.Is(err, padapi.ErrOutcomeUnknown) || redirected(err) {
+	if errors.Is(err, padapi.ErrOutcomeUnknown) {
 		return &PendingError{Folder: f.Name, Err: err}
 	}
 	if err != nil {

@@ -423,7 +423,7 @@ func (a *applier) createVariant(ctx context.Context, st *VariantStep, qid string
 		return err
 	}
 	sv, err := a.s.c.Questions.CreateVariant(ctx, padapi.ID(qid), qfolder.VariantParams(v, nil, true))
-	if errors.Is(err, padapi.ErrOutcomeUnknown) || redirected(err) {
+	if errors.Is(err, padapi.ErrOutcomeUnknown) {
 		return &PendingError{Folder: st.Path(), Err: err, File: qfolder.VariantFile}
 	}
 	if err != nil {
