@@ -287,19 +287,24 @@ func countPads(ts *toolset) serverTool {
 				if !f.match(p) {
 					continue
 				}
-				switch a.GroupBy {
-				case "owner":
-					c.add(p.OwnerEmail)
-				case "language":
-					c.add(p.Language)
-				case "state":
-					c.add(padState(p))
-				default:
-					c.add(month(p.CreatedAt))
-				}
+				c.add(groupKey(a.GroupBy, p.OwnerEmail, p.Language, padState(p), p.CreatedAt))
 			}
 			return c.result(ts, walkErr)
 		})
+}
+
+// groupKey is the group of an item with these fields, for group_by by
+// (one of groupBy's words; month by default).
+func groupKey(by, owner, language, state string, created time.Time) string {
+	switch by {
+	case "owner":
+		return owner
+	case "language":
+		return language
+	case "state":
+		return state
+	}
+	return month(created)
 }
 
 // questionState is a question's state for count_questions.
@@ -326,16 +331,7 @@ func countQuestions(ts *toolset) serverTool {
 					break
 				}
 				c.walked++
-				switch a.GroupBy {
-				case "owner":
-					c.add(q.OwnerEmail)
-				case "language":
-					c.add(q.Language)
-				case "state":
-					c.add(questionState(q))
-				default:
-					c.add(month(q.CreatedAt))
-				}
+				c.add(groupKey(a.GroupBy, q.OwnerEmail, q.Language, questionState(q), q.CreatedAt))
 			}
 			return c.result(ts, walkErr)
 		})
