@@ -437,3 +437,23 @@ func TestMissingArgsNamed(t *testing.T) {
 		t.Errorf("checked %d commands with arguments, want every one of them (at least 10)", n)
 	}
 }
+
+// Issue 37 #9: behind a gateway that answers a forwarded create with 303
+// See Other, pads create exits 4 (outcome unknown, with its advice), not
+// 1: the create may have been carried out.
+func TestPadsCreateAnswered303IsOutcomeUnknown(t *testing.T) {
+	t.Parallel()
+	s := cmdtest.NewStub(t, map[string]http.HandlerFunc{
+		"POST /api/pads": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", "/api/pads/NEW")
+			w.WriteHeader(http.StatusSeeOther)
+		},
+	})
+	r := cmdtest.Padctl(t, s.Env(), "pads", "create", "--title", "x")
+	if r.Code != cmdutil.ExitUnknown || !strings.Contains(r.Stderr, "may or may not have been created") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit %d and the outcome-unknown advice", r.Code, r.Stderr, cmdutil.ExitUnknown)
+	}
+	if reqs := s.Requests(); len(reqs) != 1 || reqs[0].Method != http.MethodPost {
+		t.Errorf("requests %+v, want the one create", reqs)
+	}
+}
